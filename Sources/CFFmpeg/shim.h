@@ -1,0 +1,38 @@
+#ifndef CFFMPEG_SHIM_H
+#define CFFMPEG_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/samplefmt.h>
+#include <libavutil/sha.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+
+// AVERROR() is a macro over errno values; Swift cannot import function-like macros.
+static inline int cffmpeg_averror(int errnum) { return AVERROR(errnum); }
+
+// AVERROR_EOF is built with FFERRTAG(), a macro Swift cannot import.
+static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
+
+// AV_NOPTS_VALUE is a cast expression macro that Swift does not import.
+static inline int64_t cffmpeg_nopts(void) { return AV_NOPTS_VALUE; }
+
+// AVERROR_DECODER_NOT_FOUND is built with FFERRTAG(), a macro Swift cannot import.
+static inline int cffmpeg_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+
+// av_err2str() is a macro using a compound literal; this fills a caller buffer instead.
+static inline void cffmpeg_strerror(int code, char *buffer, size_t size) { av_strerror(code, buffer, size); }
+
+// AVStream side data holding the display matrix (rotation metadata), or NULL.
+static inline const int32_t *cffmpeg_display_matrix(const AVStream *stream) {
+    return (const int32_t *)av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+}
+
+#endif

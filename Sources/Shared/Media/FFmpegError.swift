@@ -1,0 +1,63 @@
+import Glibc
+import CFFmpeg
+
+/// A failed FFmpeg call: the negative AVERROR code, the operation and FFmpeg's own words for it.
+public struct FFmpegError: Error, Sendable, CustomStringConvertible {
+    public let code: Int32
+    public let operation: String
+    public let message: String
+
+    public init(code: Int32, operation: String) {
+        self.code = code
+        self.operation = operation
+        var buffer = [CChar](repeating: 0, count: 256)
+        cffmpeg_strerror(code, &buffer, buffer.count)
+        self.message = String(cString: buffer)
+    }
+
+    public init(operation: String, message: String) {
+        self.code = cffmpeg_averror(EINVAL)
+        self.operation = operation
+        self.message = message
+    }
+
+    public var description: String { "\(operation): \(message)" }
+
+    /// Returns `result` when it is not an error code, throws otherwise.
+    @discardableResult
+    static func check(_ result: Int32, _ operation: @autoclosure () -> String) throws -> Int32 {
+        if result < 0 { throw FFmpegError(code: result, operation: operation()) }
+        return result
+    }
+
+    static let eof = cffmpeg_averror_eof()
+    static let again = cffmpeg_averror(EAGAIN)
+}
+
+/// The outcome of a send/receive step in FFmpeg's codec API: EAGAIN and EOF are control flow.
+enum CodecStep {
+    case ready
+    case needsInput
+    case endOfStream
+}
+
+extension CodecStep {
+    init(_ result: Int32, _ operation: @autoclosure () -> String) throws {
+        switch result {
+        case 0...: self = .ready
+        case FFmpegError.again: self = .needsInput
+        case FFmpegError.eof: self = .endOfStream
+        default: throw FFmpegError(code: result, operation: operation())
+        }
+    }
+}
+
+/// FFmpeg's own log goes to stderr only when asked for; otherwise our single error message is
+/// the whole story (FFmpeg would add its own lines for the same problem).
+public enum FFmpegLog {
+    public static func configure(verbose: Bool) {
+        av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
+    }
+}
+
+

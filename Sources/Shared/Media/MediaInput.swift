@@ -1,0 +1,104 @@
+import CFFmpeg
+import Foundation
+
+/// An open media file: its demuxer and one chosen stream's decoder.
+///
+/// Not thread-safe: owned by one reader at a time.
+final class MediaInput {
+    enum StreamKind {
+        case video, audio
+
+        var mediaType: AVMediaType { self == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO }
+    }
+
+    let path: String
+    private(set) var format: UnsafeMutablePointer<AVFormatContext>
+    let streamIndex: Int32
+    let decoder: UnsafeMutablePointer<AVCodecContext>
+    private let packet = Packet()
+    private var demuxerFinished = false
+
+    init(path: String, stream kind: StreamKind, threads: Int = 1) throws {
+        self.path = path
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "cannot open \(path)")
+        guard let context else { throw FFmpegError(operation: "cannot open \(path)", message: "no format context") }
+        format = context
+        do {
+            try FFmpegError.check(avformat_find_stream_info(context, nil), "cannot read stream info of \(path)")
+            var codec: UnsafePointer<AVCodec>?
+            let index = av_find_best_stream(context, kind.mediaType, -1, -1, &codec, 0)
+            if index == cffmpeg_averror_decoder_not_found() {
+                throw FFmpegError(operation: "cannot decode \(path)", message: "no decoder for its \(kind) stream")
+            }
+            try FFmpegError.check(index, "\(path) has no \(kind) stream")
+            guard let codec, let decoder = avcodec_alloc_context3(codec) else {
+                throw FFmpegError(operation: "cannot decode \(path)", message: "no decoder for its \(kind) stream")
+            }
+            self.decoder = decoder
+            streamIndex = index
+            let stream = context.pointee.streams[Int(index)]!
+            try FFmpegError.check(avcodec_parameters_to_context(decoder, stream.pointee.codecpar), "decoder setup for \(path)")
+            decoder.pointee.pkt_timebase = stream.pointee.time_base
+            decoder.pointee.thread_count = Int32(threads)
+            try FFmpegError.check(avcodec_open2(decoder, codec, nil), "cannot open decoder for \(path)")
+            for i in 0..<Int(context.pointee.nb_streams) where i != Int(index) {
+                context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+            }
+        } catch {
+            var owned: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&owned)
+            throw error
+        }
+    }
+
+    deinit {
+        var codec: UnsafeMutablePointer<AVCodecContext>? = decoder
+        avcodec_free_context(&codec)
+        var owned: UnsafeMutablePointer<AVFormatContext>? = format
+        avformat_close_input(&owned)
+    }
+
+    var stream: UnsafeMutablePointer<AVStream> { format.pointee.streams[Int(streamIndex)]! }
+    var timeBase: Rational { Rational(Int64(stream.pointee.time_base.num), Int64(stream.pointee.time_base.den)) }
+
+    /// The stream's first timestamp; media time 0 is this instant.
+    var startTimestamp: Int64 {
+        let start = stream.pointee.start_time
+        return start == cffmpeg_nopts() ? 0 : start
+    }
+
+    /// Seeks to the keyframe at or before `timestamp` (stream time base) and resets the decoder.
+    func seek(toTimestamp timestamp: Int64) throws {
+        try FFmpegError.check(
+            av_seek_frame(format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD), "seek in \(path)")
+        avcodec_flush_buffers(decoder)
+        demuxerFinished = false
+    }
+
+    /// Decodes the next frame into `frame`; false at the end of the stream.
+    func decodeNext(into frame: Frame) throws -> Bool {
+        while true {
+            switch try CodecStep(avcodec_receive_frame(decoder, frame.pointer), "decode \(path)") {
+            case .ready: return true
+            case .endOfStream: return false
+            case .needsInput: break
+            }
+            if demuxerFinished {
+                return false
+            }
+            let result = av_read_frame(format, packet.pointer)
+            if result == FFmpegError.eof {
+                demuxerFinished = true
+                try FFmpegError.check(avcodec_send_packet(decoder, nil), "flush decoder for \(path)")
+                continue
+            }
+            try FFmpegError.check(result, "read \(path)")
+            defer { packet.unref() }
+            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(decoder, packet.pointer)
+            // Corrupt packets are reported, not skipped: silently dropping them would change the picture.
+            if sent < 0 && sent != FFmpegError.again { try FFmpegError.check(sent, "decode \(path)") }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import CFFmpeg
+
+/// Decodes a still picture once, upright, into the compositor's working format.
+enum StillImage {
+    static func load(path: String, info: MediaInfo) throws -> Picture {
+        let input = try MediaInput(path: path, stream: .video)
+        let frame = Frame()
+        guard try input.decodeNext(into: frame) else {
+            throw FFmpegError(operation: path, message: "no picture could be decoded")
+        }
+        return try Upright.picture(from: SourceImage(frame: frame.pointer), rotation: info.rotation)
+    }
+}
+
+/// Converts a decoded picture to the working format and applies its rotation metadata.
+enum Upright {
+    static func picture(from image: SourceImage, rotation: Int, scaler: Scaler = Scaler()) throws -> Picture {
+        // Odd sizes lose their last row or column: 4:2:0 needs even sizes.
+        let width = Swift.max(2, image.width & ~1)
+        let height = Swift.max(2, image.height & ~1)
+        let converted = Picture(width: width, height: height, hasAlpha: image.hasAlpha)
+        try scaler.scale(image, region: PixelRect(x: 0, y: 0, width: width, height: height), into: converted)
+        guard rotation != 0 else { return converted }
+        let rotated = rotation == 180
+            ? Picture(width: width, height: height, hasAlpha: image.hasAlpha)
+            : Picture(width: height, height: width, hasAlpha: image.hasAlpha)
+        rotate(converted, into: rotated, clockwise: rotation)
+        return rotated
+    }
+
+    /// Rotates each plane by 90, 180 or 270 degrees clockwise.
+    static func rotate(_ source: Picture, into target: Picture, clockwise degrees: Int) {
+        for plane in 0..<(source.hasAlpha ? 4 : 3) {
+            let isChroma = plane == 1 || plane == 2
+            let width = isChroma ? source.width / 2 : source.width
+            let height = isChroma ? source.height / 2 : source.height
+            let from = source.planes[plane]!
+            let to = target.planes[plane]!
+            let fromStride = Int(source.strides[plane])
+            let toStride = Int(target.strides[plane])
+            for y in 0..<height {
+                for x in 0..<width {
+                    let value = from[y * fromStride + x]
+                    switch degrees {
+                    case 90: to[x * toStride + (height - 1 - y)] = value
+                    case 180: to[(height - 1 - y) * toStride + (width - 1 - x)] = value
+                    default: to[(width - 1 - x) * toStride + y] = value
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import CFFmpeg
+
+/// Gives the picture a video file shows at a media time, decoding forward and seeking only when
+/// it must.
+///
+/// The rule that maps time to picture: media time `t` shows the last frame whose timestamp is at
+/// or before `t`, with a tolerance of 1/8 of the stream's nominal frame period for containers
+/// that round timestamps (Matroska stores milliseconds). Variable-frame-rate and any-rate sources
+/// follow the same rule. Before the first frame, the first frame shows; after the last, the last.
+///
+/// Seeking goes to the keyframe at or before the wanted time and decodes forward, so a frame's
+/// pixels never depend on where decoding started: the property chunked rendering rests on.
+final class VideoReader {
+    private let input: MediaInput
+    private var current = Frame()
+    private var next = Frame()
+    private var hasCurrent = false
+    private var hasNext = false
+    private var finished = false
+    private let tolerance: Rational
+    private let timeBase: Rational
+    /// Forward gaps longer than this seek instead of decoding every frame in between.
+    private let seekAhead: Int64
+    /// Changes whenever `current` holds a different picture; lets callers cache scaled copies.
+    private(set) var pictureIdentity: Int64 = 0
+
+    init(path: String, info: MediaInfo, threads: Int = 1) throws {
+        input = try MediaInput(path: path, stream: .video, threads: threads)
+        timeBase = input.timeBase
+        let period = info.frameRate.map { Rational($0.denominator, $0.numerator) } ?? Rational(1, 1000)
+        tolerance = period / Rational(8)
+        seekAhead = (Rational(3) / timeBase).floor
+    }
+
+    /// The frame shown at media time `time` (seconds from the media's start).
+    func frame(at time: Rational) throws -> UnsafeMutablePointer<AVFrame> {
+        let limit = ((time + tolerance) / timeBase).floor + input.startTimestamp
+        if !hasCurrent || timestamp(current) > limit
+            || (hasNext && timestamp(next) <= limit && limit - timestamp(current) > seekAhead)
+        {
+            try seek(to: limit)
+        }
+        while true {
+            if !hasNext {
+                if finished { break }
+                hasNext = try input.decodeNext(into: next)
+                if !hasNext {
+                    finished = true
+                    break
+                }
+            }
+            guard timestamp(next) <= limit else { break }
+            promoteNext()
+        }
+        if !hasCurrent {
+            guard hasNext else {
+                throw FFmpegError(operation: input.path, message: "no picture at \(time.seconds) s could be decoded")
+            }
+            promoteNext()
+        }
+        return current.pointer
+    }
+
+    private func promoteNext() {
+        swap(&current, &next)
+        hasCurrent = true
+        hasNext = false
+        next.unref()
+        pictureIdentity &+= 1
+    }
+
+    private func seek(to limit: Int64) throws {
+        try input.seek(toTimestamp: limit)
+        current.unref()
+        next.unref()
+        hasCurrent = false
+        hasNext = false
+        finished = false
+    }
+
+    private func timestamp(_ frame: Frame) -> Int64 {
+        let best = frame.pointer.pointee.best_effort_timestamp
+        return best == cffmpeg_nopts() ? frame.pointer.pointee.pts : best
+    }
+}

@@ -1,0 +1,75 @@
+import CFFmpeg
+import Foundation
+
+/// Writes encoded streams into a container file with libavformat.
+///
+/// MP4 and MOV get the moov atom first (`+faststart`) so players can start before the download
+/// ends. `finish()` writes the trailer; it is explicit because it can fail.
+final class Muxer {
+    private var format: UnsafeMutablePointer<AVFormatContext>
+    private var streams: [(stream: UnsafeMutablePointer<AVStream>, timeBase: AVRational)] = []
+    private let path: String
+    private let container: ExportSettings.Container
+    private var opened = false
+
+    init(path: String, container: ExportSettings.Container) throws {
+        self.path = path
+        self.container = container
+        let name: String
+        switch container {
+        case .mp4: name = "mp4"
+        case .mov: name = "mov"
+        case .mkv: name = "matroska"
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_alloc_output_context2(&context, nil, name, path), "create \(path)")
+        guard let context else { throw FFmpegError(operation: "create \(path)", message: "no muxer for \(name)") }
+        format = context
+    }
+
+    deinit {
+        if opened { avio_closep(&format.pointee.pb) }
+        avformat_free_context(format)
+    }
+
+    /// Encoders must know this before they open.
+    var needsGlobalHeader: Bool { (format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
+
+    /// Adds a stream carrying `encoder`'s packets; returns its index.
+    func addStream(for encoder: MediaEncoder) throws -> Int32 {
+        guard let stream = avformat_new_stream(format, nil) else {
+            throw FFmpegError(operation: "add stream to \(path)", message: "out of memory")
+        }
+        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "stream parameters")
+        stream.pointee.time_base = encoder.timeBase
+        if encoder.context.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+            stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
+        }
+        streams.append((stream, encoder.timeBase))
+        return Int32(streams.count - 1)
+    }
+
+    func start() throws {
+        try FFmpegError.check(avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE), "open \(path) for writing")
+        opened = true
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        if container != .mkv { av_dict_set(&options, "movflags", "+faststart", 0) }
+        try FFmpegError.check(avformat_write_header(format, &options), "write header of \(path)")
+        // The muxer may have chosen its own time bases (MP4 picks a multiple of the frame rate).
+        for index in streams.indices { streams[index].timeBase = streams[index].stream.pointee.time_base }
+    }
+
+    /// Writes `packet` (timestamps in `timeBase`) to stream `index`.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, stream index: Int32, from timeBase: AVRational) throws {
+        packet.pointee.stream_index = index
+        av_packet_rescale_ts(packet, timeBase, streams[Int(index)].timeBase)
+        try FFmpegError.check(av_interleaved_write_frame(format, packet), "write to \(path)")
+    }
+
+    func finish() throws {
+        try FFmpegError.check(av_write_trailer(format), "finish \(path)")
+        avio_closep(&format.pointee.pb)
+        opened = false
+    }
+}

@@ -1,0 +1,133 @@
+/// Reads one JSON object key by key, recording a diagnostic for every wrong type, bad value and
+/// unknown key (a typo must never silently do nothing).
+final class JSONObjectReader {
+    let path: String
+    private let members: [(key: String, value: JSONValue)]
+    private var used: Set<String> = []
+    private let log: DiagnosticLog
+
+    /// Nil (with a diagnostic) when `value` is not an object.
+    init?(_ value: JSONValue, path: String, log: DiagnosticLog) {
+        guard case .object(let members) = value else {
+            log.add(path, "expected an object, got \(value.kindDescription)")
+            return nil
+        }
+        self.path = path
+        self.members = members
+        self.log = log
+    }
+
+    func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func has(_ key: String) -> Bool { members.contains { $0.key == key } }
+
+    /// The raw value for `key`, marking it as known.
+    func raw(_ key: String) -> JSONValue? {
+        used.insert(key)
+        return members.first { $0.key == key }?.value
+    }
+
+    func required<T>(_ key: String, _ parse: (JSONValue, String, DiagnosticLog) -> T?) -> T? {
+        guard let value = raw(key) else {
+            log.add(childPath(key), "is required")
+            return nil
+        }
+        return parse(value, childPath(key), log)
+    }
+
+    /// `fallback` when absent; nil only when present and invalid.
+    func optional<T>(_ key: String, default fallback: T, _ parse: (JSONValue, String, DiagnosticLog) -> T?) -> T? {
+        guard let value = raw(key) else { return fallback }
+        return parse(value, childPath(key), log)
+    }
+
+    /// Reports keys that no `raw`/`required`/`optional` call asked for.
+    func rejectUnknownKeys() {
+        let known = Array(used).sorted()
+        for (key, _) in members where !used.contains(key) {
+            if let hint = closestWord(to: key, in: known) {
+                log.add(childPath(key), "unknown key (did you mean \"\(hint)\"?)")
+            } else {
+                log.add(childPath(key), "unknown key (allowed here: \(known.joined(separator: ", ")))")
+            }
+        }
+    }
+}
+
+/// Value parsers shared by the project reader; each records a diagnostic and returns nil on failure.
+enum JSONField {
+    static func string(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> String? {
+        guard case .string(let text) = value else {
+            log.add(path, "expected a string, got \(value.kindDescription)")
+            return nil
+        }
+        return text
+    }
+
+    static func bool(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Bool? {
+        guard case .bool(let flag) = value else {
+            log.add(path, "expected true or false, got \(value.kindDescription)")
+            return nil
+        }
+        return flag
+    }
+
+    static func integer(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Int? {
+        guard case .number(let literal) = value, let number = Int(literal) else {
+            log.add(path, "expected a whole number, got \(describe(value))")
+            return nil
+        }
+        return number
+    }
+
+    static func number(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
+        guard case .number(let literal) = value, let number = Double(literal), number.isFinite else {
+            log.add(path, "expected a number, got \(describe(value))")
+            return nil
+        }
+        return number
+    }
+
+    /// An exact time: a string holding a decimal ("1.5") or a ratio ("1001/30000"), or a JSON
+    /// number written as a plain decimal (its literal text is kept, so it stays exact).
+    static func time(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Rational? {
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .number(let literal): text = literal
+        default:
+            log.add(path, "expected a time such as \"1.5\" or \"1001/30000\", got \(value.kindDescription)")
+            return nil
+        }
+        guard let time = Rational(parsing: text) else {
+            log.add(path, "\"\(text)\" is not an exact time; write a decimal (\"1.5\") or a ratio (\"1001/30000\")")
+            return nil
+        }
+        return time
+    }
+
+    static func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) -> (JSONValue, String, DiagnosticLog) -> E?
+    where E.RawValue == String {
+        return { value, path, log in
+            let allowed = E.allCases.map(\.rawValue)
+            guard case .string(let text) = value else {
+                log.add(path, "expected one of \(allowed.joined(separator: ", ")), got \(value.kindDescription)")
+                return nil
+            }
+            guard let choice = E(rawValue: text) else {
+                let hint = closestWord(to: text, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
+                log.add(path, "\"\(text)\" is not one of \(allowed.joined(separator: ", "))\(hint)")
+                return nil
+            }
+            return choice
+        }
+    }
+
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let literal): return literal
+        case .string(let text): return "\"\(text)\""
+        default: return value.kindDescription
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import CFFmpeg
+import Foundation
+
+/// Progress of a render, reported after every frame.
+public struct RenderProgress: Sendable {
+    public var framesDone: Int64
+    public var frameCount: Int64
+    public var elapsed: Duration
+}
+
+/// Renders a range of a project's output frames, and/or its mixed audio, into a file.
+///
+/// `farm render --local` renders everything in one call; a farm worker renders one chunk's
+/// frames with `audio: false`, and the audio task renders `video: false` over the whole timeline.
+public final class TimelineRenderer {
+    public struct Configuration: Sendable {
+        /// Encoder threads (0 lets the encoder choose).
+        public var encoderThreads: Int = 0
+        /// Decoder threads per video source.
+        public var decoderThreads: Int = 1
+        public var includeVideo: Bool = true
+        public var includeAudio: Bool = true
+        /// The container; nil takes the project's `export.container`.
+        public var container: ExportSettings.Container?
+
+        public init() {}
+    }
+
+    public let loaded: LoadedProject
+    public let configuration: Configuration
+
+    public init(loaded: LoadedProject, configuration: Configuration = Configuration()) {
+        self.loaded = loaded
+        self.configuration = configuration
+    }
+
+    /// Renders output frames `frames` (timestamps in the file start at 0) to `destination`,
+    /// which appears only once complete.
+    public func render(frames: Range<Int64>, to destination: URL, progress: (RenderProgress) -> Void = { _ in }) throws {
+        let file = AtomicFile(destination: destination)
+        do {
+            try renderUnsafely(frames: frames, to: file.temporary.path, progress: progress)
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    private func renderUnsafely(frames: Range<Int64>, to path: String, progress: (RenderProgress) -> Void) throws {
+        let project = loaded.project
+        let output = project.output
+        let muxer = try Muxer(path: path, container: configuration.container ?? project.export.container)
+        var video: (encoder: MediaEncoder, stream: Int32, frame: Frame)?
+        var audio: AudioTrackWriter?
+        if configuration.includeVideo {
+            let encoder = try MediaEncoder.video(
+                output: output, settings: project.export.video, threads: configuration.encoderThreads,
+                globalHeader: muxer.needsGlobalHeader)
+            video = (encoder, try muxer.addStream(for: encoder), try Self.videoFrame(output))
+        }
+        if configuration.includeAudio {
+            let encoder = try MediaEncoder.audio(
+                output: output.audio, settings: project.export.audio, globalHeader: muxer.needsGlobalHeader)
+            let stream = try muxer.addStream(for: encoder)
+            let first = AudioMixer.sampleIndex(ofFrame: frames.lowerBound, output: output)
+            audio = try AudioTrackWriter(encoder: encoder, stream: stream, mixer: AudioMixer(loaded: loaded), start: first)
+        }
+        try muxer.start()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let compositor = configuration.includeVideo ? Compositor(loaded: loaded, decoderThreads: configuration.decoderThreads) : nil
+        for n in frames {
+            if let video, let compositor {
+                let canvas = try compositor.render(frame: n)
+                try FFmpegError.check(av_frame_make_writable(video.frame.pointer), "frame buffer")
+                Self.copy(canvas, into: video.frame.pointer)
+                video.frame.pointer.pointee.pts = n - frames.lowerBound
+                try video.encoder.encode(video.frame.pointer) { packet in
+                    try muxer.write(packet, stream: video.stream, from: video.encoder.timeBase)
+                }
+            }
+            try audio?.encode(upTo: AudioMixer.sampleIndex(ofFrame: n + 1, output: output), muxer: muxer, final: n + 1 == frames.upperBound)
+            progress(RenderProgress(framesDone: n + 1 - frames.lowerBound, frameCount: Int64(frames.count), elapsed: clock.now - started))
+        }
+        if let video {
+            try video.encoder.encode(nil) { packet in try muxer.write(packet, stream: video.stream, from: video.encoder.timeBase) }
+        }
+        try audio?.drain(muxer: muxer)
+        try muxer.finish()
+    }
+
+    private static func videoFrame(_ output: OutputSettings) throws -> Frame {
+        let frame = Frame()
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.width = Int32(output.width)
+        frame.pointer.pointee.height = Int32(output.height)
+        try FFmpegError.check(av_frame_get_buffer(frame.pointer, 0), "allocate video frame")
+        return frame
+    }
+
+    private static func copy(_ picture: Picture, into frame: UnsafeMutablePointer<AVFrame>) {
+        let planes = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
+        let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
+        for plane in 0..<3 {
+            let width = plane == 0 ? picture.width : picture.width / 2
+            let height = plane == 0 ? picture.height : picture.height / 2
+            av_image_copy_plane(planes[plane], strides[plane], picture.planes[plane], picture.strides[plane], Int32(width), Int32(height))
+        }
+    }
+}
