@@ -42,7 +42,7 @@ public struct ProjectLoader {
             do {
                 media[id] = try MediaProbe.probe(path: path)
             } catch let error as FFmpegError {
-                let reason = error.operation == path ? error.message : "\(error.message) (\(path))"
+                let reason = error.operation == path ? "\(error.message): \(path)" : error.description
                 log.add("assets.\(id).path", reason)
             }
         }

@@ -27,12 +27,10 @@ public struct ProjectParser {
 
     private func parseProject(_ document: JSONValue, log: DiagnosticLog) -> Project? {
         guard let root = JSONObjectReader(document, path: "", log: log) else { return nil }
-        let output = root.optional("output", default: nil) { value, path, log in parseOutput(value, path, log) }
-        let resolvedOutput = output ?? (root.has("output") ? nil : defaultOutput)
-        let export = root.optional("export", default: nil) { value, path, log in
-            parseExport(value, path, log, fps: resolvedOutput?.fps ?? Rational(30))
-        }
-        let resolvedExport = export ?? (root.has("export") ? nil : defaultExport(fps: resolvedOutput?.fps ?? Rational(30)))
+        // Absent sections take their defaults; present ones must parse (nil then means a diagnostic).
+        let resolvedOutput = root.raw("output").map { parseOutput($0, "output", log) } ?? defaultOutput
+        let fps = resolvedOutput?.fps ?? Rational(30)
+        let resolvedExport = root.raw("export").map { parseExport($0, "export", log, fps: fps) } ?? defaultExport(fps: fps)
         let assets = root.required("assets") { value, path, log in parseAssets(value, path, log) }
         let tracks = root.required("tracks") { value, path, log -> [Track]? in
             guard case .array(let elements) = value else {

@@ -1,0 +1,161 @@
+import Foundation
+import Shared
+import Testing
+
+/// The result of running a program to completion.
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum TestError: Error, CustomStringConvertible {
+    case failed(String)
+    var description: String {
+        switch self {
+        case .failed(let message): return message
+        }
+    }
+}
+
+/// Runs `program` with `arguments`, capturing its output.
+@discardableResult
+func run(_ program: String, _ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
+    process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes before waiting so a chatty child cannot fill a pipe and block.
+    let errData = ErrorSink()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData.set(err.fileHandleForReading.readDataToEndOfFile())
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData.get(), as: UTF8.self))
+}
+
+/// Holds a child's standard error while another thread reads it.
+final class ErrorSink: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.withLock { data = value } }
+    func get() -> Data { lock.withLock { data } }
+}
+
+/// Runs the `ffmpeg` program (an independent oracle; the product never runs it).
+@discardableResult
+func ffmpeg(_ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
+    let result = try run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments, in: directory)
+    guard result.status == 0 else {
+        throw TestError.failed("ffmpeg \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+    }
+    return result
+}
+
+/// A fresh folder removed after `body`.
+func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("farm-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try body(url)
+}
+
+/// Media made at test time from ffmpeg's lavfi sources.
+enum TestMedia {
+    /// Encodes a lavfi video source (and optional lavfi audio) to `name` in `directory`.
+    @discardableResult
+    static func make(
+        _ name: String, in directory: URL, video: String? = nil, audio: String? = nil, codec: [String] = ["-c:v", "libx264", "-g", "15"],
+        extra: [String] = []
+    ) throws -> URL {
+        var arguments: [String] = []
+        if let video { arguments += ["-f", "lavfi", "-i", video] }
+        if let audio { arguments += ["-f", "lavfi", "-i", audio] }
+        if video != nil { arguments += codec + ["-pix_fmt", "yuv420p"] }
+        if audio != nil { arguments += name.hasSuffix(".wav") ? [] : ["-c:a", name.hasSuffix(".mkv") ? "pcm_s16le" : "aac"] }
+        arguments += extra + [name]
+        try ffmpeg(arguments, in: directory)
+        return directory.appendingPathComponent(name)
+    }
+
+    /// A grey source whose luma equals 3 × its frame number: the picture says which frame it is.
+    static func numbered(_ name: String, in directory: URL, frames: Int, size: String = "64x64", rate: String = "30") throws -> URL {
+        try make(
+            name, in: directory, video: "color=gray:size=\(size):rate=\(rate):duration=\(Double(frames) / (Double(rate) ?? 30)),geq=lum='3*N':cb=128:cr=128",
+            codec: ["-c:v", "ffv1"])
+    }
+}
+
+/// Writes `json` as project.json in `directory`, loads and checks it.
+func loadProject(_ json: String, in directory: URL) throws -> LoadedProject {
+    FFmpegLog.configure(verbose: false)
+    let file = directory.appendingPathComponent("project.json")
+    try Data(json.utf8).write(to: file)
+    return try ProjectLoader().load(file: file.path)
+}
+
+/// Renders `frames` (default: all) of a loaded project to `name` in `directory`.
+@discardableResult
+func render(_ loaded: LoadedProject, to name: String, in directory: URL, frames: Range<Int64>? = nil, audio: Bool = true) throws -> URL {
+    let url = directory.appendingPathComponent(name)
+    var configuration = TimelineRenderer.Configuration()
+    configuration.includeAudio = audio
+    configuration.encoderThreads = 1
+    try TimelineRenderer(loaded: loaded, configuration: configuration)
+        .render(frames: frames ?? 0..<loaded.project.frameCount, to: url)
+    return url
+}
+
+/// The MD5 of every decoded video frame, in order, per ffmpeg's framemd5 muxer.
+func frameHashes(_ file: URL, extra: [String] = []) throws -> [String] {
+    let result = try ffmpeg(["-i", file.path] + extra + ["-map", "0:v", "-f", "framemd5", "-"])
+    return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
+        String($0.split(separator: ",").last!.trimmingCharacters(in: .whitespaces))
+    }
+}
+
+/// Decoded planar YUV 4:2:0 frames of `file`.
+func decodedYUV(_ file: URL, width: Int, height: Int) throws -> [[UInt8]] {
+    let raw = file.deletingLastPathComponent().appendingPathComponent(UUID().uuidString + ".yuv")
+    defer { try? FileManager.default.removeItem(at: raw) }
+    try ffmpeg(["-i", file.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "yuv420p", raw.path])
+    let data = [UInt8](try Data(contentsOf: raw))
+    let size = width * height * 3 / 2
+    return stride(from: 0, to: data.count, by: size).map { Array(data[$0..<min($0 + size, data.count)]) }
+}
+
+/// The (Y, U, V) of pixel (x, y) in a decoded YUV 4:2:0 frame.
+func pixel(_ frame: [UInt8], width: Int, height: Int, x: Int, y: Int) -> (Int, Int, Int) {
+    let chroma = width / 2 * (height / 2)
+    let luma = Int(frame[y * width + x])
+    let u = Int(frame[width * height + y / 2 * (width / 2) + x / 2])
+    let v = Int(frame[width * height + chroma + y / 2 * (width / 2) + x / 2])
+    return (luma, u, v)
+}
+
+/// ffprobe's JSON for `entries` of `file`.
+func probe(_ file: URL, _ arguments: [String]) throws -> [String: Any] {
+    let result = try run("ffprobe", ["-v", "error", "-of", "json"] + arguments + [file.path])
+    guard result.status == 0, let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+        throw TestError.failed("ffprobe failed: \(result.stderr)")
+    }
+    return json
+}
+
+/// The directory holding the built `farm` executable (beside the test bundle).
+var productsDirectory: URL {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+}
