@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the system packages the farm builds and runs with, if any are missing.
+# Safe to run again: it does nothing when everything is present.
+set -euo pipefail
+
+packages=(libzmq3-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev
+    libpq-dev postgresql ffmpeg pkg-config tmux)
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swift 5.10 or later)" >&2; exit 1; }
