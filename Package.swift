@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "farm", targets: ["Coordinator"]),
         .executable(name: "farm-worker", targets: ["Worker"]),
+        .executable(name: "farm-bench", targets: ["Bench"]),
         .library(name: "Shared", targets: ["Shared"]),
     ],
     dependencies: [

@@ -35,8 +35,12 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "Encoder threads (0: as many as the encoder likes).")
     var threads = 0
 
+    @Option(name: .long, help: "Decoder threads per video source (0: one per core).")
+    var decoderThreads = 0
+
     func validate() throws {
         if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
+        if decoderThreads < 0 { throw ValidationError("--decoder-threads must be >= 0 (got \(decoderThreads))") }
     }
 
     func run() throws {
@@ -53,6 +57,9 @@ struct Render: ParsableCommand {
         }
         var configuration = TimelineRenderer.Configuration()
         configuration.encoderThreads = threads
+        // Source decoding runs beside compositing and encoding; decoded pictures are identical
+        // whatever the thread count, so this changes speed only.
+        configuration.decoderThreads = decoderThreads
         configuration.container = container
         let renderer = TimelineRenderer(loaded: loaded, configuration: configuration)
         let meter = ProgressMeter()

@@ -31,6 +31,14 @@ public struct ProjectParser {
         let resolvedOutput = root.raw("output").map { parseOutput($0, "output", log) } ?? defaultOutput
         let fps = resolvedOutput?.fps ?? Rational(30)
         let resolvedExport = root.raw("export").map { parseExport($0, "export", log, fps: fps) } ?? defaultExport(fps: fps)
+        if let output = resolvedOutput, let export = resolvedExport, export.audio.codec == .aac,
+            !Self.aacSampleRates.contains(output.audio.sampleRate)
+        {
+            log.add(
+                "output.audio.sampleRate",
+                "\(output.audio.sampleRate) is not a rate AAC can encode; use one of "
+                    + Self.aacSampleRates.map(String.init).joined(separator: ", ") + " (or pcm audio in mov/mkv)")
+        }
         let assets = root.required("assets") { value, path, log in parseAssets(value, path, log) }
         let tracks = root.required("tracks") { value, path, log -> [Track]? in
             guard case .array(let elements) = value else {
@@ -49,6 +57,9 @@ public struct ProjectParser {
         guard let resolvedOutput, let resolvedExport, let assets, let tracks else { return nil }
         return Project(output: resolvedOutput, export: resolvedExport, assets: assets, tracks: tracks)
     }
+
+    /// The sampling rates the AAC encoder accepts.
+    static let aacSampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000]
 
     private var defaultOutput: OutputSettings {
         OutputSettings(
