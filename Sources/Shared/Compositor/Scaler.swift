@@ -49,26 +49,38 @@ final class Scaler {
     /// packed formats (RGBA steps 4 bytes a pixel).
     private func setSourcePlanes(_ image: SourceImage, region: PixelRect) {
         let descriptor = av_pix_fmt_desc_get(image.format)!.pointee
-        let data = [image.data.0, image.data.1, image.data.2, image.data.3]
-        let strides = [image.strides.0, image.strides.1, image.strides.2, image.strides.3]
-        var steps = [0, 0, 0, 0]
-        withUnsafeBytes(of: descriptor.comp) { raw in
-            let components = raw.bindMemory(to: AVComponentDescriptor.self)
-            for index in 0..<Int(descriptor.nb_components) {
-                let component = components[index]
-                steps[Int(component.plane)] = Swift.max(steps[Int(component.plane)], Int(component.step))
+        // Bytes per pixel in each plane (RGBA steps 4 in plane 0); a tuple, not an array, so
+        // this per-frame path does not allocate.
+        var steps = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &steps) { stepBytes in
+            let stepOf = stepBytes.bindMemory(to: Int.self)
+            withUnsafeBytes(of: descriptor.comp) { raw in
+                let components = raw.bindMemory(to: AVComponentDescriptor.self)
+                for index in 0..<Int(descriptor.nb_components) {
+                    let plane = Int(components[index].plane)
+                    stepOf[plane] = Swift.max(stepOf[plane], Int(components[index].step))
+                }
             }
         }
         for plane in 0..<4 {
-            sourceStrides[plane] = strides[plane]
-            guard let base = data[plane] else {
+            let base: UnsafeMutablePointer<UInt8>?
+            let stride: Int32
+            let step: Int
+            switch plane {
+            case 0: (base, stride, step) = (image.data.0, image.strides.0, steps.0)
+            case 1: (base, stride, step) = (image.data.1, image.strides.1, steps.1)
+            case 2: (base, stride, step) = (image.data.2, image.strides.2, steps.2)
+            default: (base, stride, step) = (image.data.3, image.strides.3, steps.3)
+            }
+            sourceStrides[plane] = stride
+            guard let base else {
                 sourcePlanes[plane] = nil
                 continue
             }
             let isChroma = plane == 1 || plane == 2
             let x = isChroma ? region.x >> Int(descriptor.log2_chroma_w) : region.x
             let y = isChroma ? region.y >> Int(descriptor.log2_chroma_h) : region.y
-            sourcePlanes[plane] = UnsafePointer(base + y * Int(strides[plane]) + x * steps[plane])
+            sourcePlanes[plane] = UnsafePointer(base + y * Int(stride) + x * step)
         }
     }
 }

@@ -100,12 +100,10 @@ public final class TimelineRenderer {
     }
 
     private static func copy(_ picture: Picture, into frame: UnsafeMutablePointer<AVFrame>) {
-        let planes = [frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2]
-        let strides = [frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2]
-        for plane in 0..<3 {
-            let width = plane == 0 ? picture.width : picture.width / 2
-            let height = plane == 0 ? picture.height : picture.height / 2
-            av_image_copy_plane(planes[plane], strides[plane], picture.planes[plane], picture.strides[plane], Int32(width), Int32(height))
-        }
+        let data = frame.pointee.data
+        let strides = frame.pointee.linesize
+        av_image_copy_plane(data.0, strides.0, picture.planes[0], picture.strides[0], Int32(picture.width), Int32(picture.height))
+        av_image_copy_plane(data.1, strides.1, picture.planes[1], picture.strides[1], Int32(picture.width / 2), Int32(picture.height / 2))
+        av_image_copy_plane(data.2, strides.2, picture.planes[2], picture.strides[2], Int32(picture.width / 2), Int32(picture.height / 2))
     }
 }
