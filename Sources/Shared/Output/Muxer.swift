@@ -49,6 +49,21 @@ final class Muxer {
         return Int32(streams.count - 1)
     }
 
+    /// Adds a stream that takes packets copied from `source` as they are (no re-encoding).
+    func addStream(copying source: UnsafeMutablePointer<AVStream>, timeBase: AVRational, frameRate: Rational?) throws -> Int32 {
+        guard let stream = avformat_new_stream(format, nil) else {
+            throw FFmpegError(operation: "add stream to \(path)", message: "out of memory")
+        }
+        try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "stream parameters")
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = timeBase
+        if let frameRate {
+            stream.pointee.avg_frame_rate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
+        }
+        streams.append((stream, timeBase))
+        return Int32(streams.count - 1)
+    }
+
     func start() throws {
         try FFmpegError.check(avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE), "open \(path) for writing")
         opened = true

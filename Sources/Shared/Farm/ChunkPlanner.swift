@@ -1,0 +1,49 @@
+/// A half-open range of output frames `[start, end)` that one worker renders with a fresh encoder.
+public struct Chunk: Sendable, Codable, Hashable {
+    public var index: Int
+    public var start: Int64
+    public var end: Int64
+
+    public init(index: Int, start: Int64, end: Int64) {
+        self.index = index
+        self.start = start
+        self.end = end
+    }
+
+    public var frames: Range<Int64> { start..<end }
+    public var frameCount: Int64 { end - start }
+}
+
+/// Splits a timeline's output frames into chunks.
+public enum ChunkPlanner {
+    public enum Size: Sendable, Hashable {
+        /// About this much timeline per chunk (rounded to whole frames, at least one).
+        case seconds(Rational)
+        /// This many chunks of near-equal length (never more than there are frames).
+        case count(Int)
+        /// Exactly this many frames per chunk (the last may be shorter).
+        case frames(Int64)
+    }
+
+    public static func plan(frameCount: Int64, fps: Rational, size: Size) -> [Chunk] {
+        guard frameCount > 0 else { return [] }
+        switch size {
+        case .frames(let length):
+            return split(frameCount, length: max(1, length))
+        case .seconds(let seconds):
+            return split(frameCount, length: max(1, (seconds * fps).rounded))
+        case .count(let requested):
+            let count = Int64(max(1, min(Int64(requested), frameCount)))
+            // Spread the remainder over the first chunks so lengths differ by at most one frame.
+            return (0..<count).map { i in
+                Chunk(index: Int(i), start: frameCount * i / count, end: frameCount * (i + 1) / count)
+            }
+        }
+    }
+
+    private static func split(_ frameCount: Int64, length: Int64) -> [Chunk] {
+        stride(from: Int64(0), to: frameCount, by: Int(length)).enumerated().map { index, start in
+            Chunk(index: index, start: start, end: min(start + length, frameCount))
+        }
+    }
+}
