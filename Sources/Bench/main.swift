@@ -28,12 +28,13 @@ func milliseconds(_ duration: Duration) -> Double {
 /// Decoding alone: every video item's frames, as the compositor would ask for them.
 func decodeOnly() throws -> Duration {
     var editor = loaded
+    let canvas = loaded.project.output
     editor.project.tracks = editor.project.tracks.map { track in
         var copy = track
         // A 2x2 frame in the corner keeps decoding but makes scaling and blending negligible.
         copy.items = track.items.map { item in
             var small = item
-            small.frame = .constant(Rect(x: 0, y: 0, width: 2.0 / 1920, height: 2.0 / 1080))
+            small.frame = .constant(Rect(x: 0, y: 0, width: 2.0 / Double(canvas.width), height: 2.0 / Double(canvas.height)))
             small.opacity = .constant(1)
             return small
         }

@@ -6,9 +6,9 @@ import Testing
 @Suite struct BadInputTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
-        /// The project text; `$GOOD` is replaced by a valid item.
+        /// The project file's text.
         var project: String
-        /// Text the single message must contain.
+        /// How the single message must begin.
         var expected: String
         /// A file name the message must also mention.
         var mentions: String = "project.json"

@@ -84,12 +84,8 @@ struct Render: ParsableCommand {
     private func containerForOutput(project: Project) throws -> ExportSettings.Container {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         let container = ExportSettings.Container(rawValue: ext) ?? project.export.container
-        var problems: [String] = []
-        if container == .mp4 && project.export.audio.codec == .pcm {
-            problems.append("\(options.project): export.audio.codec: pcm audio needs a .mov or .mkv output (got \(output))")
-        }
-        if container == .mp4 && project.export.video.codec == .ffv1 {
-            problems.append("\(options.project): export.video.codec: ffv1 needs a .mov or .mkv output (got \(output))")
+        let problems = project.export.codecsUnsupported(by: container).map { key, codec in
+            "\(options.project): export.\(key): \(codec) needs a .mov or .mkv output (got \(output))"
         }
         if !problems.isEmpty {
             FileHandle.standardError.write(Data((problems.joined(separator: "\n") + "\n").utf8))

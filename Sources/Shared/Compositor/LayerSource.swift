@@ -9,14 +9,16 @@ final class LayerSource {
     }
 
     private let content: Content
-    private let rotation: Int
     private let scaler = Scaler()
-    private var upright: (identity: Int64, picture: Picture)?
+    /// Nil for sources that need no rotation. It has its own scaler, so the layer's scaler keeps
+    /// its cached context for the placement step.
+    private let upright: Upright?
+    private var uprightPicture: (identity: Int64, picture: Picture)?
     private var scaled: Picture?
     private var scaledKey: (identity: Int64, geometry: LayerGeometry)?
 
     init(path: String, info: MediaInfo, decoderThreads: Int) throws {
-        rotation = info.rotation
+        upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation) : nil
         switch info.kind {
         case .still: content = .still(try StillImage.load(path: path, info: info))
         default: content = .video(try VideoReader(path: path, info: info, threads: decoderThreads))
@@ -31,10 +33,10 @@ final class LayerSource {
         case .video(let reader):
             let frame = try reader.frame(at: time)
             let identity = reader.pictureIdentity
-            guard rotation != 0 else { return (SourceImage(frame: frame), identity) }
-            if let upright, upright.identity == identity { return (SourceImage(picture: upright.picture), identity) }
-            let picture = try Upright.picture(from: SourceImage(frame: frame), rotation: rotation, scaler: scaler)
-            upright = (identity, picture)
+            guard let upright else { return (SourceImage(frame: frame), identity) }
+            if let cached = uprightPicture, cached.identity == identity { return (SourceImage(picture: cached.picture), identity) }
+            let picture = try upright.picture(from: SourceImage(frame: frame))
+            uprightPicture = (identity, picture)
             return (SourceImage(picture: picture), identity)
         }
     }

@@ -8,24 +8,43 @@ enum StillImage {
         guard try input.decodeNext(into: frame) else {
             throw FFmpegError(operation: path, message: "no picture could be decoded")
         }
-        return try Upright.picture(from: SourceImage(frame: frame.pointer), rotation: info.rotation)
+        return try Upright(rotation: info.rotation).picture(from: SourceImage(frame: frame.pointer))
     }
 }
 
-/// Converts a decoded picture to the working format and applies its rotation metadata.
-enum Upright {
-    static func picture(from image: SourceImage, rotation: Int, scaler: Scaler = Scaler()) throws -> Picture {
+/// Converts decoded pictures to the working format and applies their rotation metadata.
+///
+/// Keeps its two buffers between calls, so a rotated video source costs no allocation per frame;
+/// the returned picture is overwritten by the next call.
+final class Upright {
+    private let rotation: Int
+    private let scaler: Scaler
+    private var converted: Picture?
+    private var rotated: Picture?
+
+    init(rotation: Int, scaler: Scaler = Scaler()) {
+        self.rotation = rotation
+        self.scaler = scaler
+    }
+
+    func picture(from image: SourceImage) throws -> Picture {
         // Odd sizes lose their last row or column: 4:2:0 needs even sizes.
         let width = Swift.max(2, image.width & ~1)
         let height = Swift.max(2, image.height & ~1)
-        let converted = Picture(width: width, height: height, hasAlpha: image.hasAlpha)
+        let converted = Self.reuse(self.converted, width: width, height: height, hasAlpha: image.hasAlpha)
+        self.converted = converted
         try scaler.scale(image, region: PixelRect(x: 0, y: 0, width: width, height: height), into: converted)
         guard rotation != 0 else { return converted }
-        let rotated = rotation == 180
-            ? Picture(width: width, height: height, hasAlpha: image.hasAlpha)
-            : Picture(width: height, height: width, hasAlpha: image.hasAlpha)
-        rotate(converted, into: rotated, clockwise: rotation)
+        let turned = rotation == 180 ? (width, height) : (height, width)
+        let rotated = Self.reuse(self.rotated, width: turned.0, height: turned.1, hasAlpha: image.hasAlpha)
+        self.rotated = rotated
+        Self.rotate(converted, into: rotated, clockwise: rotation)
         return rotated
+    }
+
+    private static func reuse(_ picture: Picture?, width: Int, height: Int, hasAlpha: Bool) -> Picture {
+        if let picture, picture.width == width, picture.height == height, picture.hasAlpha == hasAlpha { return picture }
+        return Picture(width: width, height: height, hasAlpha: hasAlpha)
     }
 
     /// Rotates each plane by 90, 180 or 270 degrees clockwise.

@@ -37,29 +37,32 @@ final class Muxer {
 
     /// Adds a stream carrying `encoder`'s packets; returns its index.
     func addStream(for encoder: MediaEncoder) throws -> Int32 {
-        guard let stream = avformat_new_stream(format, nil) else {
-            throw FFmpegError(operation: "add stream to \(path)", message: "out of memory")
+        let isVideo = encoder.context.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        return try addStream(timeBase: encoder.timeBase, frameRate: isVideo ? encoder.context.pointee.framerate : nil) {
+            avcodec_parameters_from_context($0, encoder.context)
         }
-        try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "stream parameters")
-        stream.pointee.time_base = encoder.timeBase
-        if encoder.context.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
-            stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
-        }
-        streams.append((stream, encoder.timeBase))
-        return Int32(streams.count - 1)
     }
 
     /// Adds a stream that takes packets copied from `source` as they are (no re-encoding).
     func addStream(copying source: UnsafeMutablePointer<AVStream>, timeBase: AVRational, frameRate: Rational?) throws -> Int32 {
+        let rate = frameRate.map { AVRational(num: Int32($0.numerator), den: Int32($0.denominator)) }
+        return try addStream(timeBase: timeBase, frameRate: rate) { parameters in
+            let result = avcodec_parameters_copy(parameters, source.pointee.codecpar)
+            // The source container's codec tag may mean nothing in this one: let the muxer choose.
+            parameters.pointee.codec_tag = 0
+            return result
+        }
+    }
+
+    private func addStream(
+        timeBase: AVRational, frameRate: AVRational?, parameters fill: (UnsafeMutablePointer<AVCodecParameters>) -> Int32
+    ) throws -> Int32 {
         guard let stream = avformat_new_stream(format, nil) else {
             throw FFmpegError(operation: "add stream to \(path)", message: "out of memory")
         }
-        try FFmpegError.check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "stream parameters")
-        stream.pointee.codecpar.pointee.codec_tag = 0
+        try FFmpegError.check(fill(stream.pointee.codecpar), "stream parameters")
         stream.pointee.time_base = timeBase
-        if let frameRate {
-            stream.pointee.avg_frame_rate = AVRational(num: Int32(frameRate.numerator), den: Int32(frameRate.denominator))
-        }
+        if let frameRate { stream.pointee.avg_frame_rate = frameRate }
         streams.append((stream, timeBase))
         return Int32(streams.count - 1)
     }

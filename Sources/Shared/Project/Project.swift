@@ -101,6 +101,16 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     public var container: Container
     public var video: Video
     public var audio: Audio
+
+    /// The export codecs that `container` cannot carry, as (key under `export`, codec name):
+    /// MP4 takes neither PCM audio nor FFV1 video.
+    public func codecsUnsupported(by container: Container) -> [(key: String, codec: String)] {
+        guard container == .mp4 else { return [] }
+        var unsupported: [(key: String, codec: String)] = []
+        if audio.codec == .pcm { unsupported.append(("audio.codec", "pcm audio")) }
+        if video.codec == .ffv1 { unsupported.append(("video.codec", "ffv1")) }
+        return unsupported
+    }
 }
 
 public struct Asset: Sendable, Codable, Hashable {

@@ -61,7 +61,7 @@ public struct ProjectLoader {
         case (.video, .audio):
             log.add("\(path).asset", "asset \"\(item.asset)\" has no pictures; put sound on an audio track")
             return
-        case (.audio, .still), (.audio, .video) where !info.hasAudio, (.audio, .still):
+        case (.audio, _) where !info.hasAudio:
             log.add("\(path).asset", "asset \"\(item.asset)\" has no sound; put pictures on a video track")
             return
         default:

@@ -154,13 +154,11 @@ public struct ProjectParser {
         }
         object.rejectUnknownKeys()
         guard let container, let video, let audio else { return nil }
-        if container == .mp4 && audio.codec == .pcm {
-            log.add(object.childPath("audio.codec"), "pcm audio needs container mov or mkv (container is mp4)")
+        let export = ExportSettings(container: container, video: video, audio: audio)
+        for (key, codec) in export.codecsUnsupported(by: container) {
+            log.add(object.childPath(key), "\(codec) needs container mov or mkv (container is \(container.rawValue))")
         }
-        if container == .mp4 && video.codec == .ffv1 {
-            log.add(object.childPath("video.codec"), "ffv1 needs container mov or mkv (container is mp4)")
-        }
-        return ExportSettings(container: container, video: video, audio: audio)
+        return export
     }
 
     private func parseAssets(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> [String: Asset]? {
