@@ -13,8 +13,10 @@ struct Farm: ParsableCommand {
             Examples:
               farm validate project.json
               farm render project.json -o final.mp4
-              farm render project.json -o preview.mp4 --frames 300..450
+              farm render project.json -o preview.mp4 --local --frames 300..450
+              farm serve --database postgresql://farm@db/farm
+              farm submit project.json -o /srv/out/final.mp4 --database postgresql://farm@db/farm
             """,
-        subcommands: [Render.self, Validate.self]
+        subcommands: [Render.self, Validate.self, Submit.self, Serve.self]
     )
 }

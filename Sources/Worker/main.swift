@@ -1,12 +1,70 @@
+import ArgumentParser
 import Foundation
+import Logging
+import Shared
 
-// The distributed worker arrives with the coordinator; until then it explains itself.
-let usage = """
-    farm-worker: renders chunks assigned by a farm coordinator.
+#if canImport(Glibc)
+    import Glibc
+#endif
 
-    USAGE: farm-worker --coordinator tcp://HOST:5555 [--media-root DIR] [--slots N] [--threads N]
+@main
+struct FarmWorker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "farm-worker",
+        abstract: "Render chunks assigned by a farm coordinator.",
+        discussion: """
+            The worker connects to the coordinator (and reconnects whenever it restarts), renders
+            each assigned chunk with the shared compositor, and uploads the encoded segment to the
+            coordinator, so machines need no shared writable storage. Media is read from
+            --media-root, a folder every machine mounts at its own path.
 
-    Distributed rendering is not available in this version: render with `farm render --local`.
-    """
-FileHandle.standardError.write(Data((usage + "\n").utf8))
-exit(CommandLine.arguments.contains("--help") ? 0 : 64)
+            Examples:
+              farm-worker --coordinator tcp://render-01:5555 --media-root /mnt/media
+              farm-worker --coordinator tcp://10.0.0.5:5555 --slots 2 --threads 2
+            """,
+        version: FarmVersion.current
+    )
+
+    @Option(name: .long, help: "The coordinator's ZeroMQ endpoint.")
+    var coordinator: String
+
+    @Option(name: .long, help: "Folder that projects' relative asset paths resolve against (default: the path the submitter used).")
+    var mediaRoot: String?
+
+    @Option(name: .long, help: "Chunks rendered at the same time.")
+    var slots = 1
+
+    @Option(name: .long, help: "Encoder threads per chunk.")
+    var threads = 1
+
+    @Option(name: .long, help: "This worker's name (default: HOST-PID).")
+    var id: String?
+
+    @Option(name: .long, help: "Folder for segments before upload (default: a temporary folder).")
+    var scratch: String?
+
+    @Flag(name: .long, help: "Show FFmpeg's own warnings.")
+    var verbose = false
+
+    func validate() throws {
+        if slots < 1 { throw ValidationError("--slots must be >= 1 (got \(slots))") }
+        if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
+    }
+
+    func run() throws {
+        FarmLogging.bootstrap(level: .info)
+        FFmpegLog.configure(verbose: verbose)
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count)
+        let name = id ?? "\(String(cString: host))-\(getpid())"
+        let folder = scratch.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("farm-worker-\(name)")
+        var configuration = WorkerAgent.Configuration(coordinator: coordinator, id: name, scratch: folder)
+        configuration.slots = slots
+        configuration.encoderThreads = threads
+        configuration.mediaRoot = mediaRoot.map { URL(fileURLWithPath: $0) }
+        let agent = try WorkerAgent(configuration: configuration)
+        signal(SIGPIPE, SIG_IGN)
+        try agent.run()
+    }
+}

@@ -4,19 +4,28 @@ import Shared
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render a project to a video file.",
+        abstract: "Render a project to a video file on a farm of its own.",
         discussion: """
-            The container comes from the output's extension (.mp4, .mov, .mkv), else from the
-            project's export.container. The file appears only when complete: it is written under a
-            temporary name, synced to disk and renamed.
+            By default this is the whole farm in one command: it starts a private PostgreSQL in the
+            data folder (unless --database or $DATABASE_URL names one), a coordinator and local
+            workers (one per core), splits the timeline into chunks, renders them in parallel,
+            joins them into the output and shuts everything down again. With --local it renders
+            in this one process instead, with no database.
+
+            Either way the output is the same, frame for frame. The container comes from the
+            output's extension (.mp4, .mov, .mkv), else from the project's export.container. The
+            file appears only when complete: it is written under a temporary name, synced to disk
+            and renamed.
 
             Progress goes to standard error: a bar on a terminal, plain lines otherwise. The last
             line on standard output is a summary.
 
-            Exit codes: 0 done, 2 bad project or media (nothing written), 1 rendering failed.
+            Exit codes: 0 done, 2 bad project, media or options (nothing written), 1 rendering failed.
 
             Examples:
-              farm render project.json -o final.mp4 --local
+              farm render project.json -o final.mp4
+              farm render project.json -o final.mp4 --workers 2 --chunk-seconds 4
+              farm render project.json -o final.mp4 --database postgresql://farm@db/farm
               farm render project.json -o shot.mov --local --frames 120..240
             """
     )
@@ -26,28 +35,68 @@ struct Render: ParsableCommand {
     @Option(name: [.short, .long], help: "The file to write.")
     var output: String
 
-    @Flag(name: .long, help: "Render in this process (the only mode until the coordinator exists).")
+    @Flag(name: .long, help: "Render in this process, with no database or workers.")
     var local = false
 
-    @Option(name: .long, help: "Render only output frames A..B (A included, B excluded), e.g. 0..300.")
+    @Option(name: .long, help: "Local worker processes (default: one per core).")
+    var workers: Int?
+
+    @OptionGroup(title: "Chunks") var chunking: ChunkOptions
+
+    @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    @Option(name: .long, help: "With --local: render only output frames A..B (A included, B excluded), e.g. 0..300.")
     var frames: FrameRange?
 
-    @Option(name: .long, help: "Encoder threads (0: as many as the encoder likes).")
-    var threads = 0
+    @Option(name: .long, help: "Encoder threads (default: 1 per worker, or as many as the encoder likes with --local).")
+    var threads: Int?
 
-    @Option(name: .long, help: "Decoder threads per video source (0: one per core).")
+    @Option(name: .long, help: "Decoder threads per video source with --local (0: one per core).")
     var decoderThreads = 0
 
     func validate() throws {
-        if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
+        if let threads, threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
         if decoderThreads < 0 { throw ValidationError("--decoder-threads must be >= 0 (got \(decoderThreads))") }
+        if let workers, workers < 1 { throw ValidationError("--workers must be >= 1 (got \(workers))") }
+        if frames != nil, !local { throw ValidationError("--frames renders part of a timeline and needs --local") }
     }
 
     func run() throws {
         let loaded = try options.load()
+        let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
+        if local {
+            try renderLocally(loaded, target: target)
+        } else {
+            try renderOnFarm(loaded, target: target)
+        }
+    }
+
+    private func renderOnFarm(_ loaded: LoadedProject, target: OutputTarget) throws {
+        let submission = try JobSubmission(
+            loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
+            output: target.url, container: target.container, chunkSize: chunking.size)
+        let farm = LocalFarm(
+            database: database, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
+            encoderThreads: threads ?? 1, verbose: options.verbose)
+        let meter = ProgressMeter()
+        let job: JobRecord
+        do {
+            job = try farm.render(submission) { meter.update($0) }
+        } catch {
+            meter.finish()
+            FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        meter.finish()
+        guard job.state == "done" else {
+            FileHandle.standardError.write(Data("\(output): job \(job.id) \(job.state): \(job.error ?? "no reason given")\n".utf8))
+            throw ExitCode(1)
+        }
+        printSummary(loaded.project, frames: loaded.project.frameCount, url: target.url, elapsed: meter.elapsed, how: "\(submission.chunks.count) chunks")
+    }
+
+    private func renderLocally(_ loaded: LoadedProject, target: OutputTarget) throws {
         let project = loaded.project
-        let destination = URL(fileURLWithPath: output)
-        let container = try containerForOutput(project: project)
         let total = project.frameCount
         let range = frames.map { $0.start..<$0.end } ?? 0..<total
         if range.lowerBound < 0 || range.upperBound > total || range.isEmpty {
@@ -56,42 +105,32 @@ struct Render: ParsableCommand {
             throw ExitCode(2)
         }
         var configuration = TimelineRenderer.Configuration()
-        configuration.encoderThreads = threads
+        configuration.encoderThreads = threads ?? 0
         // Source decoding runs beside compositing and encoding; decoded pictures are identical
         // whatever the thread count, so this changes speed only.
         configuration.decoderThreads = decoderThreads
-        configuration.container = container
+        configuration.container = target.container
         let renderer = TimelineRenderer(loaded: loaded, configuration: configuration)
         let meter = ProgressMeter()
         do {
-            try renderer.render(frames: range, to: destination) { meter.update($0) }
+            try renderer.render(frames: range, to: target.url) { meter.update($0) }
         } catch {
             meter.finish()
             FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
             throw ExitCode(1)
         }
         meter.finish()
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
-        let seconds = Rational(Int64(range.count)) / project.output.fps
-        print(
-            "\(destination.path): \(range.count) frames, \(project.output.width)x\(project.output.height) "
-                + "@ \(project.output.fps) fps, \(Format.duration(seconds)), \(project.export.video.codec.rawValue)"
-                + " + \(project.export.audio.codec.rawValue), \(Format.bytes(bytes)), rendered in "
-                + "\(Format.seconds(meter.elapsed)) (\(Format.rate(Double(range.count) / max(meter.elapsed, 0.001))) fps)")
+        printSummary(project, frames: Int64(range.count), url: target.url, elapsed: meter.elapsed, how: "in one process")
     }
 
-    /// The output's extension picks the container; it must agree with the export codecs.
-    private func containerForOutput(project: Project) throws -> ExportSettings.Container {
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        let container = ExportSettings.Container(rawValue: ext) ?? project.export.container
-        let problems = project.export.codecsUnsupported(by: container).map { key, codec in
-            "\(options.project): export.\(key): \(codec) needs a .mov or .mkv output (got \(output))"
-        }
-        if !problems.isEmpty {
-            FileHandle.standardError.write(Data((problems.joined(separator: "\n") + "\n").utf8))
-            throw ExitCode(2)
-        }
-        return container
+    private func printSummary(_ project: Project, frames: Int64, url: URL, elapsed: Double, how: String) {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let seconds = Rational(frames) / project.output.fps
+        print(
+            "\(url.path): \(frames) frames, \(project.output.width)x\(project.output.height) "
+                + "@ \(project.output.fps) fps, \(Format.duration(seconds)), \(project.export.video.codec.rawValue)"
+                + " + \(project.export.audio.codec.rawValue), \(Format.bytes(bytes)), rendered \(how) in "
+                + "\(Format.seconds(elapsed)) (\(Format.rate(Double(frames) / max(elapsed, 0.001))) fps)")
     }
 }
 

@@ -25,18 +25,23 @@ public enum ChunkPlanner {
         case frames(Int64)
     }
 
-    public static func plan(frameCount: Int64, fps: Rational, size: Size) -> [Chunk] {
+    /// Chunks whose boundaries are multiples of `alignment` frames (the GOP for lossy
+    /// exports, see `ExportSettings.Video.encodesPerGOP`); sizes round to that multiple.
+    public static func plan(frameCount: Int64, fps: Rational, size: Size, alignment: Int64 = 1) -> [Chunk] {
         guard frameCount > 0 else { return [] }
+        let unit = max(1, alignment)
+        func aligned(_ length: Int64) -> Int64 { max(unit, (length + unit - 1) / unit * unit) }
         switch size {
         case .frames(let length):
-            return split(frameCount, length: max(1, length))
+            return split(frameCount, length: aligned(length))
         case .seconds(let seconds):
-            return split(frameCount, length: max(1, (seconds * fps).rounded))
+            return split(frameCount, length: aligned((seconds * fps).rounded))
         case .count(let requested):
-            let count = Int64(max(1, min(Int64(requested), frameCount)))
-            // Spread the remainder over the first chunks so lengths differ by at most one frame.
+            let units = (frameCount + unit - 1) / unit
+            let count = max(1, min(Int64(requested), units))
+            // Spread the remainder over the chunks so lengths differ by at most one unit.
             return (0..<count).map { i in
-                Chunk(index: Int(i), start: frameCount * i / count, end: frameCount * (i + 1) / count)
+                Chunk(index: Int(i), start: min(frameCount, units * i / count * unit), end: min(frameCount, units * (i + 1) / count * unit))
             }
         }
     }

@@ -10,6 +10,7 @@ public struct ChunkedRender {
     /// Folder for segment and audio files.
     public let workDirectory: URL
     public var encoderThreads = 1
+    public var cancellation: StopFlag?
 
     public init(loaded: LoadedProject, workDirectory: URL) {
         self.loaded = loaded
@@ -29,18 +30,20 @@ public struct ChunkedRender {
         configuration.includeAudio = false
         configuration.container = .mov
         configuration.encoderThreads = encoderThreads
+        configuration.cancellation = cancellation
         let url = segmentURL(chunk)
         try TimelineRenderer(loaded: loaded, configuration: configuration).render(frames: chunk.frames, to: url, progress: progress)
         return url
     }
 
     /// Mixes and encodes the whole timeline's sound once.
-    public func renderAudio() throws -> URL {
+    public func renderAudio(progress: (RenderProgress) -> Void = { _ in }) throws -> URL {
         var configuration = TimelineRenderer.Configuration()
         configuration.includeVideo = false
         configuration.container = .mov
+        configuration.cancellation = cancellation
         try TimelineRenderer(loaded: loaded, configuration: configuration)
-            .render(frames: 0..<loaded.project.frameCount, to: audioURL)
+            .render(frames: 0..<loaded.project.frameCount, to: audioURL, progress: progress)
         return audioURL
     }
 
@@ -52,7 +55,9 @@ public struct ChunkedRender {
 
     /// Plans, renders every chunk and the audio, and joins them.
     public func renderAll(size: ChunkPlanner.Size, to destination: URL) throws {
-        let chunks = ChunkPlanner.plan(frameCount: loaded.project.frameCount, fps: loaded.project.output.fps, size: size)
+        let project = loaded.project
+        let chunks = ChunkPlanner.plan(
+            frameCount: project.frameCount, fps: project.output.fps, size: size, alignment: project.export.video.chunkAlignment)
         for chunk in chunks { _ = try renderSegment(chunk) }
         _ = try renderAudio()
         try join(chunks: chunks, to: destination)

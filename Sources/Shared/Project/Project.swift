@@ -91,6 +91,16 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         public var gop: Int
         /// Mathematically lossless (x264/x265 qp 0; ffv1 always is).
         public var lossless: Bool
+
+        /// Lossy x264/x265 decisions depend on the frames an encoder has already seen (rate
+        /// control, lookahead) and on its thread count. So every render, local or chunked,
+        /// encodes each GOP of the timeline with a fresh single-threaded encoder, and chunks
+        /// start on GOP boundaries: then no chunking changes a single bit. Lossless output
+        /// decodes the same whatever the encoder saw, so it needs neither.
+        public var encodesPerGOP: Bool { codec != .ffv1 && !lossless }
+
+        /// The frame multiple chunk boundaries must fall on.
+        public var chunkAlignment: Int64 { encodesPerGOP ? Int64(gop) : 1 }
     }
 
     public struct Audio: Sendable, Codable, Hashable {

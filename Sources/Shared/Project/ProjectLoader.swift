@@ -33,11 +33,17 @@ public struct ProjectLoader {
         return try check(project, file: file)
     }
 
-    /// Probes every asset and checks each item against its media.
-    public func check(_ project: Project, file: String) throws -> LoadedProject {
+    /// Parses project text already read (a worker gets it from its assignment).
+    public func parse(text: String, file: String) throws -> Project {
+        let root = mediaRoot ?? URL(fileURLWithPath: file).deletingLastPathComponent()
+        return try ProjectParser(mediaRoot: root).parse(Array(text.utf8), file: file)
+    }
+
+    /// Probes the assets (all, or only `assets`) and checks each item using them against its media.
+    public func check(_ project: Project, file: String, assets: Set<String>? = nil) throws -> LoadedProject {
         let log = DiagnosticLog()
         var media: [String: MediaInfo] = [:]
-        for id in project.assets.keys.sorted() {
+        for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
             let path = project.assets[id]!.path
             do {
                 media[id] = try MediaProbe.probe(path: path)

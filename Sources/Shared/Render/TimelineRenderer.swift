@@ -1,11 +1,22 @@
 import CFFmpeg
 import Foundation
 
+/// A render abandoned through `Configuration.cancellation`.
+public struct RenderCancelled: Error, CustomStringConvertible {
+    public var description: String { "cancelled" }
+}
+
 /// Progress of a render, reported after every frame.
 public struct RenderProgress: Sendable {
     public var framesDone: Int64
     public var frameCount: Int64
     public var elapsed: Duration
+
+    public init(framesDone: Int64, frameCount: Int64, elapsed: Duration) {
+        self.framesDone = framesDone
+        self.frameCount = frameCount
+        self.elapsed = elapsed
+    }
 }
 
 /// Renders a range of a project's output frames, and/or its mixed audio, into a file.
@@ -22,6 +33,8 @@ public final class TimelineRenderer {
         public var includeAudio: Bool = true
         /// The container; nil takes the project's `export.container`.
         public var container: ExportSettings.Container?
+        /// Raised by another thread to abandon the render (checked before every frame).
+        public var cancellation: StopFlag?
 
         public init() {}
     }
@@ -53,10 +66,14 @@ public final class TimelineRenderer {
         let muxer = try Muxer(path: path, container: configuration.container ?? project.export.container)
         var video: (encoder: MediaEncoder, stream: Int32, frame: Frame)?
         var audio: AudioTrackWriter?
-        if configuration.includeVideo {
-            let encoder = try MediaEncoder.video(
-                output: output, settings: project.export.video, threads: configuration.encoderThreads,
+        let settings = project.export.video
+        let makeEncoder = {
+            try MediaEncoder.video(
+                output: output, settings: settings, threads: settings.encodesPerGOP ? 1 : self.configuration.encoderThreads,
                 globalHeader: muxer.needsGlobalHeader)
+        }
+        if configuration.includeVideo {
+            let encoder = try makeEncoder()
             video = (encoder, try muxer.addStream(for: encoder), try Self.videoFrame(output))
         }
         if configuration.includeAudio {
@@ -71,7 +88,17 @@ public final class TimelineRenderer {
         let started = clock.now
         let compositor = configuration.includeVideo ? Compositor(loaded: loaded, decoderThreads: configuration.decoderThreads) : nil
         for n in frames {
-            if let video, let compositor {
+            if configuration.cancellation?.isRaised == true { throw RenderCancelled() }
+            if var current = video, let compositor {
+                if settings.encodesPerGOP, n != frames.lowerBound, n % Int64(settings.gop) == 0 {
+                    // A new GOP of the timeline: finish the last encoder, start a fresh one.
+                    try current.encoder.encode(nil) { packet in
+                        try muxer.write(packet, stream: current.stream, from: current.encoder.timeBase)
+                    }
+                    current.encoder = try makeEncoder()
+                    video = current
+                }
+                let video = current
                 let canvas = try compositor.render(frame: n)
                 try FFmpegError.check(av_frame_make_writable(video.frame.pointer), "frame buffer")
                 Self.copy(canvas, into: video.frame.pointer)

@@ -27,6 +27,16 @@ public struct AtomicFile {
         try? AtomicFile.fsync(path: destination.deletingLastPathComponent().path)
     }
 
+    /// Moves a finished file (already written in the same file system) over `destination`.
+    public static func replace(_ destination: URL, with finished: URL) throws {
+        try AtomicFile(destination: destination, temporary: finished).commit()
+    }
+
+    private init(destination: URL, temporary: URL) {
+        self.destination = destination
+        self.temporary = temporary
+    }
+
     /// Removes the temporary file after a failure.
     public func discard() {
         unlink(temporary.path)

@@ -1,0 +1,99 @@
+/// The farm's schema as numbered steps. Each runs once, in order, inside one transaction with
+/// its row in `schema_migrations`; an advisory lock keeps two coordinators from racing.
+/// Never edit a published step: add a new one.
+public enum Migrations {
+    static let steps: [(version: Int, sql: String)] = [
+        (
+            1,
+            """
+            CREATE TABLE jobs (
+                id            bigserial PRIMARY KEY,
+                name          text NOT NULL,
+                state         text NOT NULL DEFAULT 'queued'
+                              CHECK (state IN ('queued', 'running', 'joining', 'done', 'failed', 'cancelled')),
+                paused        boolean NOT NULL DEFAULT false,
+                priority      integer NOT NULL DEFAULT 0,
+                project_file  text NOT NULL,
+                project_text  text NOT NULL,
+                media_root    text NOT NULL,
+                output_path   text NOT NULL,
+                container     text NOT NULL,
+                fps           text NOT NULL,
+                frame_count   bigint NOT NULL,
+                width         integer NOT NULL,
+                height        integer NOT NULL,
+                error         text,
+                submitted_at  timestamptz NOT NULL DEFAULT now(),
+                started_at    timestamptz,
+                finished_at   timestamptz
+            );
+            CREATE TABLE chunks (
+                id            bigserial PRIMARY KEY,
+                job_id        bigint NOT NULL REFERENCES jobs ON DELETE CASCADE,
+                kind          text NOT NULL CHECK (kind IN ('video', 'audio')),
+                idx           integer NOT NULL,
+                start_frame   bigint NOT NULL,
+                end_frame     bigint NOT NULL,
+                state         text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done')),
+                attempt       integer NOT NULL DEFAULT 0,
+                worker_id     text,
+                lease_expires timestamptz,
+                UNIQUE (job_id, kind, idx)
+            );
+            CREATE INDEX chunks_open ON chunks (job_id) WHERE state <> 'done';
+            CREATE TABLE workers (
+                id            text PRIMARY KEY,
+                host          text NOT NULL,
+                cores         integer NOT NULL,
+                slots         integer NOT NULL,
+                version       text NOT NULL,
+                state         text NOT NULL DEFAULT 'idle' CHECK (state IN ('idle', 'rendering', 'lost')),
+                draining      boolean NOT NULL DEFAULT false,
+                first_seen    timestamptz NOT NULL DEFAULT now(),
+                last_seen     timestamptz NOT NULL DEFAULT now()
+            );
+            CREATE TABLE attempts (
+                id            bigserial PRIMARY KEY,
+                chunk_id      bigint NOT NULL REFERENCES chunks ON DELETE CASCADE,
+                attempt       integer NOT NULL,
+                worker_id     text NOT NULL,
+                started_at    timestamptz NOT NULL DEFAULT now(),
+                finished_at   timestamptz,
+                outcome       text NOT NULL DEFAULT 'running'
+                              CHECK (outcome IN ('running', 'done', 'failed', 'lost', 'cancelled')),
+                error         text,
+                frames_done   bigint NOT NULL DEFAULT 0,
+                fps           double precision,
+                UNIQUE (chunk_id, attempt)
+            );
+            CREATE INDEX attempts_worker ON attempts (worker_id, outcome);
+            """
+        ),
+    ]
+
+    /// The newest schema version this build knows.
+    public static var latest: Int { steps.last?.version ?? 0 }
+
+    /// Applies every step the database has not seen; returns the versions applied.
+    @discardableResult
+    public static func apply(on connection: PostgresConnection) throws -> [Int] {
+        try connection.transaction {
+            // Any fixed key: it serialises concurrent migrators and is released at COMMIT.
+            try connection.query("SELECT pg_advisory_xact_lock(4242001)")
+            try connection.query(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            let current = try connection.query("SELECT coalesce(max(version), 0) FROM schema_migrations")[0].int(0)
+            if current > latest {
+                throw PostgresError(
+                    message: "the database schema is version \(current), newer than this farm (\(latest)); upgrade the farm", state: nil)
+            }
+            var applied: [Int] = []
+            for step in steps where step.version > current {
+                try connection.run(script: step.sql)
+                try connection.query("INSERT INTO schema_migrations (version) VALUES ($1)", [String(step.version)])
+                applied.append(step.version)
+            }
+            return applied
+        }
+    }
+}

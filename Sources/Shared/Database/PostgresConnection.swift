@@ -1,0 +1,147 @@
+import CPostgres
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A failed PostgreSQL call, with the server's own message.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    /// The SQLSTATE code when the server sent one (e.g. "40001").
+    public let state: String?
+
+    public var description: String { message }
+}
+
+/// One libpq connection. Every value travels as a text parameter (`$1`, `$2`, …); SQL text is
+/// never built from values.
+///
+/// Not thread-safe: one connection per thread.
+public final class PostgresConnection {
+    private let connection: OpaquePointer
+
+    public init(url: String) throws {
+        guard let connection = PQconnectdb(url) else { throw PostgresError(message: "out of memory", state: nil) }
+        self.connection = connection
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresError(message: "connect to \(Self.redacted(url)): \(message)", state: nil)
+        }
+        _ = try query("SET client_min_messages TO warning")
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
+
+    /// Runs one statement and returns its rows; NULL becomes nil.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [String?] = []) throws -> [Row] {
+        let result = withParameters(parameters) { values in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return []
+        case PGRES_TUPLES_OK:
+            let rows = Int(PQntuples(result))
+            let columns = Int(PQnfields(result))
+            return (0..<rows).map { row in
+                Row(
+                    values: (0..<columns).map { column in
+                        PQgetisnull(result, Int32(row), Int32(column)) == 1
+                            ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+                    })
+            }
+        default:
+            let message = result.map { Self.trimmed(PQresultErrorMessage($0)) } ?? Self.trimmed(PQerrorMessage(connection))
+            let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+            throw PostgresError(message: message, state: state)
+        }
+    }
+
+    /// Runs a script of several statements with no parameters (schema migrations only).
+    public func run(script: String) throws {
+        let result = PQexec(connection, script)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            let message = result.map { Self.trimmed(PQresultErrorMessage($0)) } ?? Self.trimmed(PQerrorMessage(connection))
+            throw PostgresError(message: message, state: nil)
+        }
+    }
+
+    /// Runs `body` inside BEGIN/COMMIT; any error rolls back and is rethrown.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try query("BEGIN")
+        do {
+            let value = try body()
+            try query("COMMIT")
+            return value
+        } catch {
+            _ = try? query("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Subscribes this connection to `channel` (a fixed identifier, never user input).
+    public func listen(_ channel: String) throws {
+        try query("LISTEN \(channel)")
+    }
+
+    /// Waits up to `timeout` seconds for notifications; returns their payloads (empty on timeout).
+    public func notifications(timeout: Double) throws -> [String] {
+        var payloads = drainNotifications()
+        if !payloads.isEmpty { return payloads }
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, Int32(max(0, timeout * 1000)))
+        if ready > 0 {
+            guard PQconsumeInput(connection) == 1 else {
+                throw PostgresError(message: Self.trimmed(PQerrorMessage(connection)), state: nil)
+            }
+            payloads = drainNotifications()
+        }
+        return payloads
+    }
+
+    private func drainNotifications() -> [String] {
+        var payloads: [String] = []
+        while let notice = PQnotifies(connection) {
+            payloads.append(String(cString: notice.pointee.extra))
+            PQfreemem(notice)
+        }
+        return payloads
+    }
+
+    private func withParameters<T>(_ parameters: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+
+    private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
+        text.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
+    }
+
+    /// The URL without its password, for messages.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+}
+
+/// One result row; columns by position, as text.
+public struct Row: Sendable {
+    public let values: [String?]
+
+    public subscript(_ column: Int) -> String? { values[column] }
+
+    public func string(_ column: Int) -> String { values[column] ?? "" }
+    public func int(_ column: Int) -> Int64 { values[column].flatMap { Int64($0) } ?? 0 }
+    public func double(_ column: Int) -> Double? { values[column].flatMap { Double($0) } }
+    public func bool(_ column: Int) -> Bool { values[column] == "t" }
+}

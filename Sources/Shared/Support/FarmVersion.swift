@@ -1,0 +1,4 @@
+/// The farm's release, reported by workers in `hello` and by `--version`.
+public enum FarmVersion {
+    public static let current = "0.3.0"
+}
