@@ -52,6 +52,7 @@ struct FarmWorker: ParsableCommand {
     }
 
     func run() throws {
+        SignalMask.unblockAll()
         FarmLogging.bootstrap(level: .info)
         FFmpegLog.configure(verbose: verbose)
         var host = [CChar](repeating: 0, count: 256)

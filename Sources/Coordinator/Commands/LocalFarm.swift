@@ -20,6 +20,7 @@ struct LocalFarm {
 
     /// Submits the job, reports frames done as they change, and returns the finished job.
     func render(_ submission: JobSubmission, progress: (RenderProgress) -> Void) throws -> JobRecord {
+        SignalMask.unblockAll()
         FarmLogging.bootstrap(level: verbose ? .info : .error)
         let data = database.dataDirectory
         let (url, server) = try database.open()
@@ -89,8 +90,12 @@ struct LocalFarm {
         }
     }
 
+    /// SIGTERM, then SIGKILL for any worker still running after five seconds.
     private func stopWorkers(_ processes: [Process]) {
         for process in processes where process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(5)
+        while processes.contains(where: \.isRunning), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
         for process in processes { process.waitUntilExit() }
     }
 }

@@ -40,6 +40,7 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        SignalMask.unblockAll()
         FarmLogging.bootstrap(level: verbose ? .debug : .info)
         FFmpegLog.configure(verbose: false)
         let (url, server) = try database.open()

@@ -69,6 +69,12 @@ public struct UploadPiece: Codable, Sendable {
     public var key: AttemptKey
     public var offset: Int64
     public var total: Int64
+
+    public init(key: AttemptKey, offset: Int64, total: Int64) {
+        self.key = key
+        self.offset = offset
+        self.total = total
+    }
 }
 
 public struct UploadAck: Codable, Sendable {
@@ -84,6 +90,14 @@ public struct ChunkDone: Codable, Sendable {
     public var sha256: String
     public var frames: Int64
     public var fps: Double
+
+    public init(key: AttemptKey, bytes: Int64, sha256: String, frames: Int64, fps: Double) {
+        self.key = key
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.frames = frames
+        self.fps = fps
+    }
 }
 
 public struct ChunkFailed: Codable, Sendable {

@@ -67,9 +67,11 @@ public final class AssignmentRenderer: @unchecked Sendable {
     }
 
     /// A video chunk needs the assets of video items on screen during its frames; the audio
-    /// task needs every asset (any item may carry sound).
+    /// task needs the asset of every item that is not muted (any of them may carry sound).
     static func assets(of project: Project, for assignment: Assignment) -> Set<String> {
-        guard assignment.kind == .video else { return Set(project.tracks.flatMap { $0.items.map(\.asset) }) }
+        guard assignment.kind == .video else {
+            return Set(project.tracks.flatMap { $0.items.filter { !$0.muted }.map(\.asset) })
+        }
         let start = project.output.time(ofFrame: assignment.start)
         let end = project.output.time(ofFrame: assignment.end)
         return Set(

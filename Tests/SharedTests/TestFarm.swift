@@ -1,0 +1,175 @@
+import Foundation
+import Shared
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One private PostgreSQL server for the whole test run; each test gets its own database.
+enum TestDatabase {
+    private static let server = Locked<PrivatePostgres?>(nil)
+    private static let counter = Locked(0)
+
+    /// A fresh, empty database's connection string.
+    static func create() throws -> String {
+        let base = try server.withLock { server -> String in
+            if server == nil {
+                let folder = URL(fileURLWithPath: "/tmp/farm-tests-pg-\(getpid())")
+                let created = try PrivatePostgres(directory: folder)
+                try created.start()
+                atexit {
+                    TestDatabase.stopServer()
+                }
+                server = created
+            }
+            return server!.connectionString
+        }
+        let number = counter.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        let name = "test_\(getpid())_\(number)"
+        try PostgresConnection(url: base).query("CREATE DATABASE \(name)")
+        return base.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)")
+    }
+
+    static func stopServer() {
+        server.withLock { server in
+            server?.stop()
+            if let folder = server?.directory { try? FileManager.default.removeItem(at: folder) }
+            server = nil
+        }
+    }
+}
+
+/// A `farm serve` or `farm-worker` process for a test, logging to a file in the test folder.
+final class FarmProcess {
+    let process = Process()
+    let log: URL
+
+    init(_ program: String, _ arguments: [String], log: URL, namespace: String? = nil) throws {
+        let binary = productsDirectory.appendingPathComponent(program).path
+        if let namespace {
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+            process.arguments = ["netns", "exec", namespace, binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
+        self.log = log
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func kill(_ signal: Int32 = SIGKILL) {
+        Glibc.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        if process.isRunning { kill(SIGTERM) }
+    }
+
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    deinit { stop() }
+}
+
+/// A coordinator and workers run as real processes against a test database.
+final class TestFarm {
+    let directory: URL
+    let database: String
+    let port: Int
+    var coordinator: FarmProcess?
+    var workers: [FarmProcess] = []
+    let store: FarmStore
+    let leaseSeconds: Double
+
+    init(directory: URL, leaseSeconds: Double = 3) throws {
+        self.directory = directory
+        self.leaseSeconds = leaseSeconds
+        database = try TestDatabase.create()
+        port = Int.random(in: 20_000...40_000)
+        store = try FarmStore(url: database)
+    }
+
+    var endpoint: String { "tcp://127.0.0.1:\(port)" }
+
+    func startCoordinator(bind: String? = nil, namespace: String? = nil) throws {
+        coordinator = try FarmProcess(
+            "farm",
+            [
+                "serve", "--database", database, "--bind", bind ?? endpoint, "--data", directory.appendingPathComponent("data").path,
+                "--lease-seconds", String(leaseSeconds),
+            ], log: directory.appendingPathComponent("coordinator.log"), namespace: namespace)
+    }
+
+    @discardableResult
+    func startWorker(_ id: String, coordinator: String? = nil, namespace: String? = nil) throws -> FarmProcess {
+        let worker = try FarmProcess(
+            "farm-worker",
+            [
+                "--coordinator", coordinator ?? endpoint, "--id", id, "--scratch", directory.appendingPathComponent("scratch-\(id)").path,
+            ], log: directory.appendingPathComponent("worker-\(id).log"), namespace: namespace)
+        workers.append(worker)
+        return worker
+    }
+
+    /// Submits through the real `farm submit` and returns the job id it printed.
+    func submit(_ project: URL, output: URL, chunkArguments: [String]) throws -> Int64 {
+        let result = try run(
+            productsDirectory.appendingPathComponent("farm").path,
+            ["submit", project.path, "-o", output.path, "--database", database] + chunkArguments)
+        guard result.status == 0, let id = Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TestError.failed("farm submit failed (\(result.status)): \(result.stderr)")
+        }
+        return id
+    }
+
+    /// Waits until `condition` holds, checking every 0.1 s; fails after `timeout` seconds.
+    func wait(_ what: String, timeout: Double = 300, until condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            if Date() > deadline { throw TestError.failed("timed out waiting for \(what)\n\(logs)") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    /// Waits for the job to finish and returns it.
+    func finish(_ job: Int64, timeout: Double = 300) throws -> JobRecord {
+        var record: JobRecord?
+        try wait("job \(job) to finish", timeout: timeout) {
+            record = try store.job(job)
+            return record?.isFinished ?? false
+        }
+        return record!
+    }
+
+    /// Attempts of a job as (chunk index, kind, attempt, worker, outcome, error).
+    func attempts(_ job: Int64) throws -> [(index: Int, kind: String, attempt: Int, worker: String, outcome: String, error: String?)] {
+        try store.connection.query(
+            """
+            SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome, a.error FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+            WHERE c.job_id = $1 ORDER BY c.kind, c.idx, a.attempt
+            """, [String(job)]
+        ).map { (Int($0.int(0)), $0.string(1), Int($0.int(2)), $0.string(3), $0.string(4), $0[5]) }
+    }
+
+    var logs: String {
+        ([coordinator].compactMap { $0 } + workers).map { "--- \($0.log.lastPathComponent)\n\($0.output.suffix(3000))" }
+            .joined(separator: "\n")
+    }
+
+    func stopAll() {
+        for worker in workers { worker.stop() }
+        coordinator?.stop()
+    }
+
+    deinit { stopAll() }
+}
