@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The demo: installs what is missing, builds in release, generates ~60 s of demo media with
-# ffmpeg's lavfi sources, renders a multi-track project and prints the output path and summary.
+# ffmpeg's lavfi sources, and renders a multi-track project on a farm of its own: a private
+# PostgreSQL in demo-output/farm (run as the `postgres` user when root), a coordinator and one
+# worker per core. Prints the output path and a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash ops/setup.sh
 swift build -c release --product farm
+swift build -c release --product farm-worker
 farm="$(swift build -c release --show-bin-path)/farm"
 
 out="demo-output"
@@ -26,4 +29,4 @@ make logo.png -f lavfi -i "color=0xE04020:size=240x80,format=rgba,colorchannelmi
     -frames:v 1
 
 cp examples/demo.json "$out/demo.json"
-"$farm" render "$out/demo.json" -o "$out/demo.mp4" --local
+"$farm" render "$out/demo.json" -o "$out/demo.mp4" --data "$out/farm"
