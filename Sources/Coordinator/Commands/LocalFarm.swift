@@ -80,7 +80,7 @@ struct LocalFarm {
             process.standardInput = FileHandle.nullDevice
             if !verbose {
                 let log = logs.appendingPathComponent("worker-\(number).log")
-                FileManager.default.createFile(atPath: log.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
                 let handle = try FileHandle(forWritingTo: log)
                 process.standardError = handle
                 process.standardOutput = handle

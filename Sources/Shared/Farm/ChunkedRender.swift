@@ -11,6 +11,8 @@ public struct ChunkedRender {
     public let workDirectory: URL
     public var encoderThreads = 1
     public var cancellation: StopFlag?
+    /// Sync results to disk (a worker's scratch copies need not be: the coordinator syncs its own).
+    public var durable = true
 
     public init(loaded: LoadedProject, workDirectory: URL) {
         self.loaded = loaded
@@ -31,6 +33,7 @@ public struct ChunkedRender {
         configuration.container = .mov
         configuration.encoderThreads = encoderThreads
         configuration.cancellation = cancellation
+        configuration.durable = durable
         let url = segmentURL(chunk)
         try TimelineRenderer(loaded: loaded, configuration: configuration).render(frames: chunk.frames, to: url, progress: progress)
         return url
@@ -42,6 +45,7 @@ public struct ChunkedRender {
         configuration.includeVideo = false
         configuration.container = .mov
         configuration.cancellation = cancellation
+        configuration.durable = durable
         try TimelineRenderer(loaded: loaded, configuration: configuration)
             .render(frames: 0..<loaded.project.frameCount, to: audioURL, progress: progress)
         return audioURL

@@ -33,6 +33,8 @@ public final class TimelineRenderer {
         public var includeAudio: Bool = true
         /// The container; nil takes the project's `export.container`.
         public var container: ExportSettings.Container?
+        /// Sync the file to disk before it appears (off for a worker's scratch segments).
+        public var durable = true
         /// Raised by another thread to abandon the render (checked before every frame).
         public var cancellation: StopFlag?
 
@@ -53,7 +55,7 @@ public final class TimelineRenderer {
         let file = AtomicFile(destination: destination)
         do {
             try renderUnsafely(frames: frames, to: file.temporary.path, progress: progress)
-            try file.commit()
+            try file.commit(durable: configuration.durable)
         } catch {
             file.discard()
             throw error

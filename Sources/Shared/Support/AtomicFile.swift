@@ -18,13 +18,14 @@ public struct AtomicFile {
     }
 
     /// fsyncs the temporary file, renames it over the destination and fsyncs the folder.
-    public func commit() throws {
-        try AtomicFile.fsync(path: temporary.path)
+    /// Scratch files that are re-rendered after a crash anyway skip the syncs (`durable: false`).
+    public func commit(durable: Bool = true) throws {
+        if durable { try AtomicFile.fsync(path: temporary.path) }
         guard rename(temporary.path, destination.path) == 0 else {
             let code = errno
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(destination.path): \(String(cString: strerror(code)))"])
         }
-        try? AtomicFile.fsync(path: destination.deletingLastPathComponent().path)
+        if durable { try? AtomicFile.fsync(path: destination.deletingLastPathComponent().path) }
     }
 
     /// Moves a finished file (already written in the same file system) over `destination`.

@@ -125,12 +125,14 @@ public final class CoordinatorServer {
             send(.pieceAck(UploadAck(key: piece.key, received: received)), to: route)
         case .done(let done):
             try finishUpload(done, from: route)
+            try assignChunks()
         case .failed(let failure):
             release(failure.key)
             logger.warning("\(failure.key) failed: \(failure.error)")
             if let job = try store.fail(failure.key, error: failure.error) {
                 logger.error("job \(job) failed: \(failure.error)")
             }
+            try assignChunks()
         case .welcome, .coordinatorHeartbeat, .assign, .pieceAck, .accepted, .rejected, .cancel:
             logger.warning("ignoring a coordinator-only message from a worker")
         }
@@ -219,9 +221,11 @@ public final class CoordinatorServer {
         try finishJoins()
     }
 
+    /// Gives every worker with room its next chunks: one per slot plus one waiting, so a worker
+    /// starts rendering its next chunk while the last one uploads.
     private func assignChunks() throws {
         for id in workers.keys.sorted() {
-            while let session = workers[id], !session.draining, session.running.count < session.info.slots {
+            while let session = workers[id], !session.draining, session.running.count < session.info.slots + 1 {
                 guard let assignment = try store.claim(worker: id, leaseSeconds: configuration.leaseSeconds) else { break }
                 workers[id]?.running.insert(assignment.key)
                 try store.workerSeen(session.info, rendering: true)

@@ -16,7 +16,7 @@ final class UploadReceiver {
         var received: Int64 = 0
 
         init(url: URL) throws {
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
             guard let handle = FileHandle(forWritingAtPath: url.path) else {
                 throw TransportError(message: "cannot write \(url.path)")
             }

@@ -32,6 +32,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
         var chunked = ChunkedRender(loaded: loaded, workDirectory: folder)
         chunked.encoderThreads = encoderThreads
         chunked.cancellation = cancellation
+        chunked.durable = false
         let clock = ContinuousClock()
         let started = clock.now
         let url: URL

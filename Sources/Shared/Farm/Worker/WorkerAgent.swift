@@ -67,7 +67,9 @@ public final class WorkerAgent {
         logger.info("worker \(info.id) on \(info.host): \(info.slots) slot(s), connecting to \(configuration.coordinator)")
         send(.hello(info))
         while !stopFlag.isRaised {
-            if let frames = try socket.receive(timeout: 0.05) {
+            // A render may finish any moment: look often while one runs, so its upload starts at once.
+            let rendering = tasks.values.contains { $0.isRendering }
+            if let frames = try socket.receive(timeout: rendering ? 0.005 : 0.05) {
                 lastHeard = clock.now
                 if !coordinatorReachable {
                     coordinatorReachable = true
@@ -131,8 +133,8 @@ public final class WorkerAgent {
             coordinatorReachable = false
             logger.warning("coordinator unreachable; carrying on and reconnecting")
         }
-        startRenders()
         try collectRenders()
+        startRenders()
         if now - lastProgress >= .seconds(configuration.progressSeconds) {
             lastProgress = now
             for task in tasks.values where task.isRendering {

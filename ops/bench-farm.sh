@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Farm benchmark, release build, all in one run:
+#   1. the demo project (60 s, 1280x720) rendered by `farm render` with 1 and with 2 local
+#      workers (x264 with one thread each), and by the ffmpeg program running an equivalent
+#      filter graph (ops/bench-demo-graph.txt) on both cores; wall times and ratios;
+#   2. the per-chunk fixed cost: a 10 s lossless project rendered with 1-frame chunks and as
+#      one chunk by one worker, (difference) / (chunk count - 1).
+# Each `farm render` includes starting and stopping its private PostgreSQL, as a user sees it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash ops/setup.sh
+swift build -c release --product farm
+swift build -c release --product farm-worker
+farm="$(swift build -c release --show-bin-path)/farm"
+
+dir="${BENCH_DIR:-.build/bench-farm}"
+mkdir -p "$dir"
+bash ops/demo-media.sh "$dir/media"
+cp examples/demo.json "$dir/demo.json"
+data="$dir/farm"
+now() { date +%s.%N; }
+elapsed() { awk "BEGIN { print $(now) - $1 }"; }
+
+# Creates the private database once so no timed run pays for initdb.
+"$farm" render "$dir/demo.json" -o "$dir/warmup.mp4" --data "$data" --workers 1 --chunks 1 >/dev/null 2>&1 || true
+
+start=$(now)
+"$farm" render "$dir/demo.json" -o "$dir/one-worker.mp4" --data "$data" --workers 1 --threads 1 >/dev/null 2>&1
+one=$(elapsed "$start")
+start=$(now)
+"$farm" render "$dir/demo.json" -o "$dir/two-workers.mp4" --data "$data" --workers 2 --threads 1 >/dev/null 2>&1
+two=$(elapsed "$start")
+m="$dir/media"
+start=$(now)
+ffmpeg -hide_banner -nostdin -v error -y -i "$m/clip-a.mp4" -i "$m/clip-b.mp4" -i "$m/life.mp4" -i "$m/logo.png" \
+    -i "$m/music.wav" -filter_complex_script ops/bench-demo-graph.txt -map "[out]" -map "[aout]" \
+    -c:v libx264 -preset veryfast -crf 22 -g 60 -keyint_min 60 -sc_threshold 0 -threads 0 \
+    -c:a aac -b:a 192k -movflags +faststart -t 60 "$dir/ffmpeg.mp4"
+ff=$(elapsed "$start")
+
+same=no
+if [[ "$(ffmpeg -v error -i "$dir/one-worker.mp4" -map 0:v -f md5 -)" == "$(ffmpeg -v error -i "$dir/two-workers.mp4" -map 0:v -f md5 -)" ]]; then
+    same=yes
+fi
+
+echo "== demo project: 1800 frames, 1280x720, libx264 veryfast crf 22, $(nproc) cores"
+awk -v a="$one" -v b="$two" -v f="$ff" -v same="$same" 'BEGIN {
+    printf "  farm render, 1 worker:   %6.2f s  %6.1f fps\n", a, 1800 / a
+    printf "  farm render, 2 workers:  %6.2f s  %6.1f fps\n", b, 1800 / b
+    printf "  ffmpeg, both cores:      %6.2f s  %6.1f fps\n", f, 1800 / f
+    printf "  2 workers vs 1 worker: %.2fx faster (target >= 1.85x)\n", a / b
+    printf "  farm (2 workers) time / ffmpeg time: %.2f (target <= 0.8)\n", b / f
+    printf "  decoded frames identical with 1 and 2 workers: %s\n", same
+}'
+
+# 10 s lossless version of the demo: lossless chunks may start at any frame.
+python3 - "$dir/demo.json" "$dir/lossless.json" <<'PY'
+import json, sys
+project = json.load(open(sys.argv[1]))
+project["export"] = {"container": "mkv", "video": {"codec": "h264", "lossless": True, "preset": "veryfast"}, "audio": {"codec": "pcm"}}
+for track in project["tracks"]:
+    track["items"] = [item for item in track["items"] if float(item["at"]) < 10]
+    for item in track["items"]:
+        item["duration"] = str(min(float(item["duration"]), 10 - float(item["at"])))
+        if "source" in item: item["source"].pop("duration", None)
+json.dump(project, open(sys.argv[2], "w"), indent=1)
+PY
+start=$(now)
+"$farm" render "$dir/lossless.json" -o "$dir/whole.mkv" --data "$data" --workers 1 --chunks 1 >/dev/null 2>&1
+whole=$(elapsed "$start")
+start=$(now)
+"$farm" render "$dir/lossless.json" -o "$dir/frames.mkv" --data "$data" --workers 1 --chunk-frames 1 >/dev/null 2>&1
+frames=$(elapsed "$start")
+echo "== per-chunk fixed cost: 300 frames, 1280x720 lossless, 1 worker"
+awk -v w="$whole" -v f="$frames" 'BEGIN {
+    printf "  one chunk:         %6.2f s\n", w
+    printf "  300 1-frame chunks: %6.2f s\n", f
+    printf "  fixed cost per chunk: %.1f ms (target < 100 ms)\n", (f - w) / 299 * 1000
+}'
