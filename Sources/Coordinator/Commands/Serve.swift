@@ -16,7 +16,8 @@ struct Serve: ParsableCommand {
             come from `farm submit`. All state is in PostgreSQL: stop the coordinator at any time
             (even with SIGKILL), start it again, and it carries on; workers reconnect by themselves.
 
-            Accepted segments are kept in DATA/jobs/ID until the job is removed.
+            Accepted segments stay in DATA/jobs/ID after the join; remove old job folders
+            when the outputs are safe.
 
             Examples:
               farm serve --database postgresql://farm@db/farm --bind tcp://*:5555 --data /srv/farm
