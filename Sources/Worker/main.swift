@@ -55,9 +55,7 @@ struct FarmWorker: ParsableCommand {
         SignalMask.unblockAll()
         FarmLogging.bootstrap(level: .info)
         FFmpegLog.configure(verbose: verbose)
-        var host = [CChar](repeating: 0, count: 256)
-        gethostname(&host, host.count)
-        let name = id ?? "\(String(cString: host))-\(getpid())"
+        let name = id ?? "\(WorkerAgent.hostName)-\(getpid())"
         let folder = scratch.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("farm-worker-\(name)")
         var configuration = WorkerAgent.Configuration(coordinator: coordinator, id: name, scratch: folder)

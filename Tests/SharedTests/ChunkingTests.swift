@@ -58,9 +58,4 @@ import Testing
             }
         }
     }
-
-    /// MD5 of every decoded audio sample.
-    func audioHash(_ file: URL) throws -> String {
-        try ffmpeg(["-i", file.path, "-map", "0:a", "-f", "md5", "-"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
 }

@@ -71,7 +71,7 @@ import Testing
             let record = try farm.finish(job)
             #expect(record.state == "done", "\(record.error ?? "")\n\(farm.logs)")
             #expect(try frameHashes(output) == frameHashes(local))
-            #expect(try FarmTests.audioHash(output) == FarmTests.audioHash(local))
+            #expect(try audioHash(output) == audioHash(local))
             let done = try farm.attempts(job).filter { $0.outcome == "done" }
             #expect(Set(done.map(\.worker)) == ["w1", "w2"], "both workers rendered over the bridge")
             // The loopback address of a worker's namespace leads nowhere: the bridge is the only path.

@@ -146,6 +146,20 @@ func pixel(_ frame: [UInt8], width: Int, height: Int, x: Int, y: Int) -> (Int, I
     return (luma, u, v)
 }
 
+/// MD5 of every decoded audio sample.
+func audioHash(_ file: URL) throws -> String {
+    try ffmpeg(["-i", file.path, "-map", "0:a", "-f", "md5", "-"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Every video packet's presentation time in seconds, exact, in increasing order.
+func videoPacketTimes(_ file: URL) throws -> [Rational] {
+    let packets = try probe(file, ["-select_streams", "v", "-show_entries", "packet=pts", "-show_entries", "stream=time_base"])
+    let timeBase = try #require((packets["streams"] as? [[String: Any]])?.first?["time_base"] as? String)
+    let parts = timeBase.split(separator: "/").compactMap { Int64($0) }
+    let pts = try #require(packets["packets"] as? [[String: Any]]).compactMap { $0["pts"] as? Int64 }.sorted()
+    return pts.map { Rational($0 * parts[0], parts[1]) }
+}
+
 /// ffprobe's JSON for `entries` of `file`.
 func probe(_ file: URL, _ arguments: [String]) throws -> [String: Any] {
     let result = try run("ffprobe", ["-v", "error", "-of", "json"] + arguments + [file.path])

@@ -32,13 +32,9 @@ import Testing
             #expect(audio["start_time"] as? String == "0.000000")
             #expect(audio["duration_ts"] as? Int == Int(frames) * 48000 / 30)
 
-            let packets = try probe(output, ["-select_streams", "v", "-show_entries", "packet=pts", "-show_entries", "stream=time_base"])
-            let timeBase = try #require((packets["streams"] as? [[String: Any]])?.first?["time_base"] as? String)
-            let parts = timeBase.split(separator: "/").compactMap { Int64($0) }
-            let pts = try #require(packets["packets"] as? [[String: Any]]).compactMap { $0["pts"] as? Int64 }.sorted()
             // Every timestamp is frame n at exactly n / 30 s.
             let grid = (0..<frames).map { Rational($0, 30) }
-            #expect(pts.map { Rational($0 * parts[0], parts[1]) } == grid)
+            #expect(try videoPacketTimes(output) == grid)
         }
     }
 }

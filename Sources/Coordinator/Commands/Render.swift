@@ -78,21 +78,12 @@ struct Render: ParsableCommand {
         let farm = LocalFarm(
             database: database, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
             encoderThreads: threads ?? 1, verbose: options.verbose)
-        let meter = ProgressMeter()
-        let job: JobRecord
-        do {
-            job = try farm.render(submission) { meter.update($0) }
-        } catch {
-            meter.finish()
-            FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-        meter.finish()
+        let (job, elapsed) = try withProgress { meter in try farm.render(submission) { meter.update($0) } }
         guard job.state == "done" else {
             FileHandle.standardError.write(Data("\(output): job \(job.id) \(job.state): \(job.error ?? "no reason given")\n".utf8))
             throw ExitCode(1)
         }
-        printSummary(loaded.project, frames: loaded.project.frameCount, url: target.url, elapsed: meter.elapsed, how: "\(submission.chunks.count) chunks")
+        printSummary(loaded.project, frames: loaded.project.frameCount, url: target.url, elapsed: elapsed, how: "\(submission.chunks.count) chunks")
     }
 
     private func renderLocally(_ loaded: LoadedProject, target: OutputTarget) throws {
@@ -111,16 +102,21 @@ struct Render: ParsableCommand {
         configuration.decoderThreads = decoderThreads
         configuration.container = target.container
         let renderer = TimelineRenderer(loaded: loaded, configuration: configuration)
+        let ((), elapsed) = try withProgress { meter in try renderer.render(frames: range, to: target.url) { meter.update($0) } }
+        printSummary(project, frames: Int64(range.count), url: target.url, elapsed: elapsed, how: "in one process")
+    }
+
+    /// Runs a render under a progress meter; on failure prints one line and exits 1.
+    private func withProgress<T>(_ body: (ProgressMeter) throws -> T) throws -> (T, elapsed: Double) {
         let meter = ProgressMeter()
+        defer { meter.finish() }
         do {
-            try renderer.render(frames: range, to: target.url) { meter.update($0) }
+            return (try body(meter), meter.elapsed)
         } catch {
             meter.finish()
             FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        meter.finish()
-        printSummary(project, frames: Int64(range.count), url: target.url, elapsed: meter.elapsed, how: "in one process")
     }
 
     private func printSummary(_ project: Project, frames: Int64, url: URL, elapsed: Double, how: String) {

@@ -148,9 +148,11 @@ public final class FarmStore {
             else { return nil }
             let chunk = try connection.query(
                 """
-                UPDATE chunks SET state = 'running', attempt = attempt + 1, worker_id = $2,
-                                  lease_expires = now() + make_interval(secs => $3::double precision)
-                WHERE id = $1 RETURNING job_id, kind, idx, start_frame, end_frame, attempt
+                UPDATE chunks c SET state = 'running', attempt = c.attempt + 1, worker_id = $2,
+                                    lease_expires = now() + make_interval(secs => $3::double precision)
+                FROM jobs j WHERE c.id = $1 AND j.id = c.job_id
+                RETURNING c.job_id, c.kind, c.idx, c.start_frame, c.end_frame, c.attempt,
+                          j.project_text, j.project_file, j.media_root
                 """, [row.string(0), worker, String(leaseSeconds)])[0]
             let job = chunk.int(0)
             try connection.query(
@@ -158,13 +160,11 @@ public final class FarmStore {
             try connection.query(
                 "UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND state = 'queued'",
                 [String(job)])
-            let spec = try connection.query(
-                "SELECT project_text, project_file, media_root FROM jobs WHERE id = $1", [String(job)])[0]
             try notify(job: job)
             return Assignment(
                 key: AttemptKey(chunk: row.int(0), attempt: Int(chunk.int(5))), job: job,
                 kind: Assignment.Kind(rawValue: chunk.string(1)) ?? .video, index: Int(chunk.int(2)), start: chunk.int(3),
-                end: chunk.int(4), projectText: spec.string(0), projectFile: spec.string(1), mediaRoot: spec.string(2))
+                end: chunk.int(4), projectText: chunk.string(6), projectFile: chunk.string(7), mediaRoot: chunk.string(8))
         }
     }
 

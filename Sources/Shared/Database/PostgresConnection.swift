@@ -57,9 +57,7 @@ public final class PostgresConnection {
                     })
             }
         default:
-            let message = result.map { Self.trimmed(PQresultErrorMessage($0)) } ?? Self.trimmed(PQerrorMessage(connection))
-            let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
-            throw PostgresError(message: message, state: state)
+            throw failure(result)
         }
     }
 
@@ -69,8 +67,7 @@ public final class PostgresConnection {
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
-            let message = result.map { Self.trimmed(PQresultErrorMessage($0)) } ?? Self.trimmed(PQerrorMessage(connection))
-            throw PostgresError(message: message, state: nil)
+            throw failure(result)
         }
     }
 
@@ -114,6 +111,13 @@ public final class PostgresConnection {
             PQfreemem(notice)
         }
         return payloads
+    }
+
+    /// The server's message and SQLSTATE for a failed result (or the connection's, without one).
+    private func failure(_ result: OpaquePointer?) -> PostgresError {
+        let message = result.map { Self.trimmed(PQresultErrorMessage($0)) } ?? Self.trimmed(PQerrorMessage(connection))
+        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+        return PostgresError(message: message, state: state)
     }
 
     private func withParameters<T>(_ parameters: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {

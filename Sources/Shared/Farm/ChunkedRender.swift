@@ -19,12 +19,17 @@ public struct ChunkedRender {
         self.workDirectory = workDirectory
     }
 
-    /// Segments are MOV: it carries every export codec (H.264, HEVC, FFV1) with exact timestamps.
-    public func segmentURL(_ chunk: Chunk) -> URL {
-        workDirectory.appendingPathComponent(String(format: "segment-%06d.mov", chunk.index))
+    /// The file name of a chunk's segment or of the audio task's result. Both are MOV: it
+    /// carries every export codec (H.264, HEVC, FFV1, PCM, AAC) with exact timestamps.
+    public static func fileName(kind: Assignment.Kind, chunk: Chunk) -> String {
+        kind == .audio ? "audio.mov" : String(format: "segment-%06d.mov", chunk.index)
     }
 
-    public var audioURL: URL { workDirectory.appendingPathComponent("audio.mov") }
+    public func segmentURL(_ chunk: Chunk) -> URL {
+        workDirectory.appendingPathComponent(Self.fileName(kind: .video, chunk: chunk))
+    }
+
+    public var audioURL: URL { workDirectory.appendingPathComponent(Self.fileName(kind: .audio, chunk: Chunk(index: 0, start: 0, end: 0))) }
 
     /// Renders one chunk's frames, video only, with a fresh encoder.
     public func renderSegment(_ chunk: Chunk, progress: (RenderProgress) -> Void = { _ in }) throws -> URL {

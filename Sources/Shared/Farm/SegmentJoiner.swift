@@ -79,8 +79,7 @@ public enum SegmentJoiner {
         }
         for segment in segments {
             let input = segment.url == first.url ? videoInput : try DemuxedStream(path: segment.url.path, type: AVMEDIA_TYPE_VIDEO)
-            let timeBase = input.stream.pointee.time_base
-            let toFrames = Rational(Int64(timeBase.num), Int64(timeBase.den)) * fps
+            let toFrames = input.framesPerTick(fps: fps)
             var count: Int64 = 0
             try copyAudio(until: Rational(segment.chunk.end) / fps)
             while try input.read(into: packet) {
@@ -127,6 +126,11 @@ final class DemuxedStream {
 
     deinit {
         avformat_close_input(&format)
+    }
+
+    /// Output frames per tick of this stream's time base: a timestamp times this is a frame index.
+    func framesPerTick(fps: Rational) -> Rational {
+        Rational(Int64(stream.pointee.time_base.num), Int64(stream.pointee.time_base.den)) * fps
     }
 
     /// The next packet of this stream; false at the end.

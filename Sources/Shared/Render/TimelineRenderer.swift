@@ -66,18 +66,10 @@ public final class TimelineRenderer {
         let project = loaded.project
         let output = project.output
         let muxer = try Muxer(path: path, container: configuration.container ?? project.export.container)
-        var video: (encoder: MediaEncoder, stream: Int32, frame: Frame)?
+        let video = try configuration.includeVideo
+            ? VideoTrackWriter(output: output, settings: project.export.video, threads: configuration.encoderThreads, muxer: muxer)
+            : nil
         var audio: AudioTrackWriter?
-        let settings = project.export.video
-        let makeEncoder = {
-            try MediaEncoder.video(
-                output: output, settings: settings, threads: settings.encodesPerGOP ? 1 : self.configuration.encoderThreads,
-                globalHeader: muxer.needsGlobalHeader)
-        }
-        if configuration.includeVideo {
-            let encoder = try makeEncoder()
-            video = (encoder, try muxer.addStream(for: encoder), try Self.videoFrame(output))
-        }
         if configuration.includeAudio {
             let encoder = try MediaEncoder.audio(
                 output: output.audio, settings: project.export.audio, globalHeader: muxer.needsGlobalHeader)
@@ -91,48 +83,14 @@ public final class TimelineRenderer {
         let compositor = configuration.includeVideo ? Compositor(loaded: loaded, decoderThreads: configuration.decoderThreads) : nil
         for n in frames {
             if configuration.cancellation?.isRaised == true { throw RenderCancelled() }
-            if var current = video, let compositor {
-                if settings.encodesPerGOP, n != frames.lowerBound, n % Int64(settings.gop) == 0 {
-                    // A new GOP of the timeline: finish the last encoder, start a fresh one.
-                    try current.encoder.encode(nil) { packet in
-                        try muxer.write(packet, stream: current.stream, from: current.encoder.timeBase)
-                    }
-                    current.encoder = try makeEncoder()
-                    video = current
-                }
-                let video = current
-                let canvas = try compositor.render(frame: n)
-                try FFmpegError.check(av_frame_make_writable(video.frame.pointer), "frame buffer")
-                Self.copy(canvas, into: video.frame.pointer)
-                video.frame.pointer.pointee.pts = n - frames.lowerBound
-                try video.encoder.encode(video.frame.pointer) { packet in
-                    try muxer.write(packet, stream: video.stream, from: video.encoder.timeBase)
-                }
+            if let video, let compositor {
+                try video.encode(compositor.render(frame: n), timelineFrame: n, first: frames.lowerBound, muxer: muxer)
             }
             try audio?.encode(upTo: AudioMixer.sampleIndex(ofFrame: n + 1, output: output), muxer: muxer, final: n + 1 == frames.upperBound)
             progress(RenderProgress(framesDone: n + 1 - frames.lowerBound, frameCount: Int64(frames.count), elapsed: clock.now - started))
         }
-        if let video {
-            try video.encoder.encode(nil) { packet in try muxer.write(packet, stream: video.stream, from: video.encoder.timeBase) }
-        }
+        try video?.drain(muxer: muxer)
         try audio?.drain(muxer: muxer)
         try muxer.finish()
-    }
-
-    private static func videoFrame(_ output: OutputSettings) throws -> Frame {
-        let frame = Frame()
-        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame.pointer.pointee.width = Int32(output.width)
-        frame.pointer.pointee.height = Int32(output.height)
-        try FFmpegError.check(av_frame_get_buffer(frame.pointer, 0), "allocate video frame")
-        return frame
-    }
-
-    private static func copy(_ picture: Picture, into frame: UnsafeMutablePointer<AVFrame>) {
-        let data = frame.pointee.data
-        let strides = frame.pointee.linesize
-        av_image_copy_plane(data.0, strides.0, picture.planes[0], picture.strides[0], Int32(picture.width), Int32(picture.height))
-        av_image_copy_plane(data.1, strides.1, picture.planes[1], picture.strides[1], Int32(picture.width / 2), Int32(picture.height / 2))
-        av_image_copy_plane(data.2, strides.2, picture.planes[2], picture.strides[2], Int32(picture.width / 2), Int32(picture.height / 2))
     }
 }

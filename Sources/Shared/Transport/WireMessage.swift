@@ -108,6 +108,11 @@ public struct ChunkFailed: Codable, Sendable {
 public struct Verdict: Codable, Sendable {
     public var key: AttemptKey
     public var reason: String
+
+    /// The fence's answer to an attempt that is no longer the chunk's current one.
+    static func stale(_ key: AttemptKey) -> Verdict {
+        Verdict(key: key, reason: "attempt \(key.attempt) is no longer current")
+    }
 }
 
 /// The farm's wire protocol. A message is the frames `["farm/1", type, JSON body]`, plus one

@@ -110,7 +110,7 @@ public final class CoordinatorServer {
             let stale = try store.renewLeases(worker: beat.worker.id, holding: beat.running, leaseSeconds: configuration.leaseSeconds)
             for key in stale {
                 workers[beat.worker.id]?.running.remove(key)
-                send(.cancel(Verdict(key: key, reason: "attempt \(key.attempt) is no longer current")), to: route)
+                send(.cancel(Verdict.stale(key)), to: route)
             }
             send(.coordinatorHeartbeat, to: route)
         case .progress(let report):
@@ -118,7 +118,7 @@ public final class CoordinatorServer {
         case .piece(let piece, let bytes):
             guard let chunk = try store.current(piece.key) else {
                 uploads.discard(piece.key)
-                send(.rejected(Verdict(key: piece.key, reason: "attempt \(piece.key.attempt) is no longer current")), to: route)
+                send(.rejected(Verdict.stale(piece.key)), to: route)
                 return
             }
             let received = try uploads.receive(piece, bytes: bytes, into: folder(chunk.job))
@@ -157,7 +157,7 @@ public final class CoordinatorServer {
                 send(.accepted(Verdict(key: done.key, reason: "already accepted")), to: route)
             } else {
                 logger.warning("rejected a late result: \(done.key) is no longer current")
-                send(.rejected(Verdict(key: done.key, reason: "attempt \(done.key.attempt) is no longer current")), to: route)
+                send(.rejected(Verdict.stale(done.key)), to: route)
             }
             return
         }
@@ -193,7 +193,7 @@ public final class CoordinatorServer {
             send(.accepted(Verdict(key: done.key, reason: "accepted")), to: route)
         } else {
             try? FileManager.default.removeItem(at: upload.url)
-            send(.rejected(Verdict(key: done.key, reason: "attempt \(done.key.attempt) is no longer current")), to: route)
+            send(.rejected(Verdict.stale(done.key)), to: route)
         }
     }
 

@@ -12,10 +12,7 @@ public struct JobFolder: Sendable {
 
     /// The accepted file of a chunk (video) or of the job's audio task.
     public func result(kind: Assignment.Kind, chunk: Chunk) -> URL {
-        switch kind {
-        case .video: url.appendingPathComponent(String(format: "segment-%06d.mov", chunk.index))
-        case .audio: url.appendingPathComponent("audio.mov")
-        }
+        url.appendingPathComponent(ChunkedRender.fileName(kind: kind, chunk: chunk))
     }
 
     /// An attempt's upload in progress; each attempt has its own file.

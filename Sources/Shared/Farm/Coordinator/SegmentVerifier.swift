@@ -12,8 +12,7 @@ public enum SegmentVerifier {
     /// presentation times that are exactly the frame indices 0..<n on the output frame grid.
     public static func verifyVideo(_ url: URL, chunk: Chunk, fps: Rational) throws {
         let input = try DemuxedStream(path: url.path, type: AVMEDIA_TYPE_VIDEO)
-        let timeBase = input.stream.pointee.time_base
-        let toFrames = Rational(Int64(timeBase.num), Int64(timeBase.den)) * fps
+        let toFrames = input.framesPerTick(fps: fps)
         let packet = Packet()
         var indices = Set<Int64>()
         var count: Int64 = 0

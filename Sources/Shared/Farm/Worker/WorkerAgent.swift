@@ -50,7 +50,7 @@ public final class WorkerAgent {
         self.logger = logger
         let cores = ProcessInfo.processInfo.activeProcessorCount
         info = WorkerInfo(
-            id: configuration.id, host: Self.hostName(), cores: cores, slots: configuration.slots, version: FarmVersion.current)
+            id: configuration.id, host: Self.hostName, cores: cores, slots: configuration.slots, version: FarmVersion.current)
         try FileManager.default.createDirectory(at: configuration.scratch, withIntermediateDirectories: true)
         renderer = AssignmentRenderer(
             mediaRoot: configuration.mediaRoot, scratch: configuration.scratch, encoderThreads: configuration.encoderThreads)
@@ -104,8 +104,8 @@ public final class WorkerAgent {
             task.cancellation.raise()
             if !task.isRendering { drop(task) }
         case .pieceAck(let ack):
-            guard let task = tasks[ack.key], case .uploading(let file, let total, _, let sha, _) = task.phase else { return }
-            task.phase = .uploading(file: file, total: total, acked: ack.received, sha256: sha, sentAt: clock.now)
+            guard let task = tasks[ack.key], case .uploading = task.phase else { return }
+            task.phase = .uploading(acked: ack.received, sentAt: clock.now)
             try sendNext(task)
         case .accepted(let verdict):
             guard let task = tasks[verdict.key] else { return }
@@ -179,11 +179,10 @@ public final class WorkerAgent {
             guard let outcome = task.outcome.current else { continue }
             switch outcome {
             case .success(let output):
-                task.output = output
-                let sha = try SHA256.file(output.url.path)
-                let total = (try FileManager.default.attributesOfItem(atPath: output.url.path)[.size] as? NSNumber)?.int64Value ?? 0
+                let bytes = (try FileManager.default.attributesOfItem(atPath: output.url.path)[.size] as? NSNumber)?.int64Value ?? 0
+                task.upload = WorkerTask.Upload(output: output, bytes: bytes, sha256: try SHA256.file(output.url.path))
                 logger.info("\(task.key) rendered: \(output.frames) frames at \(String(format: "%.1f", output.fps)) fps; uploading")
-                task.phase = .uploading(file: output.url, total: total, acked: 0, sha256: sha, sentAt: clock.now)
+                task.phase = .uploading(acked: 0, sentAt: clock.now)
                 try sendNext(task)
             case .failure(let failure):
                 if task.cancellation.isRaised {
@@ -199,21 +198,25 @@ public final class WorkerAgent {
 
     /// Sends the piece after what the coordinator holds, or `done` when it holds everything.
     private func sendNext(_ task: WorkerTask) throws {
-        guard case .uploading(let file, let total, let acked, let sha, _) = task.phase else { return }
-        if acked >= total {
-            let output = task.output!
-            send(.done(ChunkDone(key: task.key, bytes: total, sha256: sha, frames: output.frames, fps: output.fps)))
+        guard case .uploading(let acked, _) = task.phase, let result = task.upload else { return }
+        if acked >= result.bytes {
+            send(
+                .done(
+                    ChunkDone(
+                        key: task.key, bytes: result.bytes, sha256: result.sha256, frames: result.output.frames,
+                        fps: result.output.fps)))
             task.phase = .awaitingVerdict(sentAt: clock.now)
             return
         }
+        let file = result.output.url
         guard let handle = FileHandle(forReadingAtPath: file.path) else {
             throw TransportError(message: "cannot read \(file.path)")
         }
         defer { try? handle.close() }
         try handle.seek(toOffset: UInt64(acked))
         let bytes = Array(try handle.read(upToCount: configuration.pieceBytes) ?? Data())
-        send(.piece(UploadPiece(key: task.key, offset: acked, total: total), bytes))
-        task.phase = .uploading(file: file, total: total, acked: acked, sha256: sha, sentAt: clock.now)
+        send(.piece(UploadPiece(key: task.key, offset: acked, total: result.bytes), bytes))
+        task.phase = .uploading(acked: acked, sentAt: clock.now)
     }
 
     /// A piece or `done` that got no answer (the coordinator restarted) is sent again.
@@ -221,14 +224,11 @@ public final class WorkerAgent {
         let patience = Duration.seconds(3 * configuration.heartbeatSeconds)
         for task in tasks.values {
             switch task.phase {
-            case .uploading(_, _, _, _, let sentAt) where clock.now - sentAt > patience:
+            case .uploading(_, let sentAt) where clock.now - sentAt > patience:
                 try sendNext(task)
             case .awaitingVerdict(let sentAt) where clock.now - sentAt > patience:
-                guard case .some(let output) = task.output else { continue }
                 // Start over: the coordinator may have lost the upload with its process.
-                let total = (try? FileManager.default.attributesOfItem(atPath: output.url.path)[.size] as? NSNumber)?.int64Value ?? 0
-                let sha = try SHA256.file(output.url.path)
-                task.phase = .uploading(file: output.url, total: total, acked: 0, sha256: sha, sentAt: clock.now)
+                task.phase = .uploading(acked: 0, sentAt: clock.now)
                 try sendNext(task)
             default:
                 continue
@@ -244,7 +244,8 @@ public final class WorkerAgent {
         }
     }
 
-    private static func hostName() -> String {
+    /// This machine's name, as workers report it and name themselves by default.
+    public static var hostName: String {
         var buffer = [CChar](repeating: 0, count: 256)
         gethostname(&buffer, buffer.count)
         return String(cString: buffer)

@@ -6,9 +6,16 @@ final class WorkerTask {
         case queued
         case rendering
         /// Sending pieces; `acked` is how much the coordinator holds.
-        case uploading(file: URL, total: Int64, acked: Int64, sha256: String, sentAt: ContinuousClock.Instant)
+        case uploading(acked: Int64, sentAt: ContinuousClock.Instant)
         /// Every piece acknowledged, `done` sent; waiting for accepted or rejected.
         case awaitingVerdict(sentAt: ContinuousClock.Instant)
+    }
+
+    /// A rendered result as uploaded: measured and hashed once.
+    struct Upload {
+        var output: AssignmentRenderer.Output
+        var bytes: Int64
+        var sha256: String
     }
 
     let assignment: Assignment
@@ -17,7 +24,7 @@ final class WorkerTask {
     /// Written by the render thread, read by the loop.
     let progress = Locked<(frames: Int64, fps: Double)>((0, 0))
     let outcome = Locked<Result<AssignmentRenderer.Output, RenderFailure>?>(nil)
-    var output: AssignmentRenderer.Output?
+    var upload: Upload?
     var lastReportedFrames: Int64 = -1
 
     init(_ assignment: Assignment) {
