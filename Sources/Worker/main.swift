@@ -13,9 +13,9 @@ struct FarmWorker: ParsableCommand {
         commandName: "farm-worker",
         abstract: "Render chunks assigned by a farm coordinator.",
         discussion: """
-            The worker connects to the coordinator (and reconnects whenever it restarts), renders
-            each assigned chunk with the shared compositor, and uploads the encoded segment to the
-            coordinator, so machines need no shared writable storage. Media is read from
+            The worker connects to the coordinator (and reconnects whenever it restarts), renders \
+            each assigned chunk with the shared compositor, and uploads the encoded segment to the \
+            coordinator, so machines need no shared writable storage. Media is read from \
             --media-root, a folder every machine mounts at its own path.
 
             Examples:

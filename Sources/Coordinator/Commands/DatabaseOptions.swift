@@ -31,12 +31,19 @@ struct DatabaseOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/farm")
     }
 
+    /// --database, else $DATABASE_URL when set.
+    var namedDatabase: String? {
+        if let url = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty { return url }
+        return nil
+    }
+
+    /// Where the private server keeps its cluster.
+    var privateServerFolder: URL { dataDirectory.appendingPathComponent("postgres") }
+
     /// The connection string to use, and the private server when this call started one.
     func open() throws -> (url: String, server: PrivatePostgres?) {
-        if let url = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
-            return (url, nil)
-        }
-        let server = try PrivatePostgres(directory: dataDirectory.appendingPathComponent("postgres"))
+        if let url = namedDatabase { return (url, nil) }
+        let server = try PrivatePostgres(directory: privateServerFolder)
         try server.start()
         return (server.connectionString, server)
     }

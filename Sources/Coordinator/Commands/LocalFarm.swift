@@ -18,8 +18,9 @@ struct LocalFarm {
     let encoderThreads: Int
     let verbose: Bool
 
-    /// Submits the job, reports frames done as they change, and returns the finished job.
-    func render(_ submission: JobSubmission, progress: (RenderProgress) -> Void) throws -> JobRecord {
+    /// Submits the job, follows it with `watch` (given the store, the job id and a check that
+    /// throws when this farm breaks down), and returns what `watch` returns.
+    func render<T>(_ submission: JobSubmission, watch: (FarmStore, Int64, @escaping () throws -> Void) throws -> T) throws -> T {
         SignalMask.unblockAll()
         FarmLogging.bootstrap(level: verbose ? .info : .error)
         let data = database.dataDirectory
@@ -40,20 +41,16 @@ struct LocalFarm {
             coordinator.stop()
             coordinatorDone.wait()
         }
-        let processes = try startWorkers(endpoint: coordinator.endpoint, data: data)
-        defer { stopWorkers(processes) }
-
         let store = try FarmStore(url: url)
-        try store.connection.listen("farm")
+        let processes = try startWorkers(endpoint: coordinator.endpoint, data: data)
+        defer {
+            stopWorkers(processes)
+            // They lived for this render only; `farm workers` lists the farm's standing workers.
+            try? store.forgetWorkers(processes.indices.map { workerID($0 + 1) })
+        }
+
         let id = try store.submit(submission)
-        let clock = ContinuousClock()
-        let started = clock.now
-        while true {
-            _ = try store.connection.notifications(timeout: 0.5)
-            guard let job = try store.job(id) else { throw Failure(description: "job \(id) vanished from the database") }
-            let done = job.state == "done" ? job.frameCount : try store.framesDone(job: id)
-            progress(RenderProgress(framesDone: done, frameCount: job.frameCount, elapsed: clock.now - started))
-            if job.isFinished { return job }
+        return try watch(store, id) {
             if let error = coordinatorError.current { throw Failure(description: "coordinator stopped: \(error)") }
             if processes.allSatisfy({ !$0.isRunning }) {
                 throw Failure(description: "every worker exited; see the logs in \(data.appendingPathComponent("logs").path)")
@@ -70,7 +67,7 @@ struct LocalFarm {
         let logs = data.appendingPathComponent("logs")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         return try (1...workers).map { number in
-            let id = "local-\(getpid())-\(number)"
+            let id = workerID(number)
             let process = Process()
             process.executableURL = binary
             process.arguments = [
@@ -89,6 +86,8 @@ struct LocalFarm {
             return process
         }
     }
+
+    private func workerID(_ number: Int) -> String { "local-\(getpid())-\(number)" }
 
     /// SIGTERM, then SIGKILL for any worker still running after five seconds.
     private func stopWorkers(_ processes: [Process]) {

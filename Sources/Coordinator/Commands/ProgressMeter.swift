@@ -24,10 +24,7 @@ final class ProgressMeter {
         let fraction = Double(progress.framesDone) / Double(max(progress.frameCount, 1))
         let figures = "\(progress.framesDone)/\(progress.frameCount) frames  \(Format.rate(fps)) fps  ETA \(Format.clock(remaining))"
         if isTerminal {
-            let width = 30
-            let filled = Int(fraction * Double(width))
-            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            FileHandle.standardError.write(Data("\r\u{1B}[2K\(bar) \(Int(fraction * 100))%  \(figures)".utf8))
+            FileHandle.standardError.write(Data("\r\u{1B}[2K\(Format.bar(fraction, width: 30)) \(Int(fraction * 100))%  \(figures)".utf8))
             drewBar = true
         } else {
             FileHandle.standardError.write(Data("render: \(Int(fraction * 100))%  \(figures)\n".utf8))
@@ -51,6 +48,12 @@ enum Format {
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
+
+    /// A bar of `width` cells filled to `fraction`.
+    static func bar(_ fraction: Double, width: Int) -> String {
+        let filled = max(0, min(width, Int(fraction * Double(width))))
+        return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+    }
 
     static func rate(_ value: Double) -> String { String(format: "%.1f", value) }
 

@@ -6,21 +6,23 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render a project to a video file on a farm of its own.",
         discussion: """
-            By default this is the whole farm in one command: it starts a private PostgreSQL in the
-            data folder (unless --database or $DATABASE_URL names one), a coordinator and local
-            workers (one per core), splits the timeline into chunks, renders them in parallel,
-            joins them into the output and shuts everything down again. With --local it renders
+            By default this is the whole farm in one command: it starts a private PostgreSQL in the \
+            data folder (unless --database or $DATABASE_URL names one), a coordinator and local \
+            workers (one per core), splits the timeline into chunks, renders them in parallel, \
+            joins them into the output and shuts everything down again. With --local it renders \
             in this one process instead, with no database.
 
-            Either way the output is the same, frame for frame. The container comes from the
-            output's extension (.mp4, .mov, .mkv), else from the project's export.container. The
-            file appears only when complete: it is written under a temporary name, synced to disk
+            Either way the output is the same, frame for frame. The container comes from the \
+            output's extension (.mp4, .mov, .mkv), else from the project's export.container. The \
+            file appears only when complete: it is written under a temporary name, synced to disk \
             and renamed.
 
-            Progress goes to standard error: a bar on a terminal, plain lines otherwise. The last
-            line on standard output is a summary.
+            Progress goes to standard error: on a terminal the live view of `farm watch` (a bar for \
+            the job and one per running chunk), plain lines otherwise. The last line on standard \
+            output is a summary.
 
-            Exit codes: 0 done, 2 bad project, media or options (nothing written), 1 rendering failed.
+            Exit codes: 0 done, 1 rendering failed, 2 bad project, media or options (nothing \
+            written), 4 cancelled (by `farm cancel` from another terminal).
 
             Examples:
               farm render project.json -o final.mp4
@@ -78,12 +80,22 @@ struct Render: ParsableCommand {
         let farm = LocalFarm(
             database: database, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
             encoderThreads: threads ?? 1, verbose: options.verbose)
-        let (job, elapsed) = try withProgress { meter in try farm.render(submission) { meter.update($0) } }
-        guard job.state == "done" else {
-            FileHandle.standardError.write(Data("\(output): job \(job.id) \(job.state): \(job.error ?? "no reason given")\n".utf8))
-            throw ExitCode(1)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let detail: JobDetail
+        do {
+            detail = try farm.render(submission) { store, job, check in
+                var display = makeJobDisplay(json: false, handle: .standardError)
+                return try JobWatcher(store: store, job: job, check: check).follow(on: &display)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
+            throw FarmExit.failed
         }
-        printSummary(loaded.project, frames: loaded.project.frameCount, url: target.url, elapsed: elapsed, how: "\(submission.chunks.count) chunks")
+        guard detail.job.state == "done" else { throw FarmExit.of(jobState: detail.job.state) }
+        printSummary(
+            loaded.project, frames: loaded.project.frameCount, url: target.url, elapsed: (clock.now - started) / .seconds(1),
+            how: "\(submission.chunks.count) chunks")
     }
 
     private func renderLocally(_ loaded: LoadedProject, target: OutputTarget) throws {
@@ -106,7 +118,7 @@ struct Render: ParsableCommand {
         printSummary(project, frames: Int64(range.count), url: target.url, elapsed: elapsed, how: "in one process")
     }
 
-    /// Runs a render under a progress meter; on failure prints one line and exits 1.
+    /// Runs a local render under a progress meter; on failure prints one line and exits 1.
     private func withProgress<T>(_ body: (ProgressMeter) throws -> T) throws -> (T, elapsed: Double) {
         let meter = ProgressMeter()
         defer { meter.finish() }

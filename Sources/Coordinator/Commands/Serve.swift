@@ -12,11 +12,11 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the coordinator: hand chunks to workers, verify their segments, join finished jobs.",
         discussion: """
-            Workers connect to the bound address (farm-worker --coordinator tcp://HOST:5555). Jobs
-            come from `farm submit`. All state is in PostgreSQL: stop the coordinator at any time
+            Workers connect to the bound address (farm-worker --coordinator tcp://HOST:5555). Jobs \
+            come from `farm submit`. All state is in PostgreSQL: stop the coordinator at any time \
             (even with SIGKILL), start it again, and it carries on; workers reconnect by themselves.
 
-            Accepted segments stay in DATA/jobs/ID after the join; remove old job folders
+            Accepted segments stay in DATA/jobs/ID after the join; remove old job folders \
             when the outputs are safe.
 
             Examples:

@@ -2,17 +2,28 @@ import ArgumentParser
 import Foundation
 import Shared
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 struct Submit: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Queue a project for the farm's coordinator and print the job id.",
         discussion: """
-            The project is checked first (exit 2 on any problem, nothing queued). Relative asset
-            paths resolve on each worker against its --media-root, else against this project
+            The project is checked first (exit 2 on any problem, nothing queued). Relative asset \
+            paths resolve on each worker against its --media-root, else against this project \
             file's folder, which then must be the same path on every machine.
+
+            With --watch it then follows the job like `farm watch` (on standard error; the id \
+            stays alone on standard output) and exits as `farm watch` does.
+
+            Exit codes: 0 queued (with --watch: done), 1 failed, 2 bad project or options, \
+            4 cancelled while watched.
 
             Examples:
               farm submit project.json -o /srv/out/final.mp4 --database postgresql://farm@db/farm
               farm submit project.json -o final.mov --chunk-seconds 5 --priority 10
+              farm submit project.json -o final.mp4 --watch
             """
     )
 
@@ -28,6 +39,9 @@ struct Submit: ParsableCommand {
     @Option(name: .long, help: "Higher runs first; equal priorities run in submission order.")
     var priority = 0
 
+    @Flag(name: .long, help: "Follow the job until it ends, as `farm watch` does.")
+    var watch = false
+
     func run() throws {
         let loaded = try options.load()
         let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
@@ -36,7 +50,13 @@ struct Submit: ParsableCommand {
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
         let (url, server) = try database.open()
         defer { server?.stop() }
-        let id = try FarmStore(url: url).submit(submission)
+        let store = try FarmStore(url: url)
+        let id = try store.submit(submission)
         print(id)
+        guard watch else { return }
+        fflush(stdout)
+        var display = makeJobDisplay(json: false, handle: .standardError)
+        let detail = try FarmExit.guarding { try JobWatcher(store: store, job: id).follow(on: &display) }
+        throw FarmExit.of(jobState: detail.job.state)
     }
 }

@@ -70,35 +70,41 @@ public final class FarmStore {
         ).map(JobRecord.init)
     }
 
-    /// Output frames finished: done video chunks in full, running attempts so far.
-    public func framesDone(job: Int64) throws -> Int64 {
-        try connection.query(
-            """
-            SELECT coalesce(sum(CASE WHEN c.state = 'done' THEN c.end_frame - c.start_frame
-                                     ELSE coalesce(a.frames_done, 0) END), 0)
-            FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt AND a.outcome = 'running'
-            WHERE c.job_id = $1 AND c.kind = 'video'
-            """, [String(job)])[0].int(0)
-    }
-
     public func markJoining(job: Int64) throws {
         try connection.query("UPDATE jobs SET state = 'joining' WHERE id = $1 AND state IN ('queued', 'running')", [String(job)])
         try notify(job: job)
     }
 
-    /// Ends a job: done when `error` is nil, failed with that text otherwise.
-    public func finish(job: Int64, error: String?) throws {
-        try connection.query(
+    /// Ends a job: done when `error` is nil, failed with that text otherwise. Returns false when
+    /// the job had already ended (cancelled while it was being joined).
+    @discardableResult
+    public func finish(job: Int64, error: String?) throws -> Bool {
+        let updated = try connection.query(
             """
             UPDATE jobs SET state = CASE WHEN $2::text IS NULL THEN 'done' ELSE 'failed' END,
                             error = $2, finished_at = now()
-            WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
+            WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled') RETURNING id
             """, [String(job), error])
+        try notify(job: job)
+        return !updated.isEmpty
+    }
+
+    /// Puts chunks back in the queue whose accepted segments are gone (removed after an earlier
+    /// join), so a job sent back by `farm retry` renders them again instead of failing its join.
+    public func requeue(job: Int64, chunks indexes: [Int], kind: Assignment.Kind) throws {
+        for index in indexes {
+            try connection.query(
+                """
+                UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL, failures_from = attempt
+                WHERE job_id = $1 AND kind = $2 AND idx = $3 AND state = 'done'
+                """, [String(job), kind.rawValue, String(index)])
+        }
+        try connection.query("UPDATE jobs SET state = 'running' WHERE id = $1 AND state = 'joining'", [String(job)])
         try notify(job: job)
     }
 
     /// Wakes whoever listens on channel `farm` (watchers); the payload is the job id.
-    private func notify(job: Int64) throws {
+    func notify(job: Int64) throws {
         try connection.query("SELECT pg_notify('farm', $1)", [String(job)])
     }
 
@@ -117,14 +123,19 @@ public final class FarmStore {
         try connection.query("UPDATE workers SET state = 'lost' WHERE id = $1", [id])
     }
 
+    /// Removes workers that are gone for good; their attempts keep their ids.
+    public func forgetWorkers(_ ids: [String]) throws {
+        for id in ids { try connection.query("DELETE FROM workers WHERE id = $1", [id]) }
+    }
+
     public func isDraining(_ id: String) throws -> Bool {
         try connection.query("SELECT draining FROM workers WHERE id = $1", [id]).first?.bool(0) ?? false
     }
 
     // MARK: Chunks and attempts
 
-    /// Leases the next chunk for `worker`: highest priority job first, then oldest, the audio
-    /// task before video, video in frame order. Skips chunks this worker already failed while
+    /// Leases the next chunk for `worker` unless it is draining: highest priority job first,
+    /// then oldest, the audio task before video, video in frame order; paused jobs wait. Skips chunks this worker already failed while
     /// another live worker has not, and jobs on which it failed `failuresPerWorker` chunks.
     public func claim(worker: String, leaseSeconds: Double) throws -> Assignment? {
         try connection.transaction {
@@ -133,13 +144,16 @@ public final class FarmStore {
                     """
                     SELECT c.id FROM chunks c JOIN jobs j ON j.id = c.job_id
                     WHERE c.state = 'queued' AND j.state IN ('queued', 'running') AND NOT j.paused
+                      AND NOT coalesce((SELECT w.draining FROM workers w WHERE w.id = $1), false)
                       AND (SELECT count(DISTINCT a.chunk_id) FROM attempts a JOIN chunks o ON o.id = a.chunk_id
-                           WHERE o.job_id = j.id AND a.worker_id = $1 AND a.outcome = 'failed') < $2
+                           WHERE o.job_id = j.id AND a.worker_id = $1 AND a.outcome = 'failed'
+                             AND a.attempt > o.failures_from) < $2
                       AND NOT (
-                        EXISTS (SELECT 1 FROM attempts a WHERE a.chunk_id = c.id AND a.worker_id = $1 AND a.outcome = 'failed')
+                        EXISTS (SELECT 1 FROM attempts a WHERE a.chunk_id = c.id AND a.worker_id = $1 AND a.outcome = 'failed'
+                                AND a.attempt > c.failures_from)
                         AND EXISTS (SELECT 1 FROM workers w WHERE w.id <> $1 AND w.state <> 'lost' AND NOT w.draining
                                     AND NOT EXISTS (SELECT 1 FROM attempts b WHERE b.chunk_id = c.id AND b.worker_id = w.id
-                                                    AND b.outcome = 'failed')))
+                                                    AND b.outcome = 'failed' AND b.attempt > c.failures_from)))
                     ORDER BY j.priority DESC, j.id, c.kind = 'audio' DESC, c.idx
                     LIMIT 1
                     FOR UPDATE OF c SKIP LOCKED
@@ -240,6 +254,25 @@ public final class FarmStore {
         if let job = updated.first?.int(0) { try notify(job: job) }
     }
 
+    /// Takes back an attempt the worker has not started (it is draining): the chunk goes back to
+    /// the queue and the attempt is closed as cancelled, which counts as no failure.
+    public func giveBack(_ key: AttemptKey, reason: String) throws {
+        try connection.transaction {
+            let requeued = try connection.query(
+                """
+                UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL
+                WHERE id = $1 AND attempt = $2 AND state = 'running' RETURNING job_id
+                """, [String(key.chunk), String(key.attempt)])
+            guard let job = requeued.first?.int(0) else { return }
+            try connection.query(
+                """
+                UPDATE attempts SET outcome = 'cancelled', finished_at = now(), error = $3
+                WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
+                """, [String(key.chunk), String(key.attempt), reason])
+            try notify(job: job)
+        }
+    }
+
     /// The chunk while `key` is its live attempt; nil once the fence has moved on.
     public func current(_ key: AttemptKey) throws -> ChunkRecord? {
         try connection.query(
@@ -291,7 +324,10 @@ public final class FarmStore {
             guard let job = requeued.first?.int(0) else { return nil }
             try notify(job: job)
             let failures = try connection.query(
-                "SELECT count(*) FROM attempts WHERE chunk_id = $1 AND outcome = 'failed'", [String(key.chunk)])[0].int(0)
+                """
+                SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                WHERE a.chunk_id = $1 AND a.outcome = 'failed' AND a.attempt > c.failures_from
+                """, [String(key.chunk)])[0].int(0)
             guard failures >= Self.failuresPerChunk else { return nil }
             let chunk = try self.chunk(key.chunk)
             let what = chunk.map { $0.kind == .audio ? "the audio task" : "chunk \($0.index) (frames \($0.start)..\($0.end))" } ?? "a chunk"

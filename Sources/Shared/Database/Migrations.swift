@@ -69,6 +69,14 @@ public enum Migrations {
             CREATE INDEX attempts_worker ON attempts (worker_id, outcome);
             """
         ),
+        (
+            2,
+            """
+            -- Failed attempts numbered above this count toward the failure limits; `farm retry`
+            -- moves it up, so a retried chunk gets a fresh set of tries.
+            ALTER TABLE chunks ADD COLUMN failures_from integer NOT NULL DEFAULT 0;
+            """
+        ),
     ]
 
     /// The newest schema version this build knows.

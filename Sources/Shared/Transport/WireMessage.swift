@@ -54,8 +54,11 @@ public struct Assignment: Codable, Sendable, Hashable {
 
 public struct Heartbeat: Codable, Sendable {
     public var worker: WorkerInfo
-    /// Attempts the worker is rendering or uploading.
+    /// Attempts the worker holds: rendering, uploading or waiting to start.
     public var running: [AttemptKey]
+    /// Those of `running` not started yet; a draining worker gives them back. Absent from
+    /// workers older than 0.4.
+    public var waiting: [AttemptKey]?
 }
 
 public struct ProgressReport: Codable, Sendable {

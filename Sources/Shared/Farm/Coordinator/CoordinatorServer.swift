@@ -76,6 +76,8 @@ public final class CoordinatorServer {
             Thread.sleep(forTimeInterval: 0.05)
             try finishJoins()
         }
+        // No one hears them now; a coordinator that starts again marks them seen at their next heartbeat.
+        for id in workers.keys { try store.workerLost(id) }
     }
 
     // MARK: Messages
@@ -101,16 +103,26 @@ public final class CoordinatorServer {
         switch message {
         case .hello(let info):
             logger.info("worker \(info.id) joined: \(info.host), \(info.cores) cores, \(info.slots) slots, farm \(info.version)")
-            try sessionHeard(info, route: route)
+            try sessionHeard(info, route: route, rendering: nil)
             send(.welcome, to: route)
         case .heartbeat(let beat):
-            if workers[beat.worker.id] == nil { logger.info("worker \(beat.worker.id) is back") }
-            try sessionHeard(beat.worker, route: route)
-            workers[beat.worker.id]?.running.formUnion(beat.running)
-            let stale = try store.renewLeases(worker: beat.worker.id, holding: beat.running, leaseSeconds: configuration.leaseSeconds)
+            let id = beat.worker.id
+            if workers[id] == nil { logger.info("worker \(id) is back") }
+            // The worker's own list says whether it renders: a cancelled chunk counts until it has really stopped.
+            try sessionHeard(beat.worker, route: route, rendering: !beat.running.isEmpty)
+            workers[id]?.running.formUnion(beat.running)
+            let stale = try store.renewLeases(worker: id, holding: beat.running, leaseSeconds: configuration.leaseSeconds)
             for key in stale {
-                workers[beat.worker.id]?.running.remove(key)
+                workers[id]?.running.remove(key)
                 send(.cancel(Verdict.stale(key)), to: route)
+            }
+            if workers[id]?.draining == true {
+                for key in beat.waiting ?? [] where !stale.contains(key) {
+                    logger.info("worker \(id) is draining; taking back \(key) before it starts")
+                    try store.giveBack(key, reason: "worker \(id) is draining")
+                    release(key)
+                    send(.cancel(Verdict(key: key, reason: "worker draining")), to: route)
+                }
             }
             send(.coordinatorHeartbeat, to: route)
         case .progress(let report):
@@ -138,14 +150,15 @@ public final class CoordinatorServer {
         }
     }
 
-    private func sessionHeard(_ info: WorkerInfo, route: [UInt8]) throws {
+    /// `rendering` is what the worker reported, or nil to go by what this coordinator assigned.
+    private func sessionHeard(_ info: WorkerInfo, route: [UInt8], rendering: Bool?) throws {
         var session = workers[info.id] ?? WorkerSession(route: route, info: info, lastHeard: clock.now)
         session.route = route
         session.info = info
         session.lastHeard = clock.now
         session.draining = try store.isDraining(info.id)
         workers[info.id] = session
-        try store.workerSeen(info, rendering: !session.running.isEmpty)
+        try store.workerSeen(info, rendering: rendering ?? !session.running.isEmpty)
     }
 
     /// The last piece is in: check size and checksum, verify the media, then accept it behind
@@ -246,6 +259,10 @@ public final class CoordinatorServer {
             let folder = folder(job.id)
             let segments = chunks.map { SegmentJoiner.Segment(url: folder.result(kind: .video, chunk: $0), chunk: $0) }
             let audio = folder.result(kind: .audio, chunk: Chunk(index: 0, start: 0, end: job.frameCount))
+            if try requeueMissing(job: job.id, segments: segments, audio: audio) {
+                joining.remove(job.id)
+                continue
+            }
             logger.info("job \(job.id): all \(chunks.count) chunks and the audio are in; joining \(job.outputPath)")
             let results = joinResults
             let thread = Thread {
@@ -263,6 +280,19 @@ public final class CoordinatorServer {
         }
     }
 
+    /// Segments removed after an earlier join (a job sent back by `farm retry`) are rendered
+    /// again rather than failing the join. Returns whether any were missing.
+    private func requeueMissing(job: Int64, segments: [SegmentJoiner.Segment], audio: URL) throws -> Bool {
+        let exists = { (url: URL) in FileManager.default.fileExists(atPath: url.path) }
+        let missing = segments.filter { !exists($0.url) }.map(\.chunk.index)
+        let audioMissing = !exists(audio)
+        guard !missing.isEmpty || audioMissing else { return false }
+        logger.warning("job \(job): \(missing.count) segment(s)\(audioMissing ? " and the audio" : "") missing; rendering them again")
+        try store.requeue(job: job, chunks: missing, kind: .video)
+        if audioMissing { try store.requeue(job: job, chunks: [0], kind: .audio) }
+        return true
+    }
+
     private func finishJoins() throws {
         let finished = joinResults.withLock { results in
             defer { results.removeAll() }
@@ -270,7 +300,14 @@ public final class CoordinatorServer {
         }
         for (job, error) in finished {
             joining.remove(job)
-            try store.finish(job: job, error: error)
+            guard try store.finish(job: job, error: error) else {
+                // Cancelled while joining: a cancelled job leaves no output behind.
+                if error == nil, let record = try store.job(job) {
+                    try? FileManager.default.removeItem(atPath: record.outputPath)
+                    logger.info("job \(job) was \(record.state) during its join; removed \(record.outputPath)")
+                }
+                continue
+            }
             if let error {
                 logger.error("job \(job) failed: \(error)")
             } else {

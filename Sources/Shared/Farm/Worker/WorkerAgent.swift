@@ -102,7 +102,10 @@ public final class WorkerAgent {
             guard let task = tasks[verdict.key] else { return }
             logger.info("\(verdict.key) cancelled: \(verdict.reason)")
             task.cancellation.raise()
-            if !task.isRendering { drop(task) }
+            if !task.isRendering {
+                drop(task)
+                heartbeatSoon()
+            }
         case .pieceAck(let ack):
             guard let task = tasks[ack.key], case .uploading = task.phase else { return }
             task.phase = .uploading(acked: ack.received, sentAt: clock.now)
@@ -144,9 +147,15 @@ public final class WorkerAgent {
         }
         if now - lastHeartbeat >= .seconds(configuration.heartbeatSeconds) {
             lastHeartbeat = now
-            send(.heartbeat(Heartbeat(worker: info, running: Array(tasks.keys))))
+            send(.heartbeat(Heartbeat(worker: info, running: Array(tasks.keys), waiting: tasks.values.filter(\.isQueued).map(\.key))))
         }
         try resendStalled()
+    }
+
+    /// A stopped task makes the next loop send a heartbeat, so the farm sees this worker idle
+    /// at once rather than up to a heartbeat later.
+    private func heartbeatSoon() {
+        lastHeartbeat = clock.now - .seconds(configuration.heartbeatSeconds)
     }
 
     private func startRenders() {
@@ -187,6 +196,7 @@ public final class WorkerAgent {
             case .failure(let failure):
                 if task.cancellation.isRaised {
                     drop(task)
+                    heartbeatSoon()
                 } else {
                     logger.error("\(task.key) failed: \(failure.text)")
                     send(.failed(ChunkFailed(key: task.key, error: failure.text)))

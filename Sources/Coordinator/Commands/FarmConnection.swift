@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import Shared
+
+/// The farm to talk to, opened for one command: a named PostgreSQL, or the private server of
+/// a data folder (started for the command and stopped after, unless something else runs it).
+struct FarmConnection {
+    let store: FarmStore
+    private let server: PrivatePostgres?
+
+    init(_ options: DatabaseOptions) throws {
+        guard options.namedDatabase != nil || FileManager.default.fileExists(atPath: options.privateServerFolder.path) else {
+            FarmExit.printError(
+                "no farm here: give --database or $DATABASE_URL, or the --data folder of a farm (\(options.privateServerFolder.path) does not exist)")
+            throw FarmExit.failed
+        }
+        let (url, server) = try FarmExit.guarding { try options.open() }
+        self.server = server
+        do {
+            store = try FarmExit.guarding { try FarmStore(url: url) }
+        } catch {
+            server?.stop()
+            throw error
+        }
+    }
+
+    func close() { server?.stop() }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Shared
+
+struct Priority: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change a job's priority: higher runs first.",
+        discussion: """
+            Free workers take the next chunk of the highest-priority job, then of the oldest job \
+            among equals. Chunks already rendering are not interrupted.
+
+            Exit codes: 0 changed, 3 no such job, 5 the job has ended.
+
+            Examples:
+              farm priority 12 10
+              farm priority 12 -- -5
+            """
+    )
+
+    @Argument(help: "The job.")
+    var job: Int64
+
+    @Argument(help: "The new priority (default for new jobs: 0).")
+    var priority: Int
+
+    @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    func run() throws {
+        let farm = try FarmConnection(database)
+        defer { farm.close() }
+        let record = try FarmExit.guarding { try farm.store.setPriority(job: job, priority) }
+        print("job \(record.id) priority \(record.priority)")
+    }
+}

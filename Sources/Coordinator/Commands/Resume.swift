@@ -1,0 +1,26 @@
+import ArgumentParser
+import Shared
+
+struct Resume: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Let a paused job's chunks be assigned again.",
+        discussion: """
+            Exit codes: 0 resumed, 3 no such job, 5 the job has ended.
+
+            Example:
+              farm resume 12
+            """
+    )
+
+    @Argument(help: "The job to resume.")
+    var job: Int64
+
+    @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    func run() throws {
+        let farm = try FarmConnection(database)
+        defer { farm.close() }
+        let record = try FarmExit.guarding { try farm.store.setPaused(job: job, false) }
+        print("job \(record.id) resumed")
+    }
+}

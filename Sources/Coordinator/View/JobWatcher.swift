@@ -1,0 +1,49 @@
+import Foundation
+import Shared
+
+/// Follows one job until it ends. It refreshes when PostgreSQL notifies channel `farm` with
+/// the job's id (every accepted chunk, progress report and state change sends one), at most
+/// ten times a second, and otherwise once every few seconds in case a notice was missed; it
+/// never polls in a loop.
+struct JobWatcher {
+    let store: FarmStore
+    let job: Int64
+    /// Runs between refreshes; throwing stops the watch (`farm render` checks its own farm).
+    var check: () throws -> Void = {}
+
+    /// Shows every refresh on `display` and returns the finished job.
+    func follow(on display: inout some JobDisplay) throws -> JobDetail {
+        try store.connection.listen("farm")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var throughput = Throughput()
+        var lastRefresh = start
+        var detail = try fetch()
+        while true {
+            throughput.add(time: (clock.now - start) / .seconds(1), frames: detail.job.framesDone)
+            let rate = throughput.rate ?? detail.job.fps
+            if detail.job.isFinished {
+                display.finish(detail)
+                return detail
+            }
+            display.show(detail, fps: rate, eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
+            let payloads = try store.connection.notifications(timeout: 1)
+            try check()
+            let mentioned = payloads.contains(String(job))
+            guard mentioned || clock.now - lastRefresh > .seconds(5) else { continue }
+            if mentioned {
+                // Progress reports come in bursts from every worker: gather them into one refresh.
+                let pause = 0.1 - (clock.now - lastRefresh) / .seconds(1)
+                if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+                _ = try store.connection.notifications(timeout: 0)
+            }
+            detail = try fetch()
+            lastRefresh = clock.now
+        }
+    }
+
+    private func fetch() throws -> JobDetail {
+        guard let detail = try store.jobDetail(job) else { throw FarmControlError.noSuchJob(job) }
+        return detail
+    }
+}
