@@ -13,8 +13,9 @@ struct Farm: ParsableCommand {
             Every command that talks to a farm takes --database (or $DATABASE_URL), else uses the \
             private PostgreSQL of the --data folder. docs/cli.md has the JSON fields and exit codes.
 
-            Exit codes: 0 ok, 1 failed (or the farm is unreachable), 2 bad project, media or \
-            options, 3 no such job, chunk or worker, 4 cancelled, 5 not possible in the job's state.
+            Exit codes: 0 ok, 1 failed (or the farm is unreachable), 2 bad project or media, \
+            3 no such job, chunk or worker, 4 cancelled, 5 not possible in the job's state, \
+            64 a wrong command line.
 
             Shell completion: farm --generate-completion-script bash > /etc/bash_completion.d/farm \
             (also zsh and fish).

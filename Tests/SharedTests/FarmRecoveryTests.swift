@@ -120,6 +120,7 @@ import Testing
             // After submission the clip shown from 1 s to 1.7 s is damaged: only chunk 1 needs it
             // (it is muted, so the audio task does not read it either).
             let clip = dir.appendingPathComponent("c.mp4")
+            let intact = try Data(contentsOf: clip)
             try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: clip)
             try farm.startCoordinator()
             for id in ["w1", "w2", "w3"] { try farm.startWorker(id) }
@@ -134,6 +135,21 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: output.path))
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".out.mov") }
             #expect(leftovers.isEmpty)
+
+            // The operator repairs the clip and retries: the failed chunk gets fresh tries, the
+            // accepted ones are kept, and the file matches a render that never failed.
+            try intact.write(to: clip)
+            let retry = try farm.cli(["retry", String(job)])
+            #expect(retry.status == 0, "\(retry.stderr)")
+            #expect(retry.stdout.contains("job \(job) queued again: 1 chunk(s) to render"), "\(retry.stdout)")
+            let retried = try farm.finish(job)
+            #expect(retried.state == "done", "\(retried.error ?? "")\n\(farm.logs)")
+            #expect(retried.error == nil)
+            let reference = dir.appendingPathComponent("reference.mov")
+            _ = try FarmTests.farm(["render", project.path, "-o", reference.path, "--local"])
+            #expect(try frameHashes(output) == frameHashes(reference))
+            let acceptedOnce = try farm.attempts(job).filter { $0.outcome == "done" }
+            #expect(acceptedOnce.count == 5, "each chunk is accepted once: \(acceptedOnce)")
         }
     }
 }

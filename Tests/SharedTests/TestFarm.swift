@@ -132,6 +132,18 @@ final class TestFarm {
         return id
     }
 
+    /// Runs `farm ARGUMENTS --database URL` and returns what it did, whatever its exit status.
+    func cli(_ arguments: [String]) throws -> ProcessResult {
+        try run(productsDirectory.appendingPathComponent("farm").path, arguments + ["--database", database])
+    }
+
+    /// Runs a `--json` read command and decodes what it printed.
+    func json<T: Decodable>(_ type: T.Type, _ arguments: [String]) throws -> T {
+        let result = try cli(arguments + ["--json"])
+        guard result.status == 0 else { throw TestError.failed("farm \(arguments) exited \(result.status): \(result.stderr)") }
+        return try JSONDecoder().decode(T.self, from: Data(result.stdout.utf8))
+    }
+
     /// Waits until `condition` holds, checking every 0.1 s; fails after `timeout` seconds.
     func wait(_ what: String, timeout: Double = 300, until condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)

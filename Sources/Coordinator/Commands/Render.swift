@@ -21,8 +21,9 @@ struct Render: ParsableCommand {
             the job and one per running chunk), plain lines otherwise. The last line on standard \
             output is a summary.
 
-            Exit codes: 0 done, 1 rendering failed, 2 bad project, media or options (nothing \
-            written), 4 cancelled (by `farm cancel` from another terminal).
+            Exit codes: 0 done, 1 rendering failed, 2 bad project, media or output path \
+            (nothing written), 4 cancelled (by `farm cancel` from another terminal), 64 a \
+            wrong command line.
 
             Examples:
               farm render project.json -o final.mp4

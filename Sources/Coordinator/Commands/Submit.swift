@@ -17,8 +17,8 @@ struct Submit: ParsableCommand {
             With --watch it then follows the job like `farm watch` (on standard error; the id \
             stays alone on standard output) and exits as `farm watch` does.
 
-            Exit codes: 0 queued (with --watch: done), 1 failed, 2 bad project or options, \
-            4 cancelled while watched.
+            Exit codes: 0 queued (with --watch: done), 1 failed, 2 bad project or media \
+            (nothing queued), 4 cancelled while watched, 64 a wrong command line.
 
             Examples:
               farm submit project.json -o /srv/out/final.mp4 --database postgresql://farm@db/farm

@@ -135,8 +135,9 @@ public final class FarmStore {
     // MARK: Chunks and attempts
 
     /// Leases the next chunk for `worker` unless it is draining: highest priority job first,
-    /// then oldest, the audio task before video, video in frame order; paused jobs wait. Skips chunks this worker already failed while
-    /// another live worker has not, and jobs on which it failed `failuresPerWorker` chunks.
+    /// then oldest, the audio task before video, video in frame order; paused jobs wait. Skips
+    /// chunks this worker already failed while another live worker has not, and jobs on which
+    /// it failed `failuresPerWorker` chunks.
     public func claim(worker: String, leaseSeconds: Double) throws -> Assignment? {
         try connection.transaction {
             guard

@@ -102,10 +102,7 @@ public final class WorkerAgent {
             guard let task = tasks[verdict.key] else { return }
             logger.info("\(verdict.key) cancelled: \(verdict.reason)")
             task.cancellation.raise()
-            if !task.isRendering {
-                drop(task)
-                heartbeatSoon()
-            }
+            if !task.isRendering { drop(task) }
         case .pieceAck(let ack):
             guard let task = tasks[ack.key], case .uploading = task.phase else { return }
             task.phase = .uploading(acked: ack.received, sentAt: clock.now)
@@ -126,6 +123,7 @@ public final class WorkerAgent {
     private func drop(_ task: WorkerTask) {
         tasks[task.key] = nil
         renderer.discard(task.key)
+        heartbeatSoon()
     }
 
     // MARK: Periodic work
@@ -152,8 +150,8 @@ public final class WorkerAgent {
         try resendStalled()
     }
 
-    /// A stopped task makes the next loop send a heartbeat, so the farm sees this worker idle
-    /// at once rather than up to a heartbeat later.
+    /// A task that ends makes the next loop send a heartbeat, so the farm sees what this worker
+    /// holds (idle, after a cancel) at once rather than up to a heartbeat later.
     private func heartbeatSoon() {
         lastHeartbeat = clock.now - .seconds(configuration.heartbeatSeconds)
     }
@@ -196,7 +194,6 @@ public final class WorkerAgent {
             case .failure(let failure):
                 if task.cancellation.isRaised {
                     drop(task)
-                    heartbeatSoon()
                 } else {
                     logger.error("\(task.key) failed: \(failure.text)")
                     send(.failed(ChunkFailed(key: task.key, error: failure.text)))

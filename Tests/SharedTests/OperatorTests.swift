@@ -1,0 +1,334 @@
+import Foundation
+import Shared
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The operator's commands against a real farm: a coordinator and workers as processes, a real
+/// PostgreSQL, real media. Each test drives the `farm` executable as an operator would.
+@Suite(.serialized) struct OperatorTests {
+    /// 240 frames at 640x360: slow enough in a debug build to act in the middle of a render.
+    static let slowChunks = ["--chunk-frames", "20"]
+
+    /// Every state change an operator makes is visible to `farm status JOB --json` at once.
+    static func status(_ farm: TestFarm, _ job: Int64) throws -> JobDetail {
+        try farm.json(JobDetail.self, ["status", String(job)])
+    }
+
+    static func count(_ farm: TestFarm, _ sql: String, _ parameters: [String?] = []) throws -> Int64 {
+        try farm.store.connection.query(sql, parameters)[0].int(0)
+    }
+
+    // MARK: farm watch
+
+    @Test func watchRedrawsInPlaceInATerminal() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: Self.slowChunks)
+            let session = "farm-watch-\(getpid())"
+            try run("tmux", ["new-session", "-d", "-s", session, "-x", "160", "-y", "50"])
+            defer { _ = try? run("tmux", ["kill-session", "-t", session]) }
+            let command = "\(productsDirectory.appendingPathComponent("farm").path) watch \(job) --database '\(farm.database)'; echo watch-exit=$?"
+            try run("tmux", ["send-keys", "-t", session, command, "Enter"])
+            func pane() throws -> [String] {
+                try run("tmux", ["capture-pane", "-p", "-t", session]).stdout.components(separatedBy: "\n")
+            }
+            // The view is up before any worker exists: 0 frames, everything queued.
+            try farm.wait("the watch view") { try pane().contains { $0.contains("0/240 frames") } }
+            try farm.startWorker("w1")
+            try farm.startWorker("w2")
+
+            let overall = try Regex(#"([0-9.]+)%  ([0-9]+)/240 frames  [0-9.-]+ fps  ETA"#)
+            let chunkBar = try Regex(#"^  chunk [0-9]+ +[0-9]+\.\.[0-9]+ +w[12] +[█░]+ [0-9]+/20  [0-9.]+ fps"#)
+            var frames: [Int] = []
+            var chunkBars: Set<String> = []
+            var finalPane: [String] = []
+            try farm.wait("the watch to end", timeout: 300) {
+                let lines = try pane()
+                let bars = lines.compactMap { try? overall.firstMatch(in: $0) }
+                // Redrawn in place: one overall bar on screen, never a scrolling list.
+                #expect(bars.count <= 1, "\(lines.joined(separator: "\n"))")
+                if let bar = bars.first, let count = Int(bar.output[2].substring ?? "") { frames.append(count) }
+                for line in lines where (try? chunkBar.firstMatch(in: line)) != nil { chunkBars.insert(line) }
+                finalPane = lines
+                return lines.contains { $0.hasPrefix("watch-exit=") }
+            }
+            let text = finalPane.joined(separator: "\n")
+            #expect(frames.first == 0)
+            #expect(frames.last == 240)
+            #expect(frames == frames.sorted(), "the overall bar went back: \(frames)")
+            #expect(Set(frames).count >= 4, "the overall bar should advance in steps: \(frames)")
+            #expect(!chunkBars.isEmpty, "no per-chunk bar seen")
+            #expect(text.contains("job \(job) done: \(output.path), 240 frames in "), "\(text)")
+            #expect(text.contains("13 chunks, 13 attempts"), "\(text)")
+            #expect(text.contains("watch-exit=0"), "\(text)")
+        }
+    }
+
+    // MARK: --json read commands
+
+    @Test func statusAndWorkersJSONFollowTheDatabase() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            try farm.startWorker("w1")
+            try farm.startWorker("w2")
+            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: Self.slowChunks)
+            let doneChunks = "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'done'"
+            let doneAttempts = "SELECT count(*) FROM attempts WHERE worker_id = $1 AND outcome = 'done'"
+            var lastFrames: Int64 = 0
+            var samples = 0
+            var finished = false
+            while !finished {
+                let before = try Self.count(farm, doneChunks, [String(job)])
+                let attemptsBefore = try ["w1", "w2"].map { try Self.count(farm, doneAttempts, [$0]) }
+                let status = try #require(try farm.json([JobStatus].self, ["status"]).first { $0.id == job })
+                let workers = try farm.json([WorkerStatus].self, ["workers"])
+                let after = try Self.count(farm, doneChunks, [String(job)])
+                let attemptsAfter = try ["w1", "w2"].map { try Self.count(farm, doneAttempts, [$0]) }
+
+                let counts = status.chunks
+                #expect(counts.queued + counts.running + counts.done + counts.failed == counts.total)
+                #expect(counts.total == 13)
+                #expect(status.frameCount == 240)
+                #expect((before...after).contains(Int64(counts.done)), "done chunks \(counts.done) outside \(before)...\(after)")
+                #expect(status.framesDone >= lastFrames, "frames done went from \(lastFrames) to \(status.framesDone)")
+                #expect(status.framesDone <= 240)
+                lastFrames = status.framesDone
+
+                let registered = try farm.store.connection.query("SELECT id FROM workers ORDER BY id").map { $0.string(0) }
+                #expect(workers.map(\.id) == registered)
+                for worker in workers {
+                    #expect(["idle", "rendering"].contains(worker.state))
+                    let index = worker.id == "w1" ? 0 : 1
+                    #expect((attemptsBefore[index]...attemptsAfter[index]).contains(Int64(worker.chunksDone)))
+                }
+                samples += 1
+                finished = status.isFinished
+            }
+            #expect(samples >= 3, "the render ended before it could be sampled")
+            let final = try #require(try farm.json([JobStatus].self, ["status"]).first { $0.id == job })
+            #expect(final.state == "done")
+            #expect(final.framesDone == 240)
+            #expect(final.percent == 100)
+            #expect(final.chunks.done == 13)
+            let workers = try farm.json([WorkerStatus].self, ["workers"])
+            #expect(workers.map(\.chunksDone).reduce(0, +) == 13)
+            #expect(workers.allSatisfy { ($0.averageFps ?? 0) > 0 })
+
+            // Every key printed is documented in docs/cli.md.
+            let documentation = try String(contentsOf: Self.repository.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+            for arguments in [["status"], ["status", String(job)], ["workers"], ["logs", String(job)]] {
+                let printed = try farm.cli(arguments + ["--json"]).stdout
+                for key in try Self.keys(in: JSONSerialization.jsonObject(with: Data(printed.utf8))) {
+                    #expect(documentation.contains("`\(key)`"), "farm \(arguments.joined(separator: " ")) --json prints `\(key)`, which docs/cli.md does not document")
+                }
+            }
+        }
+    }
+
+    // MARK: Control
+
+    @Test func cancelStopsTheWorkersAndWritesNothing() throws {
+        try withTemporaryDirectory { dir in
+            // 600 frames: the cancel lands well before the end.
+            let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 20)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            try farm.startWorker("w1")
+            try farm.startWorker("w2")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "60"])
+            try farm.wait("both workers mid-chunk") {
+                try Self.count(
+                    farm,
+                    """
+                    SELECT count(DISTINCT a.worker_id) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                    WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'running' AND a.frames_done > 0
+                    """, [String(job)]) == 2
+            }
+            let cancel = try farm.cli(["cancel", String(job)])
+            #expect(cancel.status == 0, "\(cancel.stderr)")
+            let cancelled = Date()
+            // Idle as the workers themselves report it: their heartbeats list no chunk.
+            var idleAfter: Double?
+            try farm.wait("the workers to go idle", timeout: 10) {
+                let busy = try Self.count(farm, "SELECT count(*) FROM workers WHERE state <> 'idle'")
+                if busy == 0 { idleAfter = Date().timeIntervalSince(cancelled) }
+                return busy == 0
+            }
+            let seconds = try #require(idleAfter)
+            print("cancel: every worker idle \(String(format: "%.3f", seconds)) s after `farm cancel` returned")
+            #expect(seconds < 1, "workers went idle \(seconds) s after the cancel")
+            #expect(try Self.status(farm, job).job.state == "cancelled")
+            #expect(try Self.count(farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]) == 0)
+            let history = try farm.attempts(job)
+            let stopped = history.filter { $0.outcome == "cancelled" }
+            #expect(Set(stopped.map(\.worker)) == ["w1", "w2"], "\(history)")
+            // Nothing more happens: no new attempt, no output, no temporary file.
+            let attempts = try farm.attempts(job).count
+            Thread.sleep(forTimeInterval: 1.5)
+            #expect(try farm.attempts(job).count == attempts)
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }.isEmpty)
+            #expect(farm.workers.allSatisfy { $0.output.contains("cancelled") })
+            // A second cancel is refused with its own exit code.
+            let again = try farm.cli(["cancel", String(job)])
+            #expect(again.status == 5)
+            #expect(again.stderr.contains("job \(job) is cancelled; there is nothing to cancel"), "\(again.stderr)")
+        }
+    }
+
+    @Test func pauseAssignsNothingAndResumeFinishesTheSameOutput() throws {
+        try withTemporaryDirectory { dir in
+            let (project, reference) = try FarmRecoveryTests.slowProject(in: dir)
+            let referenceAudio = try audioHash(dir.appendingPathComponent("reference.mov"))
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            try farm.startWorker("w1")
+            try farm.startWorker("w2")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: Self.slowChunks)
+            try farm.wait("two chunks done") {
+                try Self.count(farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND kind = 'video' AND state = 'done'", [String(job)]) >= 2
+            }
+            #expect(try farm.cli(["pause", String(job)]).status == 0)
+            let lastAttempt = try Self.count(farm, "SELECT max(id) FROM attempts")
+            // What was already assigned finishes; then nothing moves.
+            try farm.wait("assigned chunks to finish") {
+                try Self.count(farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]) == 0
+            }
+            Thread.sleep(forTimeInterval: 2)
+            #expect(try Self.count(farm, "SELECT count(*) FROM attempts WHERE id > $1", [String(lastAttempt)]) == 0)
+            let paused = try Self.status(farm, job).job
+            #expect(paused.paused)
+            #expect(!paused.isFinished)
+            #expect(paused.chunks.queued > 0)
+            #expect(try farm.cli(["resume", String(job)]).status == 0)
+            let record = try farm.finish(job)
+            #expect(record.state == "done", "\(record.error ?? "")\n\(farm.logs)")
+            #expect(try frameHashes(output) == reference)
+            #expect(try audioHash(output) == referenceAudio)
+            #expect(try Self.count(farm, "SELECT count(*) FROM attempts WHERE id > $1", [String(lastAttempt)]) > 0)
+        }
+    }
+
+    @Test func higherPriorityJobIsAssignedFirstAndDrainStopsAWorker() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let reference = dir.appendingPathComponent("reference.mov")
+            _ = try FarmTests.farm(["render", project.path, "-o", reference.path, "--local"])
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            let low = try farm.submit(project, output: dir.appendingPathComponent("low.mov"), chunkArguments: ["--chunk-frames", "10"])
+            let high = try farm.submit(project, output: dir.appendingPathComponent("high.mov"), chunkArguments: ["--chunk-frames", "10"])
+            let raised = try farm.cli(["priority", String(high), "5"])
+            #expect(raised.status == 0)
+            #expect(raised.stdout.contains("job \(high) priority 5"))
+            try farm.startWorker("w1")
+            try farm.startWorker("w2")
+            for job in [low, high] {
+                let record = try farm.finish(job)
+                #expect(record.state == "done", "\(record.error ?? "")\n\(farm.logs)")
+            }
+            let attemptIDs = { (job: Int64) in
+                try farm.store.connection.query(
+                    "SELECT a.id FROM attempts a JOIN chunks c ON c.id = a.chunk_id WHERE c.job_id = $1", [String(job)]
+                ).map { $0.int(0) }
+            }
+            let highIDs = try attemptIDs(high)
+            let lowIDs = try attemptIDs(low)
+            #expect(highIDs.count == 13)
+            #expect(try #require(highIDs.max()) < #require(lowIDs.min()), "a low-priority chunk was assigned before the last high-priority one")
+            let expected = try frameHashes(reference)
+            #expect(try frameHashes(dir.appendingPathComponent("high.mov")) == expected)
+            #expect(try frameHashes(dir.appendingPathComponent("low.mov")) == expected)
+
+            // Drain w1 in the middle of a third job: it takes nothing after that.
+            let third = try farm.submit(project, output: dir.appendingPathComponent("third.mov"), chunkArguments: ["--chunk-frames", "5"])
+            try farm.wait("w1 to render a chunk of the third job") {
+                try !farm.attempts(third).filter { $0.worker == "w1" && $0.outcome == "done" }.isEmpty
+            }
+            #expect(try farm.cli(["workers", "drain", "w1"]).status == 0)
+            let drainedAt = try Self.count(farm, "SELECT max(id) FROM attempts")
+            let record = try farm.finish(third)
+            #expect(record.state == "done")
+            let late = try Self.count(farm, "SELECT count(*) FROM attempts WHERE worker_id = 'w1' AND id > $1", [String(drainedAt)])
+            #expect(late == 0, "a draining worker was given a chunk")
+            let w1 = try #require(try farm.json([WorkerStatus].self, ["workers"]).first { $0.id == "w1" })
+            #expect(w1.state == "draining")
+            #expect(w1.current.isEmpty)
+            #expect(try farm.cli(["workers", "drain", "nobody"]).status == 3)
+        }
+    }
+
+    @Test func retryOneChunkRendersOnlyItAndRejoinsTheSameFile() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            try farm.startWorker("w1")
+            try farm.startWorker("w2")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            #expect(try farm.finish(job).state == "done")
+            let frames = try frameHashes(output)
+            let audio = try audioHash(output)
+            let firstJoin = try FileManager.default.attributesOfItem(atPath: output.path)[.modificationDate] as? Date
+
+            let retried = try farm.cli(["retry", String(job), "--chunk", "2"])
+            #expect(retried.status == 0, "\(retried.stderr)")
+            try farm.wait("the job to be joined again") {
+                let detail = try Self.status(farm, job)
+                return detail.job.state == "done" && detail.chunks.first { $0.kind == "video" && $0.index == 2 }?.attempt == 2
+            }
+            let attempts = try farm.attempts(job)
+            #expect(attempts.filter { $0.kind == "video" && $0.index == 2 }.map(\.outcome) == ["done", "done"])
+            #expect(attempts.filter { !($0.kind == "video" && $0.index == 2) }.allSatisfy { $0.attempt == 1 })
+            #expect(attempts.count == 6)
+            let secondJoin = try FileManager.default.attributesOfItem(atPath: output.path)[.modificationDate] as? Date
+            #expect(secondJoin != firstJoin, "the file was not joined again")
+            #expect(try frameHashes(output) == frames)
+            #expect(try audioHash(output) == audio)
+            let log = try farm.json([AttemptStatus].self, ["logs", String(job), "--chunk", "2"])
+            #expect(log.map(\.attempt) == [1, 2])
+
+            // Refusals, each with its exit code and reason.
+            let nothing = try farm.cli(["retry", String(job)])
+            #expect(nothing.status == 5)
+            #expect(nothing.stderr.contains("job \(job) is done; nothing failed"), "\(nothing.stderr)")
+            #expect(try farm.cli(["retry", String(job), "--chunk", "99"]).status == 3)
+            #expect(try farm.cli(["logs", String(job), "--chunk", "99"]).status == 3)
+            let missing = try farm.cli(["status", "999"])
+            #expect(missing.status == 3)
+            #expect(missing.stderr.contains("no job 999"))
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The repository this test file is in (docs/cli.md lives there).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Every object key anywhere in a JSON value.
+    static func keys(in value: Any) -> Set<String> {
+        if let object = value as? [String: Any] {
+            return Set(object.keys).union(object.values.flatMap { keys(in: $0) })
+        }
+        if let array = value as? [Any] { return Set(array.flatMap { keys(in: $0) }) }
+        return []
+    }
+}
