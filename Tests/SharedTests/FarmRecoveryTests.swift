@@ -81,9 +81,7 @@ import Testing
             let (project, reference) = try Self.slowProject(in: dir)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
-            try farm.startCoordinator()
-            try farm.startWorker("w1")
-            try farm.startWorker("w2")
+            try farm.start(workers: ["w1", "w2"])
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
             var acceptedBeforeKill: [Int64] = []

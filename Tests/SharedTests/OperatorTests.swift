@@ -83,9 +83,7 @@ import Testing
             let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
-            try farm.startCoordinator()
-            try farm.startWorker("w1")
-            try farm.startWorker("w2")
+            try farm.start(workers: ["w1", "w2"])
             let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: Self.slowChunks)
             let doneChunks = "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'done'"
             let doneAttempts = "SELECT count(*) FROM attempts WHERE worker_id = $1 AND outcome = 'done'"
@@ -148,9 +146,7 @@ import Testing
             let project = try Self.heavyProject(in: dir, seconds: 16)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
-            try farm.startCoordinator()
-            try farm.startWorker("w1")
-            try farm.startWorker("w2")
+            try farm.start(workers: ["w1", "w2"])
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "120"])
             try farm.wait("both workers mid-chunk") {
@@ -202,9 +198,7 @@ import Testing
             let referenceAudio = try audioHash(local)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
-            try farm.startCoordinator()
-            try farm.startWorker("w1")
-            try farm.startWorker("w2")
+            try farm.start(workers: ["w1", "w2"])
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
             try farm.wait("two chunks done") {
@@ -288,9 +282,7 @@ import Testing
             let project = try FarmTests.seamProject(in: dir)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
-            try farm.startCoordinator()
-            try farm.startWorker("w1")
-            try farm.startWorker("w2")
+            try farm.start(workers: ["w1", "w2"])
             let output = dir.appendingPathComponent("out.mov")
             // `submit --watch`: the id alone on standard output, the plain view on standard error, exit 0 once done.
             let submitted = try farm.cli(["submit", project.path, "-o", output.path, "--chunk-frames", "30", "--watch"])
@@ -328,6 +320,21 @@ import Testing
             let missing = try farm.cli(["status", "999"])
             #expect(missing.status == 3)
             #expect(missing.stderr.contains("no job 999"))
+
+            // Segments removed since the join (as `farm render` removes them) are rendered again
+            // before the next join, instead of failing it.
+            let folder = dir.appendingPathComponent("data/jobs/\(job)")
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("segment-000000.mov"))
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("audio.mov"))
+            #expect(try farm.cli(["retry", String(job), "--chunk", "3"]).status == 0)
+            try farm.wait("the job to be joined a third time") {
+                let detail = try Self.status(farm, job)
+                return detail.job.state == "done" && detail.chunks.first { $0.kind == "video" && $0.index == 3 }?.attempt == 2
+            }
+            let renderedAgain = try farm.attempts(job).filter { $0.attempt == 2 }.map { "\($0.kind) \($0.index)" }
+            #expect(Set(renderedAgain) == ["audio 0", "video 0", "video 2", "video 3"])
+            #expect(try frameHashes(output) == frames)
+            #expect(try audioHash(output) == audio)
         }
     }
 

@@ -110,6 +110,12 @@ final class TestFarm {
             ], log: directory.appendingPathComponent("coordinator.log"), namespace: namespace)
     }
 
+    /// The coordinator, then one worker per id.
+    func start(workers ids: [String]) throws {
+        try startCoordinator()
+        for id in ids { try startWorker(id) }
+    }
+
     @discardableResult
     func startWorker(_ id: String, coordinator: String? = nil, namespace: String? = nil) throws -> FarmProcess {
         let worker = try FarmProcess(

@@ -22,9 +22,7 @@ struct Cancel: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        let farm = try FarmConnection(database)
-        defer { farm.close() }
-        let record = try FarmExit.guarding { try farm.store.cancel(job: job) }
+        let record = try database.withFarm { try $0.cancel(job: job) }
         print("job \(record.id) cancelled")
     }
 }

@@ -26,3 +26,13 @@ struct FarmConnection {
 
     func close() { server?.stop() }
 }
+
+extension DatabaseOptions {
+    /// Opens the farm for one command, runs `body` with its store (refusals and database errors
+    /// become their exit codes), and closes it.
+    func withFarm<T>(_ body: (FarmStore) throws -> T) throws -> T {
+        let farm = try FarmConnection(self)
+        defer { farm.close() }
+        return try FarmExit.guarding { try body(farm.store) }
+    }
+}

@@ -31,9 +31,7 @@ struct Logs: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        let farm = try FarmConnection(database)
-        defer { farm.close() }
-        let attempts = try FarmExit.guarding { try farm.store.attemptLog(job: job, chunk: chunk) }
+        let attempts = try database.withFarm { try $0.attemptLog(job: job, chunk: chunk) }
         if json {
             try JSONOutput.print(attempts)
             return

@@ -21,9 +21,7 @@ struct Pause: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        let farm = try FarmConnection(database)
-        defer { farm.close() }
-        let record = try FarmExit.guarding { try farm.store.setPaused(job: job, true) }
+        let record = try database.withFarm { try $0.setPaused(job: job, true) }
         print("job \(record.id) paused")
     }
 }

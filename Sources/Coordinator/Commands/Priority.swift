@@ -25,9 +25,7 @@ struct Priority: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        let farm = try FarmConnection(database)
-        defer { farm.close() }
-        let record = try FarmExit.guarding { try farm.store.setPriority(job: job, priority) }
+        let record = try database.withFarm { try $0.setPriority(job: job, priority) }
         print("job \(record.id) priority \(record.priority)")
     }
 }

@@ -18,9 +18,7 @@ struct Resume: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        let farm = try FarmConnection(database)
-        defer { farm.close() }
-        let record = try FarmExit.guarding { try farm.store.setPaused(job: job, false) }
+        let record = try database.withFarm { try $0.setPaused(job: job, false) }
         print("job \(record.id) resumed")
     }
 }

@@ -29,13 +29,11 @@ struct Retry: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        let farm = try FarmConnection(database)
-        defer { farm.close() }
         if let chunk {
-            try FarmExit.guarding { _ = try farm.store.retry(job: job, chunk: chunk) }
+            _ = try database.withFarm { try $0.retry(job: job, chunk: chunk) }
             print("job \(job): chunk \(chunk) queued again; the output is joined once it is accepted")
         } else {
-            let (_, chunks) = try FarmExit.guarding { try farm.store.retry(job: job) }
+            let (_, chunks) = try database.withFarm { try $0.retry(job: job) }
             print("job \(job) queued again: \(chunks) chunk(s) to render")
         }
     }

@@ -32,16 +32,14 @@ struct Status: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        let farm = try FarmConnection(database)
-        defer { farm.close() }
         if let job {
-            guard let detail = try FarmExit.guarding({ try farm.store.jobDetail(job) }) else {
-                FarmExit.printError(FarmControlError.noSuchJob(job).description)
-                throw FarmExit.notFound
+            let detail = try database.withFarm { store in
+                guard let detail = try store.jobDetail(job) else { throw FarmControlError.noSuchJob(job) }
+                return detail
             }
             if json { try JSONOutput.print(detail) } else { print(Self.text(detail)) }
         } else {
-            let jobs = try FarmExit.guarding { try farm.store.jobStatuses(limit: limit) }
+            let jobs = try database.withFarm { try $0.jobStatuses(limit: limit) }
             if json { try JSONOutput.print(jobs) } else { print(jobs.isEmpty ? "no jobs" : Self.text(jobs)) }
         }
     }

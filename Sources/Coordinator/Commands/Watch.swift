@@ -32,10 +32,8 @@ struct Watch: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        let farm = try FarmConnection(database)
-        defer { farm.close() }
         var display = makeJobDisplay(json: json, handle: .standardOutput)
-        let detail = try FarmExit.guarding { try JobWatcher(store: farm.store, job: job).follow(on: &display) }
+        let detail = try database.withFarm { try JobWatcher(store: $0, job: job).follow(on: &display) }
         throw FarmExit.of(jobState: detail.job.state)
     }
 }

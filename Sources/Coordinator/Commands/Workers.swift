@@ -34,9 +34,7 @@ struct Workers: ParsableCommand {
         @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
         func run() throws {
-            let farm = try FarmConnection(database)
-            defer { farm.close() }
-            let workers = try FarmExit.guarding { try farm.store.workerStatuses() }
+            let workers = try database.withFarm { try $0.workerStatuses() }
             if json {
                 try JSONOutput.print(workers)
                 return
@@ -77,9 +75,7 @@ struct Workers: ParsableCommand {
         @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
         func run() throws {
-            let farm = try FarmConnection(database)
-            defer { farm.close() }
-            try FarmExit.guarding { try farm.store.setDraining(worker: worker, true) }
+            try database.withFarm { try $0.setDraining(worker: worker, true) }
             print("worker \(worker) is draining: it finishes its chunk and takes no more")
         }
     }
@@ -99,9 +95,7 @@ struct Workers: ParsableCommand {
         @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
         func run() throws {
-            let farm = try FarmConnection(database)
-            defer { farm.close() }
-            try FarmExit.guarding { try farm.store.setDraining(worker: worker, false) }
+            try database.withFarm { try $0.setDraining(worker: worker, false) }
             print("worker \(worker) takes chunks again")
         }
     }
