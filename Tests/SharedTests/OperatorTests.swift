@@ -65,6 +65,8 @@ import Testing
                 return lines.contains { $0.hasPrefix("watch-exit=") }
             }
             let text = finalPane.joined(separator: "\n")
+            print("watch: overall bar read \(frames.count) times, frames \(Array(Set(frames)).sorted()); \(chunkBars.count) distinct chunk bar lines, e.g. \(chunkBars.sorted().first ?? "none")")
+            print("watch: final screen\n\(text.trimmingCharacters(in: .whitespacesAndNewlines))")
             #expect(frames.first == 0)
             #expect(frames.last == 240)
             #expect(frames == frames.sorted(), "the overall bar went back: \(frames)")
@@ -117,6 +119,7 @@ import Testing
                 samples += 1
                 finished = status.isFinished
             }
+            print("status/workers --json: \(samples) samples during the render, frames done rising to \(lastFrames)")
             #expect(samples >= 3, "the render ended before it could be sampled")
             let final = try #require(try farm.json([JobStatus].self, ["status"]).first { $0.id == job })
             #expect(final.state == "done")
