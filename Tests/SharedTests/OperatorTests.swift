@@ -341,6 +341,32 @@ import Testing
         }
     }
 
+    /// A cancel and a retry landing while a job is being joined: the join's result is dropped
+    /// and the retried chunk renders, instead of a job marked done around a queued chunk.
+    @Test func commandsDuringAJoinNeverStrandAChunk() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "30"])
+            // No coordinator runs: this test plays its part through the store.
+            try farm.store.connection.query("UPDATE chunks SET state = 'done', attempt = 1 WHERE job_id = $1", [String(job)])
+            #expect(try farm.store.markJoining(job: job))
+            let refused = try farm.cli(["retry", String(job), "--chunk", "1"])
+            #expect(refused.status == 5)
+            #expect(refused.stderr.contains("is being joined"), "\(refused.stderr)")
+            #expect(try farm.cli(["cancel", String(job)]).status == 0)
+            #expect(try farm.cli(["retry", String(job), "--chunk", "1"]).status == 0)
+            // The join that was running ends now: it must not mark the job done.
+            #expect(try !farm.store.finish(job: job, error: nil))
+            let detail = try Self.status(farm, job)
+            #expect(detail.job.state == "queued")
+            #expect(detail.chunks.first { $0.kind == "video" && $0.index == 1 }?.state == "queued")
+            // Nor may a new join start before that chunk is in again.
+            #expect(try !farm.store.markJoining(job: job))
+            #expect(try Self.status(farm, job).job.state == "queued")
+        }
+    }
+
     // MARK: Helpers
 
     /// The repository this test file is in (docs/cli.md lives there).

@@ -23,7 +23,7 @@ struct Status: ParsableCommand {
     @Argument(help: "A job id; without one, all jobs.")
     var job: Int64?
 
-    @Option(name: .long, help: "Show at most this many jobs.")
+    @Option(name: .long, help: "Show at most this many jobs, the newest.")
     var limit = 50
 
     @Flag(name: .long, help: "Print JSON (fields in docs/cli.md).")
@@ -66,7 +66,7 @@ struct Status: ParsableCommand {
                 + "ETA \(StatusText.eta(job.etaSeconds))",
             "  chunks    \(StatusText.counts(job.chunks))",
             "  submitted \(job.submittedAt)" + (job.finishedAt.map { ", finished \($0)" } ?? ""),
-            "  output    \(job.output)" + (job.state == "done" ? "" : " (not written yet)"),
+            "  output    \(job.output)" + (job.state == "done" ? "" : job.isFinished ? " (not written)" : " (when done)"),
         ]
         if let error = job.error { lines.append("  error     \(error)") }
         var table = TextTable(["CHUNK", "FRAMES", "STATE", "WORKER", "ATTEMPT", "DONE", "FPS", "TIME"], numeric: [4, 5, 6, 7])

@@ -43,12 +43,17 @@ struct TerminalJobDisplay: JobDisplay {
     }
 
     private mutating func draw(_ lines: [String]) {
-        let width = terminalWidth
-        // Lines are cut to the width: a wrapped line would throw off the count moved back over.
+        let (width, height) = terminalSize
+        // Every line must take exactly one row, or moving back over them would miss: control
+        // characters (a multi-line error) become spaces, lines are cut to the width, and a short
+        // terminal gets only the lines that fit (the first ones: the job and its bar).
+        let shown = lines.prefix(max(1, height - 1)).map { line in
+            String(String(line.map { $0.isNewline || $0 == "\t" ? " " : $0 }).prefix(width - 1))
+        }
         var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r\u{1B}[J" : ""
-        for line in lines { text += String(line.prefix(width - 1)) + "\n" }
+        for line in shown { text += line + "\n" }
         handle.write(Data(text.utf8))
-        drawnLines = lines.count
+        drawnLines = shown.count
     }
 
     private func lines(_ detail: JobDetail, fps: Double?, eta: Double?) -> [String] {
@@ -78,10 +83,11 @@ struct TerminalJobDisplay: JobDisplay {
         return lines
     }
 
-    private var terminalWidth: Int {
+    /// Columns and rows of the terminal (100 × 40 if it does not say).
+    private var terminalSize: (width: Int, height: Int) {
         var size = winsize()
-        if ioctl(handle.fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
-        return 100
+        guard ioctl(handle.fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (100, 40) }
+        return (max(Int(size.ws_col), 2), Int(size.ws_row))
     }
 }
 

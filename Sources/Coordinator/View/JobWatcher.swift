@@ -20,13 +20,23 @@ struct JobWatcher {
         var lastRefresh = start
         var detail = try fetch()
         while true {
-            throughput.add(time: (clock.now - start) / .seconds(1), frames: detail.job.framesDone)
-            let rate = throughput.rate ?? detail.job.fps
             if detail.job.isFinished {
                 display.finish(detail)
                 return detail
             }
-            display.show(detail, fps: rate, eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
+            throughput.add(time: (clock.now - start) / .seconds(1), frames: detail.job.framesDone)
+            display.show(
+                detail, fps: throughput.rate ?? detail.job.fps,
+                eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
+            try waitForChange(since: &lastRefresh, clock: clock)
+            detail = try fetch()
+        }
+    }
+
+    /// Returns once a notice names the job (after gathering the burst it came in), or after
+    /// five quiet seconds.
+    private func waitForChange(since lastRefresh: inout ContinuousClock.Instant, clock: ContinuousClock) throws {
+        while true {
             let payloads = try store.connection.notifications(timeout: 1)
             try check()
             let mentioned = payloads.contains(String(job))
@@ -37,8 +47,8 @@ struct JobWatcher {
                 if pause > 0 { Thread.sleep(forTimeInterval: pause) }
                 _ = try store.connection.notifications(timeout: 0)
             }
-            detail = try fetch()
             lastRefresh = clock.now
+            return
         }
     }
 

@@ -52,7 +52,7 @@ enum StatusText {
         let took = job.elapsedSeconds.map { " in \(Format.seconds($0))" } ?? ""
         switch job.state {
         case "done":
-            let rate = job.elapsedSeconds.map { " (\(Format.rate(Double(job.frameCount) / max($0, 0.001))) fps)" } ?? ""
+            let rate = job.fps.map { " (\(Format.rate($0)) fps)" } ?? ""
             return "job \(job.id) done: \(job.output), \(job.frameCount) frames\(took)\(rate), "
                 + "\(job.chunks.total) chunks, \(attempts) attempts"
         case "cancelled":

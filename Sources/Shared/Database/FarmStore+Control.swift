@@ -114,11 +114,13 @@ extension FarmStore {
         }
     }
 
-    /// An ended job goes back to the queue; a live one carries on and picks up the queued chunks.
+    /// An ended job goes back to the queue, its clock restarted so its fps and ETA measure this
+    /// run; a live one carries on and picks up the queued chunks.
     private func reopen(_ id: Int64) throws {
         try connection.query(
             """
             UPDATE jobs SET state = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN 'queued' ELSE state END,
+                            started_at = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN NULL ELSE started_at END,
                             error = NULL, finished_at = NULL
             WHERE id = $1
             """, [String(id)])

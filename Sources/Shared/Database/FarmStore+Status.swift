@@ -7,7 +7,7 @@ extension FarmStore {
         try connection.query(
             """
             WITH c AS (
-                SELECT c.job_id, c.kind, c.start_frame, c.end_frame, c.state, a.outcome, a.frames_done
+                SELECT c.job_id, c.kind, c.start_frame, c.end_frame, c.state, a.outcome, a.frames_done, a.started_at
                 FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
             )
             SELECT j.id, j.name, j.state, j.paused, j.priority, j.frame_count, j.output_path, j.error,
@@ -21,7 +21,11 @@ extension FarmStore {
                    count(c.job_id) FILTER (WHERE c.state = 'running'),
                    count(c.job_id) FILTER (WHERE c.state = 'done'),
                    count(c.job_id) FILTER (WHERE c.state = 'queued' AND c.outcome = 'failed'),
-                   count(c.job_id)
+                   count(c.job_id),
+                   coalesce(sum(CASE WHEN c.kind <> 'video' OR c.started_at < j.started_at THEN 0
+                                     WHEN c.state = 'done' THEN c.end_frame - c.start_frame
+                                     WHEN c.state = 'running' AND c.outcome = 'running' THEN c.frames_done
+                                     ELSE 0 END), 0)
             FROM jobs j LEFT JOIN c ON c.job_id = j.id
             WHERE $1::bigint IS NULL OR j.id = $1::bigint
             GROUP BY j.id ORDER BY j.id DESC LIMIT $2
@@ -36,7 +40,7 @@ extension FarmStore {
             """
             SELECT c.idx, c.kind, c.start_frame, c.end_frame,
                    CASE WHEN c.state = 'queued' AND a.outcome = 'failed' THEN 'failed' ELSE c.state END,
-                   c.worker_id, c.attempt,
+                   a.worker_id, c.attempt,
                    CASE WHEN c.state = 'done' THEN c.end_frame - c.start_frame
                         WHEN c.state = 'running' THEN coalesce(a.frames_done, 0) ELSE 0 END,
                    CASE WHEN c.state <> 'queued' THEN a.fps END,
@@ -129,7 +133,9 @@ extension FarmStore {
         let now = row.double(11) ?? 0
         let started = row.double(9)
         let elapsed = started.map { (row.double(10) ?? now) - $0 }
-        let fps = elapsed.flatMap { $0 > 0 && framesDone > 0 ? Double(framesDone) / $0 : nil }
+        // Only frames rendered since this run started: chunks kept from before a retry took no time now.
+        let rendered = row.int(18)
+        let fps = elapsed.flatMap { $0 > 0 && rendered > 0 ? Double(rendered) / $0 : nil }
         let live = ["queued", "running"].contains(row.string(2))
         let eta = live ? fps.map { Double(frameCount - framesDone) / $0 } : nil
         return JobStatus(

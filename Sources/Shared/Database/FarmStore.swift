@@ -70,20 +70,32 @@ public final class FarmStore {
         ).map(JobRecord.init)
     }
 
-    public func markJoining(job: Int64) throws {
-        try connection.query("UPDATE jobs SET state = 'joining' WHERE id = $1 AND state IN ('queued', 'running')", [String(job)])
-        try notify(job: job)
+    /// Marks a job as being joined if it still is live with every chunk done. The job row is
+    /// locked first, as `farm retry` and `farm cancel` lock it, so neither can slip in between
+    /// the check and the mark. Returns false when the join must not start.
+    public func markJoining(job: Int64) throws -> Bool {
+        try connection.transaction {
+            let state = try connection.query("SELECT state FROM jobs WHERE id = $1 FOR UPDATE", [String(job)]).first?.string(0)
+            guard let state, ["queued", "running", "joining"].contains(state) else { return false }
+            let open = try connection.query(
+                "SELECT count(*) FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)])[0].int(0)
+            guard open == 0 else { return false }
+            try connection.query("UPDATE jobs SET state = 'joining' WHERE id = $1", [String(job)])
+            try notify(job: job)
+            return true
+        }
     }
 
-    /// Ends a job: done when `error` is nil, failed with that text otherwise. Returns false when
-    /// the job had already ended (cancelled while it was being joined).
+    /// Ends a job after its join: done when `error` is nil, failed with that text otherwise.
+    /// Returns false when the job left `joining` meanwhile (cancelled, or cancelled and sent
+    /// back by `farm retry`): then this join's result does not count.
     @discardableResult
     public func finish(job: Int64, error: String?) throws -> Bool {
         let updated = try connection.query(
             """
             UPDATE jobs SET state = CASE WHEN $2::text IS NULL THEN 'done' ELSE 'failed' END,
                             error = $2, finished_at = now()
-            WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled') RETURNING id
+            WHERE id = $1 AND state = 'joining' RETURNING id
             """, [String(job), error])
         try notify(job: job)
         return !updated.isEmpty

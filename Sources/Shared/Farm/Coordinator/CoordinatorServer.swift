@@ -253,8 +253,8 @@ public final class CoordinatorServer {
 
     private func startJoins() throws {
         for job in try store.jobsReadyToJoin() where !joining.contains(job.id) {
+            guard try store.markJoining(job: job.id) else { continue }
             joining.insert(job.id)
-            try store.markJoining(job: job.id)
             let chunks = try store.videoChunks(job: job.id)
             let folder = folder(job.id)
             let segments = chunks.map { SegmentJoiner.Segment(url: folder.result(kind: .video, chunk: $0), chunk: $0) }
@@ -301,10 +301,11 @@ public final class CoordinatorServer {
         for (job, error) in finished {
             joining.remove(job)
             guard try store.finish(job: job, error: error) else {
-                // Cancelled while joining: a cancelled job leaves no output behind.
-                if error == nil, let record = try store.job(job) {
+                // Cancelled while joining: a cancelled job leaves no output behind. A job sent
+                // back by `farm retry` meanwhile is joined again once its chunks are in.
+                if error == nil, let record = try store.job(job), record.state == "cancelled" {
                     try? FileManager.default.removeItem(atPath: record.outputPath)
-                    logger.info("job \(job) was \(record.state) during its join; removed \(record.outputPath)")
+                    logger.info("job \(job) was cancelled during its join; removed \(record.outputPath)")
                 }
                 continue
             }
