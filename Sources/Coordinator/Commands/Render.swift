@@ -96,7 +96,7 @@ struct Render: ParsableCommand {
         guard detail.job.state == "done" else { throw FarmExit.of(jobState: detail.job.state) }
         printSummary(
             loaded.project, frames: loaded.project.frameCount, url: target.url, elapsed: (clock.now - started) / .seconds(1),
-            how: "\(submission.chunks.count) chunks")
+            how: "\(submission.chunks.count) video chunks and the audio")
     }
 
     private func renderLocally(_ loaded: LoadedProject, target: OutputTarget) throws {
