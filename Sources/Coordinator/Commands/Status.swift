@@ -33,10 +33,7 @@ struct Status: ParsableCommand {
 
     func run() throws {
         if let job {
-            let detail = try database.withFarm { store in
-                guard let detail = try store.jobDetail(job) else { throw FarmControlError.noSuchJob(job) }
-                return detail
-            }
+            let detail = try database.withFarm { try $0.jobDetail(job) }
             if json { try JSONOutput.print(detail) } else { print(Self.text(detail)) }
         } else {
             let jobs = try database.withFarm { try $0.jobStatuses(limit: limit) }

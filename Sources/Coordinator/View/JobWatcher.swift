@@ -18,7 +18,7 @@ struct JobWatcher {
         let start = clock.now
         var throughput = Throughput()
         var lastRefresh = start
-        var detail = try fetch()
+        var detail = try store.jobDetail(job)
         while true {
             if detail.job.isFinished {
                 display.finish(detail)
@@ -29,7 +29,7 @@ struct JobWatcher {
                 detail, fps: throughput.rate ?? detail.job.fps,
                 eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
             try waitForChange(since: &lastRefresh, clock: clock)
-            detail = try fetch()
+            detail = try store.jobDetail(job)
         }
     }
 
@@ -50,10 +50,5 @@ struct JobWatcher {
             lastRefresh = clock.now
             return
         }
-    }
-
-    private func fetch() throws -> JobDetail {
-        guard let detail = try store.jobDetail(job) else { throw FarmControlError.noSuchJob(job) }
-        return detail
     }
 }

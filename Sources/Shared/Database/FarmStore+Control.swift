@@ -77,11 +77,7 @@ extension FarmStore {
                 throw FarmControlError.conflict(
                     "chunk \(index) of job \(id) is rendering now (attempt \(chunk.attempt) on \(chunk.worker ?? "a worker")); retry it when it ends")
             }
-            try connection.query(
-                """
-                UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL, failures_from = attempt
-                WHERE id = $1
-                """, [String(chunk.id)])
+            try requeueWithFreshTries(job: id, kind: .video, index: index)
             try reopen(id)
             return try lockedJob(id)
         }

@@ -33,9 +33,9 @@ extension FarmStore {
         ).map(Self.jobStatus)
     }
 
-    /// One job with every chunk and its newest errors; nil when there is no such job.
-    public func jobDetail(_ id: Int64) throws -> JobDetail? {
-        guard let job = try jobStatuses(id: id).first else { return nil }
+    /// One job with every chunk and its newest errors.
+    public func jobDetail(_ id: Int64) throws -> JobDetail {
+        guard let job = try jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
         let chunks = try connection.query(
             """
             SELECT c.idx, c.kind, c.start_frame, c.end_frame,

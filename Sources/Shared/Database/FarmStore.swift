@@ -104,15 +104,19 @@ public final class FarmStore {
     /// Puts chunks back in the queue whose accepted segments are gone (removed after an earlier
     /// join), so a job sent back by `farm retry` renders them again instead of failing its join.
     public func requeue(job: Int64, chunks indexes: [Int], kind: Assignment.Kind) throws {
-        for index in indexes {
-            try connection.query(
-                """
-                UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL, failures_from = attempt
-                WHERE job_id = $1 AND kind = $2 AND idx = $3 AND state = 'done'
-                """, [String(job), kind.rawValue, String(index)])
-        }
+        for index in indexes { try requeueWithFreshTries(job: job, kind: kind, index: index) }
         try connection.query("UPDATE jobs SET state = 'running' WHERE id = $1 AND state = 'joining'", [String(job)])
         try notify(job: job)
+    }
+
+    /// Queues a chunk that is not rendering to be rendered again, with a fresh set of tries:
+    /// the failures before now stop counting toward the limits.
+    func requeueWithFreshTries(job: Int64, kind: Assignment.Kind, index: Int) throws {
+        try connection.query(
+            """
+            UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL, failures_from = attempt
+            WHERE job_id = $1 AND kind = $2 AND idx = $3 AND state <> 'running'
+            """, [String(job), kind.rawValue, String(index)])
     }
 
     /// Wakes whoever listens on channel `farm` (watchers); the payload is the job id.
@@ -122,13 +126,17 @@ public final class FarmStore {
 
     // MARK: Workers
 
-    public func workerSeen(_ info: WorkerInfo, rendering: Bool) throws {
+    /// Records that a worker was heard; returns whether an operator has it draining.
+    @discardableResult
+    public func workerSeen(_ info: WorkerInfo, rendering: Bool) throws -> Bool {
         try connection.query(
             """
             INSERT INTO workers (id, host, cores, slots, version, state) VALUES ($1, $2, $3, $4, $5, $6)
             ON CONFLICT (id) DO UPDATE SET host = $2, cores = $3, slots = $4, version = $5, state = $6, last_seen = now()
+            RETURNING draining
             """,
-            [info.id, info.host, String(info.cores), String(info.slots), info.version, rendering ? "rendering" : "idle"])
+            [info.id, info.host, String(info.cores), String(info.slots), info.version, rendering ? "rendering" : "idle"]
+        ).first?.bool(0) ?? false
     }
 
     public func workerLost(_ id: String) throws {
@@ -138,10 +146,6 @@ public final class FarmStore {
     /// Removes workers that are gone for good; their attempts keep their ids.
     public func forgetWorkers(_ ids: [String]) throws {
         for id in ids { try connection.query("DELETE FROM workers WHERE id = $1", [id]) }
-    }
-
-    public func isDraining(_ id: String) throws -> Bool {
-        try connection.query("SELECT draining FROM workers WHERE id = $1", [id]).first?.bool(0) ?? false
     }
 
     // MARK: Chunks and attempts
@@ -270,20 +274,25 @@ public final class FarmStore {
     /// Takes back an attempt the worker has not started (it is draining): the chunk goes back to
     /// the queue and the attempt is closed as cancelled, which counts as no failure.
     public func giveBack(_ key: AttemptKey, reason: String) throws {
-        try connection.transaction {
-            let requeued = try connection.query(
-                """
-                UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL
-                WHERE id = $1 AND attempt = $2 AND state = 'running' RETURNING job_id
-                """, [String(key.chunk), String(key.attempt)])
-            guard let job = requeued.first?.int(0) else { return }
-            try connection.query(
-                """
-                UPDATE attempts SET outcome = 'cancelled', finished_at = now(), error = $3
-                WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
-                """, [String(key.chunk), String(key.attempt), reason])
-            try notify(job: job)
-        }
+        try connection.transaction { _ = try endAttempt(key, outcome: "cancelled", error: reason) }
+    }
+
+    /// Closes a running attempt with `outcome` and, while it is still its chunk's live attempt,
+    /// puts the chunk back in the queue. Returns the chunk's job when it went back.
+    private func endAttempt(_ key: AttemptKey, outcome: String, error: String) throws -> Int64? {
+        try connection.query(
+            """
+            UPDATE attempts SET outcome = $3, finished_at = now(), error = $4
+            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
+            """, [String(key.chunk), String(key.attempt), outcome, error])
+        let requeued = try connection.query(
+            """
+            UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL
+            WHERE id = $1 AND attempt = $2 AND state = 'running' RETURNING job_id
+            """, [String(key.chunk), String(key.attempt)])
+        guard let job = requeued.first?.int(0) else { return nil }
+        try notify(job: job)
+        return job
     }
 
     /// The chunk while `key` is its live attempt; nil once the fence has moved on.
@@ -324,18 +333,7 @@ public final class FarmStore {
     /// `failuresPerChunk` times, fails its job with this error and returns the job id.
     public func fail(_ key: AttemptKey, error: String) throws -> Int64? {
         try connection.transaction {
-            try connection.query(
-                """
-                UPDATE attempts SET outcome = 'failed', finished_at = now(), error = $3
-                WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
-                """, [String(key.chunk), String(key.attempt), error])
-            let requeued = try connection.query(
-                """
-                UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL
-                WHERE id = $1 AND attempt = $2 AND state = 'running' RETURNING job_id
-                """, [String(key.chunk), String(key.attempt)])
-            guard let job = requeued.first?.int(0) else { return nil }
-            try notify(job: job)
+            guard let job = try endAttempt(key, outcome: "failed", error: error) else { return nil }
             let failures = try connection.query(
                 """
                 SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id

@@ -156,9 +156,8 @@ public final class CoordinatorServer {
         session.route = route
         session.info = info
         session.lastHeard = clock.now
-        session.draining = try store.isDraining(info.id)
+        session.draining = try store.workerSeen(info, rendering: rendering ?? !session.running.isEmpty)
         workers[info.id] = session
-        try store.workerSeen(info, rendering: rendering ?? !session.running.isEmpty)
     }
 
     /// The last piece is in: check size and checksum, verify the media, then accept it behind
