@@ -22,10 +22,11 @@ let package = Package(
         ),
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "CSpawn"),
         .target(
             name: "Shared",
             dependencies: [
-                "CFFmpeg", "CZeroMQ", "CPostgres",
+                "CFFmpeg", "CZeroMQ", "CPostgres", "CSpawn",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -6,4 +6,15 @@ cd "$(dirname "$0")/.."
 
 bash ops/setup.sh
 swift build --build-tests
-swift test --skip-build "$@"
+
+# Standard input is /dev/null, never closed: CI runners may start us without one, and a closed
+# descriptor 0 is then handed to the first pipe a test opens.
+# The whole run takes minutes; a hang is cut off with the list of tests still running.
+limit=${FARM_TEST_MINUTES:-30}
+status=0
+timeout --kill-after=30 "${limit}m" swift test --skip-build "$@" < /dev/null || status=$?
+if ((status == 124 || status == 137)); then
+    echo "test: stopped after ${limit} minutes; the tests that started above without a result hung" >&2
+    pgrep -af 'farm|tmux' >&2 || true
+fi
+exit "$status"

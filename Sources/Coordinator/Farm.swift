@@ -36,4 +36,9 @@ struct Farm: ParsableCommand {
             Pause.self, Resume.self, Priority.self, Retry.self,
         ]
     )
+
+    static func main() {
+        StandardDescriptors.openMissing()
+        main(nil)
+    }
 }

@@ -25,6 +25,11 @@ struct FarmWorker: ParsableCommand {
         version: FarmVersion.current
     )
 
+    static func main() {
+        StandardDescriptors.openMissing()
+        main(nil)
+    }
+
     @Option(name: .long, help: "The coordinator's ZeroMQ endpoint.")
     var coordinator: String
 

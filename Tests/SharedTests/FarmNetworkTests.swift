@@ -55,7 +55,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
             let local = dir.appendingPathComponent("local.mov")
-            _ = try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
+            try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
             let network = Network()
             let coordinatorHost = try network.host("c", address: 1)
             let first = try network.host("w1", address: 2)

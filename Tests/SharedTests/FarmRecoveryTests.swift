@@ -13,7 +13,7 @@ import Testing
     static func slowProject(in dir: URL) throws -> (project: URL, reference: [String]) {
         let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)
         let local = dir.appendingPathComponent("reference.mov")
-        _ = try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
+        try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
         return (project, try frameHashes(local))
     }
 
@@ -144,7 +144,7 @@ import Testing
             #expect(retried.state == "done", "\(retried.error ?? "")\n\(farm.logs)")
             #expect(retried.error == nil)
             let reference = dir.appendingPathComponent("reference.mov")
-            _ = try FarmTests.farm(["render", project.path, "-o", reference.path, "--local"])
+            try FarmTests.farm(["render", project.path, "-o", reference.path, "--local"])
             #expect(try frameHashes(output) == frameHashes(reference))
             let acceptedOnce = try farm.attempts(job).filter { $0.outcome == "done" }
             #expect(acceptedOnce.count == 5, "each chunk is accepted once: \(acceptedOnce)")

@@ -39,6 +39,7 @@ import Testing
         return file
     }
 
+    @discardableResult
     static func farm(_ arguments: [String]) throws -> ProcessResult {
         let result = try run(productsDirectory.appendingPathComponent("farm").path, arguments)
         guard result.status == 0 else { throw TestError.failed("farm \(arguments.joined(separator: " ")) failed: \(result.stderr)") }

@@ -36,13 +36,14 @@ import Testing
             try farm.startCoordinator()
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "60"])
-            let session = "farm-watch-\(getpid())"
-            try run("tmux", ["new-session", "-d", "-s", session, "-x", "160", "-y", "50"])
-            defer { _ = try? run("tmux", ["kill-session", "-t", session]) }
+            // A tmux server of the test's own (-L), with no user configuration (-f /dev/null).
+            let tmux = { (arguments: [String]) in try run("tmux", ["-L", "farm-watch-\(getpid())", "-f", "/dev/null"] + arguments) }
+            try tmux(["new-session", "-d", "-s", "watch", "-x", "160", "-y", "50"])
+            defer { _ = try? tmux(["kill-server"]) }
             let command = "\(productsDirectory.appendingPathComponent("farm").path) watch \(job) --database '\(farm.database)'; echo watch-exit=$?"
-            try run("tmux", ["send-keys", "-t", session, command, "Enter"])
+            try tmux(["send-keys", "-t", "watch", command, "Enter"])
             func pane() throws -> [String] {
-                try run("tmux", ["capture-pane", "-p", "-t", session]).stdout.components(separatedBy: "\n")
+                try tmux(["capture-pane", "-p", "-t", "watch"]).stdout.components(separatedBy: "\n")
             }
             // The view is up before any worker exists: 0 frames, everything queued.
             try farm.wait("the watch view") { try pane().contains { $0.contains("0/240 frames") } }
@@ -196,7 +197,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let project = try Self.heavyProject(in: dir, seconds: 8)
             let local = dir.appendingPathComponent("reference.mov")
-            _ = try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
+            try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
             let reference = try frameHashes(local)
             let referenceAudio = try audioHash(local)
             let farm = try TestFarm(directory: dir)
@@ -232,7 +233,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let project = try Self.heavyProject(in: dir, seconds: 4)
             let reference = dir.appendingPathComponent("reference.mov")
-            _ = try FarmTests.farm(["render", project.path, "-o", reference.path, "--local"])
+            try FarmTests.farm(["render", project.path, "-o", reference.path, "--local"])
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator()

@@ -58,7 +58,7 @@ final class FarmProcess {
             process.arguments = arguments
         }
         self.log = log
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         handle.seekToEndOfFile()
         process.standardOutput = handle
@@ -72,8 +72,18 @@ final class FarmProcess {
         process.waitUntilExit()
     }
 
+    /// SIGTERM, as an operator or a service manager stops it. A program that is still running
+    /// 20 s later is killed, and the test fails: a farm process must stop when asked.
     func stop() {
-        if process.isRunning { kill(SIGTERM) }
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            kill(SIGKILL)
+            Issue.record("\(log.lastPathComponent): still running 20 s after SIGTERM\n\(output.suffix(3000))")
+        }
+        process.waitUntilExit()
     }
 
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }

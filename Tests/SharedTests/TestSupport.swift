@@ -1,6 +1,10 @@
 import Foundation
-import Shared
+@testable import Shared
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The result of running a program to completion.
 struct ProcessResult {
@@ -18,41 +22,26 @@ enum TestError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs `program` with `arguments`, capturing its output.
+/// Runs `program` (a path, or a name looked up on PATH) with `arguments`, capturing its output;
+/// kills it and fails after `timeout` seconds.
+///
+/// Through the farm's own `Subprocess`, not Foundation's `Process`: tmux leaves its server behind,
+/// and `Process` would wait for that server to end too.
 @discardableResult
-func run(_ program: String, _ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
-    process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read both pipes before waiting so a chatty child cannot fill a pipe and block.
-    let errData = ErrorSink()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        errData.set(err.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
+func run(_ program: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 600) throws -> ProcessResult {
+    let argv = (program.hasPrefix("/") ? [program] : ["/usr/bin/env", program]) + arguments
+    let capture = FileManager.default.temporaryDirectory.appendingPathComponent("farm-test-run-\(UUID().uuidString)")
+    let out = capture.appendingPathExtension("out")
+    let err = capture.appendingPathExtension("err")
+    defer { for file in [out, err] { try? FileManager.default.removeItem(at: file) } }
+    let pid = try Subprocess.spawn(argv, standardOutput: out, standardError: err, directory: directory)
+    let read = { (file: URL) in (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+    guard let status = Subprocess.wait(pid, timeout: timeout) else {
+        kill(pid, SIGKILL)
+        _ = Subprocess.wait(pid, timeout: nil)
+        throw TestError.failed("\(argv.joined(separator: " ")) did not finish within \(Int(timeout)) s\n\(read(out))\n\(read(err))")
     }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return ProcessResult(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData.get(), as: UTF8.self))
-}
-
-/// Holds a child's standard error while another thread reads it.
-final class ErrorSink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.withLock { data = value } }
-    func get() -> Data { lock.withLock { data } }
+    return ProcessResult(status: status, stdout: read(out), stderr: read(err))
 }
 
 /// Runs the `ffmpeg` program (an independent oracle; the product never runs it).
@@ -92,6 +81,7 @@ enum TestMedia {
     }
 
     /// A grey source whose luma equals 3 × its frame number: the picture says which frame it is.
+    @discardableResult
     static func numbered(_ name: String, in directory: URL, frames: Int, size: String = "64x64", rate: String = "30") throws -> URL {
         try make(
             name, in: directory, video: "color=gray:size=\(size):rate=\(rate):duration=\(Double(frames) / (Double(rate) ?? 30)),geq=lum='3*N':cb=128:cr=128",

@@ -1,0 +1,15 @@
+#ifndef FARM_CSPAWN_H
+#define FARM_CSPAWN_H
+
+#include <spawn.h>
+
+/// glibc's posix_spawn file actions that Swift's Glibc module does not export (they need
+/// _GNU_SOURCE, which this file's implementation defines).
+
+/// Closes every descriptor from `from` up in the child.
+int farm_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from);
+
+/// Changes the child's working directory to `path`.
+int farm_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
+
+#endif
