@@ -38,10 +38,10 @@ import Testing
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "60"])
             // A tmux server of the test's own (-L), with no user configuration (-f /dev/null).
             let tmux = { (arguments: [String]) in try run("tmux", ["-L", "farm-watch-\(getpid())", "-f", "/dev/null"] + arguments) }
-            try tmux(["new-session", "-d", "-s", "watch", "-x", "160", "-y", "50"])
+            _ = try tmux(["new-session", "-d", "-s", "watch", "-x", "160", "-y", "50"])
             defer { _ = try? tmux(["kill-server"]) }
             let command = "\(productsDirectory.appendingPathComponent("farm").path) watch \(job) --database '\(farm.database)'; echo watch-exit=$?"
-            try tmux(["send-keys", "-t", "watch", command, "Enter"])
+            _ = try tmux(["send-keys", "-t", "watch", command, "Enter"])
             func pane() throws -> [String] {
                 try tmux(["capture-pane", "-p", "-t", "watch"]).stdout.components(separatedBy: "\n")
             }
@@ -153,6 +153,8 @@ import Testing
             try farm.start(workers: ["w1", "w2"])
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "120"])
+            // An operator watches the job as JSON from the start; the cancel ends the watch.
+            let watch = try farm.cliInBackground(["watch", String(job), "--json"])
             try farm.wait("both workers mid-chunk") {
                 try Self.count(
                     farm,
@@ -186,10 +188,56 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: output.path))
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }.isEmpty)
             #expect(farm.workers.allSatisfy { $0.output.contains("cancelled") })
+            // `watch --json`: one JobDetail per line, each a change, frames never going back while
+            // the job runs (a cancel drops the unfinished chunks' frames); the last line says
+            // cancelled, and the watch exits 4 (cancelled).
+            let watched = try watch.finish()
+            #expect(watched.status == 4, "\(watched.stderr)")
+            let lines = watched.stdout.split(separator: "\n")
+            let details = try lines.map { try JSONDecoder().decode(JobDetail.self, from: Data($0.utf8)) }
+            print("watch --json: \(details.count) lines, frames \(details.map(\.job.framesDone)), exit \(watched.status)")
+            #expect(details.count >= 3, "\(watched.stdout)")
+            #expect(details.first?.job.state == "queued" || details.first?.job.state == "running")
+            #expect(details.last?.job.state == "cancelled")
+            #expect(zip(details, details.dropFirst()).allSatisfy { $0 != $1 }, "watch --json repeated an unchanged line")
+            let watchedFrames = details.filter { $0.job.state != "cancelled" }.map(\.job.framesDone)
+            #expect(watchedFrames == watchedFrames.sorted(), "frames went back: \(watchedFrames)")
+            #expect(details.contains { $0.chunks.contains { $0.state == "running" && $0.framesDone > 0 } })
+
             // A second cancel is refused with its own exit code.
             let again = try farm.cli(["cancel", String(job)])
             #expect(again.status == 5)
             #expect(again.stderr.contains("job \(job) is cancelled; there is nothing to cancel"), "\(again.stderr)")
+        }
+    }
+
+    @Test func renderCancelledFromAnotherTerminalExitsFourAndWritesNothing() throws {
+        try withTemporaryDirectory { dir in
+            let project = try Self.heavyProject(in: dir, seconds: 16)
+            let farm = try TestFarm(directory: dir)
+            let output = dir.appendingPathComponent("out.mov")
+            // `farm render` runs its own coordinator and two local workers against the database.
+            let render = try farm.cliInBackground([
+                "render", project.path, "-o", output.path, "--workers", "2", "--chunk-frames", "120", "--data",
+                dir.appendingPathComponent("render-data").path,
+            ])
+            var job: Int64 = 0
+            try farm.wait("the render to be mid-chunk") {
+                let rows = try farm.store.connection.query(
+                    "SELECT c.job_id FROM attempts a JOIN chunks c ON c.id = a.chunk_id WHERE a.outcome = 'running' AND a.frames_done > 0")
+                job = rows.first?.int(0) ?? 0
+                return !rows.isEmpty
+            }
+            let cancel = try farm.cli(["cancel", String(job)])
+            #expect(cancel.status == 0, "\(cancel.stderr)")
+            let rendered = try render.finish()
+            print("render cancelled elsewhere: exit \(rendered.status), last line: \(rendered.stderr.split(separator: "\n").last ?? "")")
+            #expect(rendered.status == 4, "\(rendered.stderr)")
+            #expect(rendered.stderr.contains("job \(job) cancelled"), "\(rendered.stderr)")
+            #expect(try farm.store.job(job)?.state == "cancelled")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }.isEmpty)
+            // Its temporary workers are gone from the farm's list.
+            #expect(try farm.json([WorkerStatus].self, ["workers"]).isEmpty)
         }
     }
 
