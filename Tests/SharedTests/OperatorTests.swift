@@ -191,7 +191,7 @@ import Testing
             // `watch --json`: one JobDetail per line, each a change, frames never going back while
             // the job runs (a cancel drops the unfinished chunks' frames); the last line says
             // cancelled, and the watch exits 4 (cancelled).
-            let watched = try watch.finish()
+            let watched = try watch.finish(timeout: 60)
             #expect(watched.status == 4, "\(watched.stderr)")
             let lines = watched.stdout.split(separator: "\n")
             let details = try lines.map { try JSONDecoder().decode(JobDetail.self, from: Data($0.utf8)) }
@@ -230,7 +230,7 @@ import Testing
             }
             let cancel = try farm.cli(["cancel", String(job)])
             #expect(cancel.status == 0, "\(cancel.stderr)")
-            let rendered = try render.finish()
+            let rendered = try render.finish(timeout: 60)
             print("render cancelled elsewhere: exit \(rendered.status), last line: \(rendered.stderr.split(separator: "\n").last ?? "")")
             #expect(rendered.status == 4, "\(rendered.stderr)")
             #expect(rendered.stderr.contains("job \(job) cancelled"), "\(rendered.stderr)")

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Shared
+import Shared
 import Testing
 
 #if canImport(Glibc)
@@ -154,8 +154,8 @@ final class TestFarm {
     }
 
     /// Starts `farm ARGUMENTS --database URL` without waiting for it; `finish` collects it.
-    func cliInBackground(_ arguments: [String]) throws -> BackgroundCommand {
-        try BackgroundCommand(["farm"] + arguments + ["--database", database], in: directory)
+    func cliInBackground(_ arguments: [String]) throws -> RunningProgram {
+        try RunningProgram(productsDirectory.appendingPathComponent("farm").path, arguments + ["--database", database])
     }
 
     /// Runs a `--json` read command and decodes what it printed.
@@ -205,30 +205,4 @@ final class TestFarm {
     }
 
     deinit { stopAll() }
-}
-
-/// A farm command left running while the test goes on (`farm watch`, say).
-final class BackgroundCommand {
-    let pid: pid_t
-    let out: URL
-    let err: URL
-
-    init(_ argv: [String], in directory: URL) throws {
-        let name = "background-\(UUID().uuidString)"
-        out = directory.appendingPathComponent("\(name).out")
-        err = directory.appendingPathComponent("\(name).err")
-        let program = productsDirectory.appendingPathComponent(argv[0]).path
-        pid = try Subprocess.spawn([program] + argv.dropFirst(), standardOutput: out, standardError: err)
-    }
-
-    /// Waits for the command to end by itself and returns what it did.
-    func finish(timeout: Double = 60) throws -> ProcessResult {
-        let read = { (file: URL) in (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
-        guard let status = Subprocess.wait(pid, timeout: timeout) else {
-            Glibc.kill(pid, SIGKILL)
-            _ = Subprocess.wait(pid, timeout: nil)
-            throw TestError.failed("the background command did not end within \(Int(timeout)) s\n\(read(out))\n\(read(err))")
-        }
-        return ProcessResult(status: status, stdout: read(out), stderr: read(err))
-    }
 }

@@ -24,24 +24,41 @@ enum TestError: Error, CustomStringConvertible {
 
 /// Runs `program` (a path, or a name looked up on PATH) with `arguments`, capturing its output;
 /// kills it and fails after `timeout` seconds.
-///
-/// Through the farm's own `Subprocess`, not Foundation's `Process`: tmux leaves its server behind,
-/// and `Process` would wait for that server to end too.
 @discardableResult
 func run(_ program: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 600) throws -> ProcessResult {
-    let argv = (program.hasPrefix("/") ? [program] : ["/usr/bin/env", program]) + arguments
-    let capture = FileManager.default.temporaryDirectory.appendingPathComponent("farm-test-run-\(UUID().uuidString)")
-    let out = capture.appendingPathExtension("out")
-    let err = capture.appendingPathExtension("err")
-    defer { for file in [out, err] { try? FileManager.default.removeItem(at: file) } }
-    let pid = try Subprocess.spawn(argv, standardOutput: out, standardError: err, directory: directory)
-    let read = { (file: URL) in (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
-    guard let status = Subprocess.wait(pid, timeout: timeout) else {
-        kill(pid, SIGKILL)
-        _ = Subprocess.wait(pid, timeout: nil)
-        throw TestError.failed("\(argv.joined(separator: " ")) did not finish within \(Int(timeout)) s\n\(read(out))\n\(read(err))")
+    try RunningProgram(program, arguments, in: directory).finish(timeout: timeout)
+}
+
+/// A program started and not yet waited for.
+///
+/// Through the farm's own `Subprocess`, not Foundation's `Process`: tmux leaves its server behind,
+/// and `Process` would wait for that server to end too. Output goes to files, read at the end.
+final class RunningProgram {
+    let argv: [String]
+    let pid: pid_t
+    private let out: URL
+    private let err: URL
+
+    init(_ program: String, _ arguments: [String], in directory: URL? = nil) throws {
+        argv = (program.hasPrefix("/") ? [program] : ["/usr/bin/env", program]) + arguments
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("farm-test-run-\(UUID().uuidString)")
+        out = capture.appendingPathExtension("out")
+        err = capture.appendingPathExtension("err")
+        pid = try Subprocess.spawn(argv, standardOutput: out, standardError: err, directory: directory)
     }
-    return ProcessResult(status: status, stdout: read(out), stderr: read(err))
+
+    /// Waits for the program to end by itself and returns what it did; kills it and fails after
+    /// `timeout` seconds.
+    func finish(timeout: Double) throws -> ProcessResult {
+        defer { for file in [out, err] { try? FileManager.default.removeItem(at: file) } }
+        let read = { (file: URL) in (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+        guard let status = Subprocess.wait(pid, timeout: timeout) else {
+            kill(pid, SIGKILL)
+            _ = Subprocess.wait(pid, timeout: nil)
+            throw TestError.failed("\(argv.joined(separator: " ")) did not finish within \(Int(timeout)) s\n\(read(out))\n\(read(err))")
+        }
+        return ProcessResult(status: status, stdout: read(out), stderr: read(err))
+    }
 }
 
 /// Runs the `ffmpeg` program (an independent oracle; the product never runs it).
