@@ -54,6 +54,7 @@ struct FarmWorker: ParsableCommand {
     func validate() throws {
         if slots < 1 { throw ValidationError("--slots must be >= 1 (got \(slots))") }
         if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
+        if let problem = EndpointSyntax.problem(in: coordinator) { throw ValidationError("--coordinator \(problem)") }
     }
 
     func run() throws {

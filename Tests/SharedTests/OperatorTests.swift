@@ -282,6 +282,22 @@ import Testing
         }
     }
 
+    @Test func retryKeepsAPauseAndSaysSo() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "30"])
+            for command in ["pause", "cancel"] { #expect(try farm.cli([command, String(job)]).status == 0) }
+            let retried = try farm.cli(["retry", String(job)])
+            #expect(retried.status == 0, "\(retried.stderr)")
+            #expect(retried.stdout.contains("job \(job) queued again: 5 chunk(s) to render"), "\(retried.stdout)")
+            #expect(retried.stdout.contains("job \(job) is paused: nothing is rendered until `farm resume \(job)`"), "\(retried.stdout)")
+            let status = try Self.status(farm, job).job
+            #expect(status.state == "queued")
+            #expect(status.paused)
+        }
+    }
+
     @Test func higherPriorityJobIsAssignedFirstAndDrainStopsAWorker() throws {
         try withTemporaryDirectory { dir in
             let project = try Self.heavyProject(in: dir, seconds: 4)

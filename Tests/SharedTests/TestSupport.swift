@@ -47,6 +47,9 @@ final class RunningProgram {
         pid = try Subprocess.spawn(argv, standardOutput: out, standardError: err, directory: directory)
     }
 
+    /// What it has printed on standard output so far.
+    var outputSoFar: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+
     /// Waits for the program to end by itself and returns what it did; kills it and fails after
     /// `timeout` seconds.
     func finish(timeout: Double) throws -> ProcessResult {

@@ -9,7 +9,8 @@ struct Cancel: ParsableCommand {
             a second); the job is never joined. A cancelled job can be started again with \
             `farm retry`, which keeps the chunks already accepted.
 
-            Exit codes: 0 cancelled, 3 no such job, 5 the job had already ended.
+            Exit codes: 0 cancelled, 1 farm unreachable, 3 no such job, 5 the job had already ended, \
+            64 a wrong command line.
 
             Example:
               farm cancel 12

@@ -36,7 +36,7 @@ enum FarmExit {
             case .conflict: throw conflict
             }
         } catch let error as PostgresError {
-            printError("farm database: \(error)")
+            printError("the farm's database: \(error)")
             throw failed
         }
     }

@@ -10,7 +10,7 @@ struct Logs: ParsableCommand {
             failed verification), lost (the worker went silent and its lease ran out), cancelled \
             (the job was cancelled, or a draining worker gave the chunk back) and running.
 
-            Exit codes: 0 shown, 3 no such job or chunk.
+            Exit codes: 0 shown, 1 farm unreachable, 3 no such job or chunk, 64 a wrong command line.
 
             Examples:
               farm logs 12
@@ -29,6 +29,10 @@ struct Logs: ParsableCommand {
     var json = false
 
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    func validate() throws {
+        try ChunkOption.check(chunk)
+    }
 
     func run() throws {
         let attempts = try database.withFarm { try $0.attemptLog(job: job, chunk: chunk) }

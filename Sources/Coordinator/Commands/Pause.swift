@@ -8,7 +8,8 @@ struct Pause: ParsableCommand {
             Chunks already rendering finish and are kept; the workers move on to other jobs. \
             The output is the same as if the job had never paused.
 
-            Exit codes: 0 paused, 3 no such job, 5 the job has ended.
+            Exit codes: 0 paused, 1 farm unreachable, 3 no such job, 5 the job has ended, 64 a wrong \
+            command line.
 
             Example:
               farm pause 12

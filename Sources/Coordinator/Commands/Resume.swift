@@ -5,7 +5,8 @@ struct Resume: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Let a paused job's chunks be assigned again.",
         discussion: """
-            Exit codes: 0 resumed, 3 no such job, 5 the job has ended.
+            Exit codes: 0 resumed, 1 farm unreachable, 3 no such job, 5 the job has ended, 64 a wrong \
+            command line.
 
             Example:
               farm resume 12

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 import Shared
@@ -38,6 +37,7 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         if leaseSeconds < 1 { throw ValidationError("--lease-seconds must be >= 1 (got \(leaseSeconds))") }
+        if let problem = EndpointSyntax.problem(in: bind) { throw ValidationError("--bind \(problem)") }
     }
 
     func run() throws {
@@ -50,23 +50,8 @@ struct Serve: ParsableCommand {
         configuration.bind = bind
         configuration.leaseSeconds = leaseSeconds
         let coordinator = try CoordinatorServer(configuration: configuration)
-        let signals = StopSignals { coordinator.stop() }
+        let signals = StopSignals { _ in coordinator.stop() }
         try coordinator.run()
         _ = signals
-    }
-}
-
-/// Calls `stop` on SIGINT or SIGTERM instead of dying mid-write.
-final class StopSignals {
-    private let sources: [DispatchSourceSignal]
-
-    init(_ stop: @escaping () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: stop)
-            source.resume()
-            return source
-        }
     }
 }

@@ -11,7 +11,7 @@ struct Status: ParsableCommand {
             its newest errors and its output. ETA and fps come from frames rendered over time, \
             not from chunk counts.
 
-            Exit codes: 0 shown, 1 farm unreachable, 3 no such job.
+            Exit codes: 0 shown, 1 farm unreachable, 3 no such job, 64 a wrong command line.
 
             Examples:
               farm status
@@ -30,6 +30,10 @@ struct Status: ParsableCommand {
     var json = false
 
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    func validate() throws {
+        if limit < 1 { throw ValidationError("--limit must be >= 1 (got \(limit))") }
+    }
 
     func run() throws {
         if let job {

@@ -17,8 +17,8 @@ struct Submit: ParsableCommand {
             With --watch it then follows the job like `farm watch` (on standard error; the id \
             stays alone on standard output) and exits as `farm watch` does.
 
-            Exit codes: 0 queued (with --watch: done), 1 failed, 2 bad project or media \
-            (nothing queued), 4 cancelled while watched, 64 a wrong command line.
+            Exit codes: 0 queued (with --watch: done), 1 failed or farm unreachable, 2 bad project \
+            or media (nothing queued), 4 cancelled while watched, 64 a wrong command line.
 
             Examples:
               farm submit project.json -o /srv/out/final.mp4 --database postgresql://farm@db/farm
@@ -39,6 +39,10 @@ struct Submit: ParsableCommand {
     @Option(name: .long, help: "Higher runs first; equal priorities run in submission order.")
     var priority = 0
 
+    func validate() throws {
+        try Priority.check(priority)
+    }
+
     @Flag(name: .long, help: "Follow the job until it ends, as `farm watch` does.")
     var watch = false
 
@@ -48,15 +52,14 @@ struct Submit: ParsableCommand {
         let submission = try JobSubmission(
             loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
-        let (url, server) = try database.open()
-        defer { server?.stop() }
-        let store = try FarmStore(url: url)
-        let id = try store.submit(submission)
-        print(id)
-        guard watch else { return }
-        fflush(stdout)
-        var display = makeJobDisplay(json: false, handle: .standardError)
-        let detail = try FarmExit.guarding { try JobWatcher(store: store, job: id).follow(on: &display) }
-        throw FarmExit.of(jobState: detail.job.state)
+        let state = try database.withFarm(creating: true) { store -> String? in
+            let id = try store.submit(submission)
+            print(id)
+            guard watch else { return nil }
+            fflush(stdout)
+            var display = makeJobDisplay(json: false, handle: .standardError)
+            return try JobWatcher(store: store, job: id).follow(on: &display).job.state
+        }
+        if let state { throw FarmExit.of(jobState: state) }
     }
 }

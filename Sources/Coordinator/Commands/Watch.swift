@@ -13,9 +13,11 @@ struct Watch: ParsableCommand {
             frames per second measured over the last 15 seconds.
 
             Elsewhere (a pipe, a log) it prints one plain line per change; with --json, one \
-            JobDetail object per line (fields in docs/cli.md).
+            JobDetail object per change, as `farm status JOB --json` prints it (fields in \
+            docs/cli.md; its fps and etaSeconds use the whole run's rate, not the 15 s window).
 
-            Exit codes: 0 the job is done, 1 it failed, 3 no such job, 4 it was cancelled.
+            Exit codes: 0 the job is done, 1 it failed or the farm is unreachable, 3 no such job, \
+            4 it was cancelled, 64 a wrong command line; interrupted (Ctrl-C), 130.
 
             Examples:
               farm watch 12

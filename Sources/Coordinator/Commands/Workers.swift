@@ -6,6 +6,10 @@ struct Workers: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the workers, or drain one.",
         discussion: """
+            A worker's id is its --id, else HOST-PID (farm-worker --help).
+
+            Exit codes: 0 done, 1 farm unreachable, 3 no such worker, 64 a wrong command line.
+
             Examples:
               farm workers
               farm workers --json | jq '.[] | select(.state == "lost") | .id'

@@ -25,8 +25,9 @@ public final class PostgresConnection {
         guard let connection = PQconnectdb(url) else { throw PostgresError(message: "out of memory", state: nil) }
         self.connection = connection
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(connection))
-            PQfinish(connection)
+            // libpq puts its hint on a second, indented line; keep the message to one line.
+            let message = Self.trimmed(PQerrorMessage(connection)).replacingOccurrences(of: "\n\t", with: " ")
+            // No PQfinish here: every stored property is set, so deinit runs and closes it.
             throw PostgresError(message: "connect to \(Self.redacted(url)): \(message)", state: nil)
         }
         _ = try query("SET client_min_messages TO warning")
