@@ -9,10 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash ops/setup.sh
-swift build -c release --product farm
-swift build -c release --product farm-worker
-farm="$(swift build -c release --show-bin-path)/farm"
+farm="$(bash ops/build-release.sh farm farm-worker)/farm"
 
 dir="${BENCH_DIR:-.build/bench-farm}"
 mkdir -p "$dir"

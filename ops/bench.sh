@@ -5,10 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash ops/setup.sh
-swift build -c release --product farm
-swift build -c release --product farm-bench
-bin="$(swift build -c release --show-bin-path)"
+bin="$(bash ops/build-release.sh farm farm-bench)"
 
 dir="${BENCH_DIR:-.build/bench}"
 mkdir -p "$dir"

@@ -67,9 +67,7 @@ import Testing
             let png = try Data(contentsOf: dir.appendingPathComponent("good.png"))
             try (png.prefix(41) + Data(repeating: 0xA5, count: 600)).write(to: dir.appendingPathComponent("broken.png"))
             try Data(testCase.project.utf8).write(to: dir.appendingPathComponent("project.json"))
-            let result = try run(
-                productsDirectory.appendingPathComponent("farm").path,
-                ["render", "project.json", "-o", "out.mp4", "--local"], in: dir)
+            let result = try runFarm(["render", "project.json", "-o", "out.mp4", "--local"], in: dir)
             let lines = result.stderr.split(separator: "\n")
             #expect(result.status == 2, "\(result.stderr)")
             #expect(lines.count == 1, "\(result.stderr)")

@@ -18,7 +18,7 @@ struct CommandLineErrorTests {
         ["pause", "3"], ["resume", "3"], ["priority", "3", "1"], ["retry", "3"],
     ])
     func unreachableDatabaseExitsOne(_ command: [String]) throws {
-        let result = try CommandLineHelpTests.farm(command + ["--database", Self.unreachable])
+        let result = try runFarm(command + ["--database", Self.unreachable])
         #expect(result.status == 1, "farm \(command.joined(separator: " ")): \(result.status) \(result.stderr)")
         #expect(result.stderr.hasPrefix("farm: the farm's database: connect to host=/tmp/farm-test-nowhere-"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
@@ -27,7 +27,7 @@ struct CommandLineErrorTests {
     @Test func submitToAnUnreachableDatabaseExitsOne() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
-            let result = try CommandLineHelpTests.farm([
+            let result = try runFarm([
                 "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--database", Self.unreachable,
             ])
             #expect(result.status == 1, "\(result.stderr)")
@@ -65,7 +65,7 @@ struct CommandLineErrorTests {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
             let data = dir.appendingPathComponent("data")
-            let submitted = try CommandLineHelpTests.farm([
+            let submitted = try runFarm([
                 "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--data", data.path,
             ])
             #expect(submitted.status == 0, "\(submitted.stderr)")
@@ -73,7 +73,7 @@ struct CommandLineErrorTests {
             #expect(!FileManager.default.fileExists(atPath: pidFile.path), "submit left its private server running")
 
             // No coordinator runs, so the job waits and the watch goes on until interrupted.
-            let watch = try RunningProgram(productsDirectory.appendingPathComponent("farm").path, ["watch", "1", "--data", data.path])
+            let watch = try RunningProgram(farmProgram, ["watch", "1", "--data", data.path])
             let deadline = Date().addingTimeInterval(60)
             while !FileManager.default.fileExists(atPath: pidFile.path) || watch.outputSoFar.isEmpty, Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.1)

@@ -10,12 +10,8 @@ struct CommandLineHelpTests {
         ["workers", "drain"], ["workers", "undrain"], ["logs"], ["cancel"], ["pause"], ["resume"], ["priority"], ["retry"],
     ]
 
-    static func farm(_ arguments: [String]) throws -> ProcessResult {
-        try run(productsDirectory.appendingPathComponent("farm").path, arguments)
-    }
-
     @Test(arguments: commands) func helpHasAnExample(_ command: [String]) throws {
-        let result = try Self.farm(command + ["--help"])
+        let result = try runFarm(command + ["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Example"), "farm \(command.joined(separator: " ")) --help has no example")
         // Every example names the command it is under.
@@ -23,7 +19,7 @@ struct CommandLineHelpTests {
     }
 
     @Test(arguments: ["bash", "zsh", "fish"]) func completionKnowsEverySubcommand(_ shell: String) throws {
-        let result = try Self.farm(["--generate-completion-script", shell])
+        let result = try runFarm(["--generate-completion-script", shell])
         #expect(result.status == 0)
         for command in ["render", "status", "watch", "workers", "drain", "logs", "cancel", "pause", "resume", "priority", "retry"] {
             #expect(result.stdout.contains(command), "\(shell) completion lacks \(command)")

@@ -41,7 +41,7 @@ import Testing
 
     @discardableResult
     static func farm(_ arguments: [String]) throws -> ProcessResult {
-        let result = try run(productsDirectory.appendingPathComponent("farm").path, arguments)
+        let result = try runFarm(arguments)
         guard result.status == 0 else { throw TestError.failed("farm \(arguments.joined(separator: " ")) failed: \(result.stderr)") }
         return result
     }

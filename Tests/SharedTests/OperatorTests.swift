@@ -40,7 +40,7 @@ import Testing
             let tmux = { (arguments: [String]) in try run("tmux", ["-L", "farm-watch-\(getpid())", "-f", "/dev/null"] + arguments) }
             _ = try tmux(["new-session", "-d", "-s", "watch", "-x", "160", "-y", "50"])
             defer { _ = try? tmux(["kill-server"]) }
-            let command = "\(productsDirectory.appendingPathComponent("farm").path) watch \(job) --database '\(farm.database)'; echo watch-exit=$?"
+            let command = "\(farmProgram) watch \(job) --database '\(farm.database)'; echo watch-exit=$?"
             _ = try tmux(["send-keys", "-t", "watch", command, "Enter"])
             func pane() throws -> [String] {
                 try tmux(["capture-pane", "-p", "-t", "watch"]).stdout.components(separatedBy: "\n")

@@ -19,7 +19,7 @@ import Testing
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             for descriptor: Int32 in 0...2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-            let argv = [productsDirectory.appendingPathComponent("farm").path, "render", project.path, "-o", output.path, "--local"]
+            let argv = [farmProgram, "render", project.path, "-o", output.path, "--local"]
             let cArguments = argv.map { strdup($0) } + [nil]
             defer { cArguments.forEach { free($0) } }
             var pid: pid_t = 0

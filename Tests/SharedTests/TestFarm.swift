@@ -139,9 +139,7 @@ final class TestFarm {
 
     /// Submits through the real `farm submit` and returns the job id it printed.
     func submit(_ project: URL, output: URL, chunkArguments: [String]) throws -> Int64 {
-        let result = try run(
-            productsDirectory.appendingPathComponent("farm").path,
-            ["submit", project.path, "-o", output.path, "--database", database] + chunkArguments)
+        let result = try cli(["submit", project.path, "-o", output.path] + chunkArguments)
         guard result.status == 0, let id = Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TestError.failed("farm submit failed (\(result.status)): \(result.stderr)")
         }
@@ -150,12 +148,12 @@ final class TestFarm {
 
     /// Runs `farm ARGUMENTS --database URL` and returns what it did, whatever its exit status.
     func cli(_ arguments: [String]) throws -> ProcessResult {
-        try run(productsDirectory.appendingPathComponent("farm").path, arguments + ["--database", database])
+        try runFarm(arguments + ["--database", database])
     }
 
     /// Starts `farm ARGUMENTS --database URL` without waiting for it; `finish` collects it.
     func cliInBackground(_ arguments: [String]) throws -> RunningProgram {
-        try RunningProgram(productsDirectory.appendingPathComponent("farm").path, arguments + ["--database", database])
+        try RunningProgram(farmProgram, arguments + ["--database", database])
     }
 
     /// Runs a `--json` read command and decodes what it printed.

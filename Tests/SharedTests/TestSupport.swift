@@ -183,3 +183,12 @@ func probe(_ file: URL, _ arguments: [String]) throws -> [String: Any] {
 var productsDirectory: URL {
     URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 }
+
+/// The built `farm` program's path.
+var farmProgram: String { productsDirectory.appendingPathComponent("farm").path }
+
+/// Runs the built `farm` with `arguments` and returns what it did, whatever its exit status.
+@discardableResult
+func runFarm(_ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
+    try run(farmProgram, arguments, in: directory)
+}

@@ -31,7 +31,7 @@ struct Logs: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func validate() throws {
-        try ChunkOption.check(chunk)
+        try StoredIntegers.checkChunk(chunk)
     }
 
     func run() throws {

@@ -23,18 +23,11 @@ struct Priority: ParsableCommand {
     @Argument(help: "The new priority (default for new jobs: 0).")
     var priority: Int
 
-    func validate() throws {
-        try Self.check(priority)
-    }
-
-    /// Priorities are stored as a PostgreSQL integer.
-    static func check(_ priority: Int) throws {
-        guard Int(Int32.min)...Int(Int32.max) ~= priority else {
-            throw ValidationError("a priority must lie in \(Int32.min)...\(Int32.max) (got \(priority))")
-        }
-    }
-
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    func validate() throws {
+        try StoredIntegers.checkPriority(priority)
+    }
 
     func run() throws {
         let record = try database.withFarm { try $0.setPriority(job: job, priority) }

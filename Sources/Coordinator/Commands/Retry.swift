@@ -30,7 +30,7 @@ struct Retry: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func validate() throws {
-        try ChunkOption.check(chunk)
+        try StoredIntegers.checkChunk(chunk)
     }
 
     func run() throws {

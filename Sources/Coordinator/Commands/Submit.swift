@@ -39,12 +39,12 @@ struct Submit: ParsableCommand {
     @Option(name: .long, help: "Higher runs first; equal priorities run in submission order.")
     var priority = 0
 
-    func validate() throws {
-        try Priority.check(priority)
-    }
-
     @Flag(name: .long, help: "Follow the job until it ends, as `farm watch` does.")
     var watch = false
+
+    func validate() throws {
+        try StoredIntegers.checkPriority(priority)
+    }
 
     func run() throws {
         let loaded = try options.load()
