@@ -59,30 +59,4 @@ struct CommandLineErrorTests {
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains(testCase.message), "\(result.stderr)")
     }
-
-    /// Ctrl-C on a command that started the farm's private PostgreSQL stops that server too.
-    @Test func interruptedWatchStopsThePrivateServer() throws {
-        try withTemporaryDirectory { dir in
-            let project = try FarmTests.seamProject(in: dir)
-            let data = dir.appendingPathComponent("data")
-            let submitted = try runFarm([
-                "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--data", data.path,
-            ])
-            #expect(submitted.status == 0, "\(submitted.stderr)")
-            let pidFile = data.appendingPathComponent("postgres/postmaster.pid")
-            #expect(!FileManager.default.fileExists(atPath: pidFile.path), "submit left its private server running")
-
-            // No coordinator runs, so the job waits and the watch goes on until interrupted.
-            let watch = try RunningProgram(farmProgram, ["watch", "1", "--data", data.path])
-            let deadline = Date().addingTimeInterval(60)
-            while !FileManager.default.fileExists(atPath: pidFile.path) || watch.outputSoFar.isEmpty, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            #expect(watch.outputSoFar.contains("job 1 queued"), "\(watch.outputSoFar)")
-            kill(watch.pid, SIGINT)
-            let result = try watch.finish(timeout: 60)
-            #expect(result.status == 130, "\(result.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: pidFile.path), "the private server still runs after Ctrl-C")
-        }
-    }
 }

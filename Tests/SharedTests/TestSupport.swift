@@ -50,6 +50,9 @@ final class RunningProgram {
     /// What it has printed on standard output so far.
     var outputSoFar: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
 
+    /// What it has printed on standard error so far.
+    var errorSoFar: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+
     /// Waits for the program to end by itself and returns what it did; kills it and fails after
     /// `timeout` seconds.
     func finish(timeout: Double) throws -> ProcessResult {

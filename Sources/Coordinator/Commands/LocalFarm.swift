@@ -17,6 +17,8 @@ struct LocalFarm {
     let workers: Int
     let encoderThreads: Int
     let verbose: Bool
+    /// Ctrl-C or SIGTERM: the job is cancelled and everything above is stopped.
+    let interruption: Interruption
 
     /// Submits the job, follows it with `watch` (given the store, the job id and a check that
     /// throws when this farm breaks down), and returns what `watch` returns.
@@ -50,11 +52,18 @@ struct LocalFarm {
         }
 
         let id = try store.submit(submission)
-        return try watch(store, id) {
-            if let error = coordinatorError.current { throw Failure(description: "coordinator stopped: \(error)") }
-            if processes.allSatisfy({ !$0.isRunning }) {
-                throw Failure(description: "every worker exited; see the logs in \(data.appendingPathComponent("logs").path)")
+        do {
+            return try watch(store, id) {
+                try interruption.check()
+                if let error = coordinatorError.current { throw Failure(description: "coordinator stopped: \(error)") }
+                if processes.allSatisfy({ !$0.isRunning }) {
+                    throw Failure(description: "every worker exited; see the logs in \(data.appendingPathComponent("logs").path)")
+                }
             }
+        } catch let interrupted as Interrupted {
+            // Left queued, another coordinator of a named database would render it later.
+            _ = try? store.cancel(job: id)
+            throw interrupted
         }
     }
 

@@ -23,7 +23,9 @@ struct Render: ParsableCommand {
 
             Exit codes: 0 done, 1 rendering failed, 2 bad project, media or output path \
             (nothing written), 4 cancelled (by `farm cancel` from another terminal), 64 a \
-            wrong command line.
+            wrong command line, 130 or 143 interrupted by Ctrl-C or SIGTERM (the job is \
+            cancelled, everything started is stopped, nothing is written; a second Ctrl-C quits \
+            at once).
 
             Examples:
               farm render project.json -o final.mp4
@@ -67,20 +69,27 @@ struct Render: ParsableCommand {
     func run() throws {
         let loaded = try options.load()
         let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
-        if local {
-            try renderLocally(loaded, target: target)
-        } else {
-            try renderOnFarm(loaded, target: target)
+        let interruption = Interruption()
+        do {
+            if local {
+                try renderLocally(loaded, target: target, interruption: interruption)
+            } else {
+                try renderOnFarm(loaded, target: target, interruption: interruption)
+            }
+        } catch where interruption.signal != nil {
+            // Whatever the render threw on the way out, the cause is the signal.
+            FileHandle.standardError.write(Data("\(output): \(Interrupted(signal: interruption.signal!)); nothing written\n".utf8))
+            throw ExitCode(128 + interruption.signal!)
         }
     }
 
-    private func renderOnFarm(_ loaded: LoadedProject, target: OutputTarget) throws {
+    private func renderOnFarm(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {
         let submission = try JobSubmission(
             loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
             output: target.url, container: target.container, chunkSize: chunking.size)
         let farm = LocalFarm(
             database: database, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
-            encoderThreads: threads ?? 1, verbose: options.verbose)
+            encoderThreads: threads ?? 1, verbose: options.verbose, interruption: interruption)
         let clock = ContinuousClock()
         let started = clock.now
         let detail: JobDetail
@@ -89,7 +98,7 @@ struct Render: ParsableCommand {
                 var display = makeJobDisplay(json: false, handle: .standardError)
                 return try JobWatcher(store: store, job: job, check: check).follow(on: &display)
             }
-        } catch {
+        } catch let error where !(error is Interrupted) {
             FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
             throw FarmExit.failed
         }
@@ -99,7 +108,7 @@ struct Render: ParsableCommand {
             how: "\(submission.chunks.count) video chunks and the audio")
     }
 
-    private func renderLocally(_ loaded: LoadedProject, target: OutputTarget) throws {
+    private func renderLocally(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {
         let project = loaded.project
         let total = project.frameCount
         let range = frames.map { $0.start..<$0.end } ?? 0..<total
@@ -114,6 +123,7 @@ struct Render: ParsableCommand {
         // whatever the thread count, so this changes speed only.
         configuration.decoderThreads = decoderThreads
         configuration.container = target.container
+        configuration.cancellation = interruption.flag
         let renderer = TimelineRenderer(loaded: loaded, configuration: configuration)
         let ((), elapsed) = try withProgress { meter in try renderer.render(frames: range, to: target.url) { meter.update($0) } }
         printSummary(project, frames: Int64(range.count), url: target.url, elapsed: elapsed, how: "in one process")
@@ -125,7 +135,7 @@ struct Render: ParsableCommand {
         defer { meter.finish() }
         do {
             return (try body(meter), meter.elapsed)
-        } catch {
+        } catch let error where !(error is RenderCancelled) {
             meter.finish()
             FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
             throw ExitCode(1)
