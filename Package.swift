@@ -1,14 +1,22 @@
 // swift-tools-version:5.10
 import PackageDescription
 
+// One target per layer, so the compiler keeps the boundaries (docs/architecture.md):
+//   FarmCore ← FarmMedia ← FarmRender ← FarmCoordinator, FarmWorker
+//   FarmCore ← FarmStore ← FarmCoordinator      FarmCore ← FarmWire ← FarmCoordinator, FarmWorker
+// Only FarmMedia imports CFFmpeg, only FarmStore CPostgres, only FarmWire CZeroMQ.
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "farm",
+    // Linux is the platform; macOS 13 is where Duration and ContinuousClock begin.
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "farm", targets: ["Coordinator"]),
-        .executable(name: "farm-worker", targets: ["Worker"]),
+        .executable(name: "farm", targets: ["FarmMain"]),
+        .executable(name: "farm-worker", targets: ["FarmWorkerMain"]),
         .executable(name: "farm-bench", targets: ["Bench"]),
-        .library(name: "Shared", targets: ["Shared"]),
+        .library(name: "FarmRender", targets: ["FarmRender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -18,41 +26,63 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])
+            ]
         ),
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CSpawn"),
+
+        // Exact time, the project model and its validation, chunk planning, typed states, support.
+        .target(name: "FarmCore", dependencies: ["CSpawn", logging], path: "Sources/Shared/Core"),
+        // The only importer of FFmpeg: decode, encode, mux, scale, resample, pictures, hashing.
+        .target(name: "FarmMedia", dependencies: ["FarmCore", "CFFmpeg"], path: "Sources/Shared/Media"),
+        // Compositor, mixer, timeline renderer, joiner and verifier, on FarmMedia's Swift API.
+        .target(name: "FarmRender", dependencies: ["FarmCore", "FarmMedia"], path: "Sources/Shared/Render"),
+        // The only importer of libpq: migrations, the farm's tables, the private server.
+        .target(name: "FarmStore", dependencies: ["FarmCore", "CPostgres"], path: "Sources/Shared/Store"),
+        // The only importer of libzmq: messages and sockets.
+        .target(name: "FarmWire", dependencies: ["FarmCore", "CZeroMQ"], path: "Sources/Shared/Wire"),
+
         .target(
-            name: "Shared",
-            dependencies: [
-                "CFFmpeg", "CZeroMQ", "CPostgres", "CSpawn",
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            name: "FarmCoordinator",
+            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", logging],
+            path: "Sources/Coordinator/Server"
         ),
+        .target(
+            name: "FarmWorker",
+            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmWire", logging],
+            path: "Sources/Worker/Agent"
+        ),
+        .target(
+            name: "FarmCLI",
+            dependencies: [
+                "FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "FarmCoordinator", argumentParser,
+                logging,
+            ],
+            path: "Sources/Coordinator/CLI"
+        ),
+
+        .executableTarget(name: "FarmMain", dependencies: ["FarmCLI"], path: "Sources/Coordinator/Main"),
         .executableTarget(
-            name: "Coordinator",
-            dependencies: [
-                "Shared",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            name: "FarmWorkerMain",
+            dependencies: ["FarmCore", "FarmMedia", "FarmWire", "FarmWorker", argumentParser, logging],
+            path: "Sources/Worker/Main"
         ),
-        .executableTarget(
-            name: "Worker",
-            dependencies: [
-                "Shared",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+        .executableTarget(name: "Bench", dependencies: ["FarmCore", "FarmMedia", "FarmRender"]),
+
+        .target(
+            name: "TestSupport",
+            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore"],
+            path: "Tests/TestSupport"
         ),
-        .executableTarget(
-            name: "Bench",
-            dependencies: [
-                "Shared",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+        .testTarget(name: "FarmCoreTests", dependencies: ["FarmCore", "TestSupport"]),
+        .testTarget(name: "FarmRenderTests", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "TestSupport"]),
+        .testTarget(name: "FarmStoreTests", dependencies: ["FarmCore", "FarmStore", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "TestSupport"]
         ),
-        .testTarget(name: "SharedTests", dependencies: ["Shared"]),
     ]
 )

@@ -1,5 +1,7 @@
 import Foundation
-import Shared
+import FarmCore
+import FarmMedia
+import FarmRender
 
 // farm-bench: times the compositor on one core against a decode-only baseline run in the same
 // invocation. Usage: farm-bench PROJECT.json [FRAMES]

@@ -30,9 +30,16 @@ static inline int cffmpeg_averror_decoder_not_found(void) { return AVERROR_DECOD
 // av_err2str() is a macro using a compound literal; this fills a caller buffer instead.
 static inline void cffmpeg_strerror(int code, char *buffer, size_t size) { av_strerror(code, buffer, size); }
 
-// AVStream side data holding the display matrix (rotation metadata), or NULL.
+// The stream's display matrix (rotation metadata), or NULL. FFmpeg 6.1 moved stream side data
+// into codecpar and deprecated av_stream_get_side_data (removed in 7); older builds only have that.
 static inline const int32_t *cffmpeg_display_matrix(const AVStream *stream) {
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 30, 100)
+    const AVPacketSideData *side = av_packet_side_data_get(
+        stream->codecpar->coded_side_data, stream->codecpar->nb_coded_side_data, AV_PKT_DATA_DISPLAYMATRIX);
+    return side ? (const int32_t *)side->data : NULL;
+#else
     return (const int32_t *)av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+#endif
 }
 
 #endif

@@ -1,5 +1,5 @@
-import Glibc
 import CFFmpeg
+import Glibc
 
 /// A failed FFmpeg call: the negative AVERROR code, the operation and FFmpeg's own words for it.
 public struct FFmpegError: Error, Sendable, CustomStringConvertible {

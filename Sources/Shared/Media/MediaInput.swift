@@ -1,4 +1,5 @@
 import CFFmpeg
+import FarmCore
 import Foundation
 
 /// An open media file: its demuxer and one chosen stream's decoder.
@@ -60,7 +61,7 @@ final class MediaInput {
     }
 
     var stream: UnsafeMutablePointer<AVStream> { format.pointee.streams[Int(streamIndex)]! }
-    var timeBase: Rational { Rational(Int64(stream.pointee.time_base.num), Int64(stream.pointee.time_base.den)) }
+    var timeBase: Rational { Rational(stream.pointee.time_base) }
 
     /// The stream's first timestamp; media time 0 is this instant.
     var startTimestamp: Int64 {

@@ -1,10 +1,13 @@
 import CFFmpeg
 
-/// An owned `AVPacket`.
-final class Packet {
+/// One encoded packet (an owned `AVPacket`), with its timestamps as Swift values.
+///
+/// Reused across reads: a reader fills it, the caller looks at it or hands it to a muxer, and
+/// `unref()` empties it for the next one.
+public final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
 
-    init() {
+    public init() {
         guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
         pointer = packet
     }
@@ -14,10 +17,34 @@ final class Packet {
         av_packet_free(&packet)
     }
 
-    func unref() { av_packet_unref(pointer) }
+    /// Drops the packet's data so the object can be filled again.
+    public func unref() { av_packet_unref(pointer) }
+
+    /// Presentation time in its stream's time base; nil when the packet carries none.
+    public var pts: Int64? {
+        get { Self.optional(pointer.pointee.pts) }
+        set { pointer.pointee.pts = newValue ?? cffmpeg_nopts() }
+    }
+
+    /// Decoding time in its stream's time base; nil when the packet carries none.
+    public var dts: Int64? {
+        get { Self.optional(pointer.pointee.dts) }
+        set { pointer.pointee.dts = newValue ?? cffmpeg_nopts() }
+    }
+
+    /// Length in its stream's time base (0 when unknown).
+    public var duration: Int64 {
+        get { pointer.pointee.duration }
+        set { pointer.pointee.duration = newValue }
+    }
+
+    /// Whether the packet starts a picture that decodes on its own.
+    public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    private static func optional(_ stamp: Int64) -> Int64? { stamp == cffmpeg_nopts() ? nil : stamp }
 }
 
-/// An owned `AVFrame`.
+/// An owned `AVFrame`: decoded pictures and sound inside this module.
 final class Frame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
@@ -32,10 +59,4 @@ final class Frame {
     }
 
     func unref() { av_frame_unref(pointer) }
-
-    /// Moves the references of `other` into this frame, leaving `other` empty.
-    func take(from other: Frame) {
-        av_frame_unref(pointer)
-        av_frame_move_ref(pointer, other.pointer)
-    }
 }

@@ -1,8 +1,9 @@
 import CFFmpeg
+import FarmCore
 
 /// Decodes a still picture once, upright, into the compositor's working format.
-enum StillImage {
-    static func load(path: String, info: MediaInfo) throws -> Picture {
+public enum StillImage {
+    public static func load(path: String, info: MediaInfo) throws -> Picture {
         let input = try MediaInput(path: path, stream: .video)
         let frame = Frame()
         guard try input.decodeNext(into: frame) else {
@@ -16,18 +17,18 @@ enum StillImage {
 ///
 /// Keeps its two buffers between calls, so a rotated video source costs no allocation per frame;
 /// the returned picture is overwritten by the next call.
-final class Upright {
+public final class Upright {
     private let rotation: Int
     private let scaler: Scaler
     private var converted: Picture?
     private var rotated: Picture?
 
-    init(rotation: Int, scaler: Scaler = Scaler()) {
+    public init(rotation: Int, scaler: Scaler = Scaler()) {
         self.rotation = rotation
         self.scaler = scaler
     }
 
-    func picture(from image: SourceImage) throws -> Picture {
+    public func picture(from image: SourceImage) throws -> Picture {
         // Odd sizes lose their last row or column: 4:2:0 needs even sizes.
         let width = Swift.max(2, image.width & ~1)
         let height = Swift.max(2, image.height & ~1)

@@ -1,4 +1,5 @@
 import CFFmpeg
+import FarmCore
 
 /// Gives the picture a video file shows at a media time, decoding forward and seeking only when
 /// it must.
@@ -10,7 +11,7 @@ import CFFmpeg
 ///
 /// Seeking goes to the keyframe at or before the wanted time and decodes forward, so a frame's
 /// pixels never depend on where decoding started: the property chunked rendering rests on.
-final class VideoReader {
+public final class VideoReader {
     private let input: MediaInput
     private var current = Frame()
     private var next = Frame()
@@ -22,9 +23,9 @@ final class VideoReader {
     /// Forward gaps longer than this seek instead of decoding every frame in between.
     private let seekAhead: Int64
     /// Changes whenever `current` holds a different picture; lets callers cache scaled copies.
-    private(set) var pictureIdentity: Int64 = 0
+    public private(set) var pictureIdentity: Int64 = 0
 
-    init(path: String, info: MediaInfo, threads: Int = 1) throws {
+    public init(path: String, info: MediaInfo, threads: Int = 1) throws {
         input = try MediaInput(path: path, stream: .video, threads: threads)
         timeBase = input.timeBase
         let period = info.frameRate.map { Rational($0.denominator, $0.numerator) } ?? Rational(1, 1000)
@@ -32,8 +33,9 @@ final class VideoReader {
         seekAhead = (Rational(3) / timeBase).floor
     }
 
-    /// The frame shown at media time `time` (seconds from the media's start).
-    func frame(at time: Rational) throws -> UnsafeMutablePointer<AVFrame> {
+    /// The picture shown at media time `time` (seconds from the media's start), valid until the
+    /// next call.
+    public func frame(at time: Rational) throws -> SourceImage {
         let limit = ((time + tolerance) / timeBase).floor + input.startTimestamp
         if !hasCurrent || timestamp(current) > limit
             || (hasNext && timestamp(next) <= limit && limit - timestamp(current) > seekAhead)
@@ -58,7 +60,7 @@ final class VideoReader {
             }
             promoteNext()
         }
-        return current.pointer
+        return SourceImage(frame: current.pointer)
     }
 
     private func promoteNext() {

@@ -1,4 +1,5 @@
-import CFFmpeg
+import FarmCore
+import FarmMedia
 import Foundation
 
 /// A render abandoned through `Configuration.cancellation`.
@@ -75,7 +76,7 @@ public final class TimelineRenderer {
                 output: output.audio, settings: project.export.audio, globalHeader: muxer.needsGlobalHeader)
             let stream = try muxer.addStream(for: encoder)
             let first = AudioMixer.sampleIndex(ofFrame: frames.lowerBound, output: output)
-            audio = try AudioTrackWriter(encoder: encoder, stream: stream, mixer: AudioMixer(loaded: loaded), start: first)
+            audio = AudioTrackWriter(encoder: encoder, stream: stream, mixer: AudioMixer(loaded: loaded), start: first)
         }
         try muxer.start()
         let clock = ContinuousClock()

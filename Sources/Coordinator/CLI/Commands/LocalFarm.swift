@@ -1,0 +1,111 @@
+import FarmCoordinator
+import FarmCore
+import FarmStore
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A whole farm for one render: the database (private unless one is named), a coordinator on
+/// a thread of this process, and worker processes on this machine, all stopped afterwards.
+struct LocalFarm {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let database: DatabaseOptions
+    let workers: Int
+    let encoderThreads: Int
+    let verbose: Bool
+    /// Ctrl-C or SIGTERM: the job is cancelled and everything above is stopped.
+    let interruption: Interruption
+
+    /// Submits the job, follows it with `watch` (given the store, the job id and a check that
+    /// throws when this farm breaks down), and returns what `watch` returns.
+    func render<T>(_ submission: JobSubmission, watch: (FarmStore, Int64, @escaping () throws -> Void) throws -> T) throws -> T {
+        SignalMask.unblockAll()
+        FarmLogging.bootstrap(level: verbose ? .info : .error)
+        let data = database.dataDirectory
+        let (url, server) = try database.open()
+        defer { server?.stop() }
+        var configuration = CoordinatorServer.Configuration(database: url, dataDirectory: data)
+        configuration.bind = "tcp://127.0.0.1:*"
+        configuration.removeSegmentsWhenDone = true
+        let coordinator = try CoordinatorServer(configuration: configuration)
+        let coordinatorDone = DispatchSemaphore(value: 0)
+        let coordinatorError = Locked<Error?>(nil)
+        let thread = Thread {
+            do { try coordinator.run() } catch { coordinatorError.withLock { $0 = error } }
+            coordinatorDone.signal()
+        }
+        thread.start()
+        defer {
+            coordinator.stop()
+            coordinatorDone.wait()
+        }
+        let store = try FarmStore(url: url)
+        let processes = try startWorkers(endpoint: coordinator.endpoint, data: data)
+        defer {
+            stopWorkers(processes)
+            // They lived for this render only; `farm workers` lists the farm's standing workers.
+            try? store.forgetWorkers(processes.indices.map { workerID($0 + 1) })
+        }
+
+        let id = try store.submit(submission)
+        do {
+            return try watch(store, id) {
+                try interruption.check()
+                if let error = coordinatorError.current { throw Failure(description: "coordinator stopped: \(error)") }
+                if processes.allSatisfy({ !$0.isRunning }) {
+                    throw Failure(description: "every worker exited; see the logs in \(data.appendingPathComponent("logs").path)")
+                }
+            }
+        } catch let interrupted as Interrupted {
+            // Left queued, another coordinator of a named database would render it later.
+            _ = try? store.cancel(job: id)
+            throw interrupted
+        }
+    }
+
+    private func startWorkers(endpoint: String, data: URL) throws -> [Process] {
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("farm-worker")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw Failure(description: "farm-worker is not installed beside farm (looked for \(binary.path))")
+        }
+        let logs = data.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        return try (1...workers).map { number in
+            let id = workerID(number)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [
+                "--coordinator", endpoint, "--id", id, "--threads", String(encoderThreads),
+                "--scratch", data.appendingPathComponent("scratch").appendingPathComponent(id).path,
+            ]
+            process.standardInput = FileHandle.nullDevice
+            if !verbose {
+                let log = logs.appendingPathComponent("worker-\(number).log")
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+                let handle = try FileHandle(forWritingTo: log)
+                process.standardError = handle
+                process.standardOutput = handle
+            }
+            try process.run()
+            return process
+        }
+    }
+
+    private func workerID(_ number: Int) -> String { "local-\(getpid())-\(number)" }
+
+    /// SIGTERM, then SIGKILL for any worker still running after five seconds.
+    private func stopWorkers(_ processes: [Process]) {
+        for process in processes where process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(5)
+        while processes.contains(where: \.isRunning), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for process in processes { process.waitUntilExit() }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import FarmCore
+import Foundation
+
+/// The file a render writes: its container from the extension, checked against the codecs, in
+/// a folder that exists.
+struct OutputTarget {
+    let url: URL
+    let container: ExportSettings.Container
+
+    /// Prints every problem naming the project or output and exits 2 when there is one.
+    init(path: String, project: Project, projectFile: String) throws {
+        url = URL(fileURLWithPath: path).standardizedFileURL
+        let ext = url.pathExtension.lowercased()
+        container = ExportSettings.Container(rawValue: ext) ?? project.export.container
+        var problems = project.export.codecsUnsupported(by: container).map { key, codec in
+            "\(projectFile): export.\(key): \(codec) needs a .mov or .mkv output (got \(path))"
+        }
+        var isFolder: ObjCBool = false
+        let folder = url.deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+            problems.append("\(path): the folder \(folder) does not exist")
+        } else if !FileManager.default.isWritableFile(atPath: folder) {
+            problems.append("\(path): the folder \(folder) is not writable")
+        }
+        if !problems.isEmpty {
+            FileHandle.standardError.write(Data((problems.joined(separator: "\n") + "\n").utf8))
+            throw FarmExit.badInput
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import ArgumentParser
+import FarmCore
+import FarmRender
+import FarmStore
+import Foundation
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render a project to a video file on a farm of its own.",
+        discussion: """
+            By default this is the whole farm in one command: it starts a private PostgreSQL in the \
+            data folder (unless --database or $DATABASE_URL names one), a coordinator and local \
+            workers (one per core), splits the timeline into chunks, renders them in parallel, \
+            joins them into the output and shuts everything down again. With --local it renders \
+            in this one process instead, with no database.
+
+            Either way the output is the same, frame for frame. The container comes from the \
+            output's extension (.mp4, .mov, .mkv), else from the project's export.container. The \
+            file appears only when complete: it is written under a temporary name, synced to disk \
+            and renamed.
+
+            Progress goes to standard error: on a terminal the live view of `farm watch` (a bar for \
+            the job and one per running chunk), plain lines otherwise. The last line on standard \
+            output is a summary.
+
+            Exit codes: 0 done, 1 rendering failed, 2 bad project, media or output path \
+            (nothing written), 4 cancelled (by `farm cancel` from another terminal), 64 a \
+            wrong command line, 130 or 143 interrupted by Ctrl-C or SIGTERM (the job is \
+            cancelled, everything started is stopped, nothing is written; a second Ctrl-C quits \
+            at once).
+
+            Examples:
+              farm render project.json -o final.mp4
+              farm render project.json -o final.mp4 --workers 2 --chunk-seconds 4
+              farm render project.json -o final.mp4 --database postgresql://farm@db/farm
+              farm render project.json -o shot.mov --local --frames 120..240
+            """
+    )
+
+    @OptionGroup var options: ProjectOptions
+
+    @Option(name: [.short, .long], help: "The file to write.")
+    var output: String
+
+    @Flag(name: .long, help: "Render in this process, with no database or workers.")
+    var local = false
+
+    @Option(name: .long, help: "Local worker processes (default: one per core).")
+    var workers: Int?
+
+    @OptionGroup(title: "Chunks") var chunking: ChunkOptions
+
+    @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    @Option(name: .long, help: "With --local: render only output frames A..B (A included, B excluded), e.g. 0..300.")
+    var frames: FrameRange?
+
+    @Option(name: .long, help: "Encoder threads (default: 1 per worker, or as many as the encoder likes with --local).")
+    var threads: Int?
+
+    @Option(name: .long, help: "Decoder threads per video source with --local (0: one per core).")
+    var decoderThreads = 0
+
+    func validate() throws {
+        if let threads, threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
+        if decoderThreads < 0 { throw ValidationError("--decoder-threads must be >= 0 (got \(decoderThreads))") }
+        if let workers, workers < 1 { throw ValidationError("--workers must be >= 1 (got \(workers))") }
+        if frames != nil, !local { throw ValidationError("--frames renders part of a timeline and needs --local") }
+    }
+
+    func run() throws {
+        let loaded = try options.load()
+        let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
+        let interruption = Interruption()
+        do {
+            if local {
+                try renderLocally(loaded, target: target, interruption: interruption)
+            } else {
+                try renderOnFarm(loaded, target: target, interruption: interruption)
+            }
+        } catch where interruption.signal != nil {
+            // Whatever the render threw on the way out, the cause is the signal.
+            FileHandle.standardError.write(Data("\(output): \(Interrupted(signal: interruption.signal!)); nothing written\n".utf8))
+            throw ExitCode(128 + interruption.signal!)
+        }
+    }
+
+    private func renderOnFarm(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {
+        let submission = try JobSubmission(
+            loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
+            output: target.url, container: target.container, chunkSize: chunking.size)
+        let farm = LocalFarm(
+            database: database, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
+            encoderThreads: threads ?? 1, verbose: options.verbose, interruption: interruption)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let detail: JobDetail
+        do {
+            detail = try farm.render(submission) { store, job, check in
+                var display = makeJobDisplay(json: false, handle: .standardError)
+                return try JobWatcher(store: store, job: job, check: check).follow(on: &display)
+            }
+        } catch let error where !(error is Interrupted) {
+            FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
+            throw FarmExit.failed
+        }
+        guard detail.job.state == .done else { throw FarmExit.of(jobState: detail.job.state) }
+        printSummary(
+            loaded.project, frames: loaded.project.frameCount, url: target.url, elapsed: (clock.now - started) / .seconds(1),
+            how: "\(submission.chunks.count) video chunks and the audio")
+    }
+
+    private func renderLocally(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {
+        let project = loaded.project
+        let total = project.frameCount
+        let range = frames.map { $0.start..<$0.end } ?? 0..<total
+        if range.lowerBound < 0 || range.upperBound > total || range.isEmpty {
+            FileHandle.standardError.write(
+                Data("--frames \(range.lowerBound)..\(range.upperBound) is outside the timeline's 0..\(total)\n".utf8))
+            throw FarmExit.badInput
+        }
+        var configuration = TimelineRenderer.Configuration()
+        configuration.encoderThreads = threads ?? 0
+        // Source decoding runs beside compositing and encoding; decoded pictures are identical
+        // whatever the thread count, so this changes speed only.
+        configuration.decoderThreads = decoderThreads
+        configuration.container = target.container
+        configuration.cancellation = interruption.flag
+        let renderer = TimelineRenderer(loaded: loaded, configuration: configuration)
+        let ((), elapsed) = try withProgress { meter in try renderer.render(frames: range, to: target.url) { meter.update($0) } }
+        printSummary(project, frames: Int64(range.count), url: target.url, elapsed: elapsed, how: "in one process")
+    }
+
+    /// Runs a local render under a progress meter; on failure prints one line and exits 1.
+    private func withProgress<T>(_ body: (ProgressMeter) throws -> T) throws -> (T, elapsed: Double) {
+        let meter = ProgressMeter()
+        defer { meter.finish() }
+        do {
+            return (try body(meter), meter.elapsed)
+        } catch let error where !(error is RenderCancelled) {
+            meter.finish()
+            FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private func printSummary(_ project: Project, frames: Int64, url: URL, elapsed: Double, how: String) {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let seconds = Rational(frames) / project.output.fps
+        print(
+            "\(url.path): \(frames) frames, \(project.output.width)x\(project.output.height) "
+                + "@ \(project.output.fps) fps, \(Format.duration(seconds)), \(project.export.video.codec.rawValue)"
+                + " + \(project.export.audio.codec.rawValue), \(Format.bytes(bytes)), rendered \(how) in "
+                + "\(Format.seconds(elapsed)) (\(Format.rate(Double(frames) / max(elapsed, 0.001))) fps)")
+    }
+}
+
+/// `A..B`: output frames A (included) to B (excluded).
+struct FrameRange: ExpressibleByArgument {
+    var start: Int64
+    var end: Int64
+
+    init?(argument: String) {
+        let parts = argument.components(separatedBy: "..")
+        guard parts.count == 2, let start = Int64(parts[0]), let end = Int64(parts[1]), start < end else { return nil }
+        self.start = start
+        self.end = end
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import FarmCore
+import FarmStore
+import Foundation
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List jobs, or show one job's chunks, errors and output.",
+        discussion: """
+            Without JOB: every job, newest first, with its progress, measured fps, ETA and chunks \
+            by state. With JOB: that job's chunks (frame range, state, worker, attempt, fps, time), \
+            its newest errors and its output. ETA and fps come from frames rendered over time, \
+            not from chunk counts.
+
+            Exit codes: 0 shown, 1 farm unreachable, 3 no such job, 64 a wrong command line.
+
+            Examples:
+              farm status
+              farm status 12
+              farm status --json | jq '.[] | select(.state == "running") | .etaSeconds'
+            """
+    )
+
+    @Argument(help: "A job id; without one, all jobs.")
+    var job: Int64?
+
+    @Option(name: .long, help: "Show at most this many jobs, the newest.")
+    var limit = 50
+
+    @Flag(name: .long, help: "Print JSON (fields in docs/cli.md).")
+    var json = false
+
+    @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    func validate() throws {
+        if limit < 1 { throw ValidationError("--limit must be >= 1 (got \(limit))") }
+    }
+
+    func run() throws {
+        if let job {
+            let detail = try database.withFarm { try $0.jobDetail(job) }
+            if json { try JSONOutput.print(detail) } else { print(Self.text(detail)) }
+        } else {
+            let jobs = try database.withFarm { try $0.jobStatuses(limit: limit) }
+            if json { try JSONOutput.print(jobs) } else { print(jobs.isEmpty ? "no jobs" : Self.text(jobs)) }
+        }
+    }
+
+    static func text(_ jobs: [JobStatus]) -> String {
+        var table = TextTable(
+            ["JOB", "NAME", "STATE", "PROGRESS", "FRAMES", "FPS", "ETA", "SUBMITTED", "QUEUED", "RUNNING", "DONE", "FAILED"],
+            numeric: [0, 3, 4, 5, 6, 8, 9, 10, 11])
+        for job in jobs {
+            table.add([
+                String(job.id), job.name, StatusText.state(job), StatusText.progress(job), "\(job.framesDone)/\(job.frameCount)",
+                StatusText.fps(job.fps), StatusText.eta(job.etaSeconds), StatusText.age(job.submittedAt),
+                String(job.chunks.queued), String(job.chunks.running), String(job.chunks.done), String(job.chunks.failed),
+            ])
+        }
+        return table.text
+    }
+
+    static func text(_ detail: JobDetail) -> String {
+        let job = detail.job
+        var lines = [
+            "job \(job.id) \(job.name): \(StatusText.state(job)), priority \(job.priority)",
+            "  progress  \(StatusText.progress(job))  \(job.framesDone)/\(job.frameCount) frames  \(StatusText.fps(job.fps)) fps  "
+                + "ETA \(StatusText.eta(job.etaSeconds))",
+            "  chunks    \(StatusText.counts(job.chunks))",
+            "  submitted \(job.submittedAt)" + (job.finishedAt.map { ", finished \($0)" } ?? ""),
+            "  output    \(job.output)" + (job.state == .done ? "" : job.isFinished ? " (not written)" : " (when done)"),
+        ]
+        if let error = job.error { lines.append("  error     \(error)") }
+        var table = TextTable(["CHUNK", "FRAMES", "STATE", "WORKER", "ATTEMPT", "DONE", "FPS", "TIME"], numeric: [4, 5, 6, 7])
+        for chunk in detail.chunks {
+            table.add([
+                StatusText.chunkName(chunk.kind, chunk.index), StatusText.range(chunk), chunk.state.rawValue, chunk.worker ?? "-",
+                String(chunk.attempt), "\(chunk.framesDone)/\(chunk.end - chunk.start)", StatusText.fps(chunk.fps),
+                chunk.seconds.map(Format.seconds) ?? "-",
+            ])
+        }
+        lines.append("")
+        lines.append(table.text)
+        if !detail.errors.isEmpty {
+            lines.append("")
+            lines.append("newest errors (farm logs \(job.id) has them all):")
+            lines += detail.errors.map { "  " + StatusText.error($0) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

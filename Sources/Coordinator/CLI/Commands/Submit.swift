@@ -1,0 +1,66 @@
+import ArgumentParser
+import FarmCore
+import FarmStore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Submit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Queue a project for the farm's coordinator and print the job id.",
+        discussion: """
+            The project is checked first (exit 2 on any problem, nothing queued). Relative asset \
+            paths resolve on each worker against its --media-root, else against this project \
+            file's folder, which then must be the same path on every machine.
+
+            With --watch it then follows the job like `farm watch` (on standard error; the id \
+            stays alone on standard output) and exits as `farm watch` does.
+
+            Exit codes: 0 queued (with --watch: done), 1 failed or farm unreachable, 2 bad project \
+            or media (nothing queued), 4 cancelled while watched, 64 a wrong command line.
+
+            Examples:
+              farm submit project.json -o /srv/out/final.mp4 --database postgresql://farm@db/farm
+              farm submit project.json -o final.mov --chunk-seconds 5 --priority 10
+              farm submit project.json -o final.mp4 --watch
+            """
+    )
+
+    @OptionGroup var options: ProjectOptions
+
+    @Option(name: [.short, .long], help: "The file the coordinator writes (a path on the coordinator's machine).")
+    var output: String
+
+    @OptionGroup(title: "Chunks") var chunking: ChunkOptions
+
+    @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    @Option(name: .long, help: "Higher runs first; equal priorities run in submission order.")
+    var priority = 0
+
+    @Flag(name: .long, help: "Follow the job until it ends, as `farm watch` does.")
+    var watch = false
+
+    func validate() throws {
+        try StoredIntegers.checkPriority(priority)
+    }
+
+    func run() throws {
+        let loaded = try options.load()
+        let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
+        let submission = try JobSubmission(
+            loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
+            output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
+        let state = try database.withFarm(creating: true) { store -> JobState? in
+            let id = try store.submit(submission)
+            print(id)
+            guard watch else { return nil }
+            fflush(stdout)
+            var display = makeJobDisplay(json: false, handle: .standardError)
+            return try JobWatcher(store: store, job: id).follow(on: &display).job.state
+        }
+        if let state { throw FarmExit.of(jobState: state) }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import FarmCore
+import FarmStore
+import Foundation
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Follow a job live until it ends.",
+        discussion: """
+            On a terminal the view redraws in place: an overall bar with frames, fps and ETA, a \
+            bar per running chunk with its worker, the chunk counts and the newest error. It \
+            refreshes when the farm's database announces a change (PostgreSQL LISTEN/NOTIFY), and \
+            ends with the output path and a summary. The ETA divides the frames left by the \
+            frames per second measured over the last 15 seconds.
+
+            Elsewhere (a pipe, a log) it prints one plain line per change; with --json, one \
+            JobDetail object per change, as `farm status JOB --json` prints it (fields in \
+            docs/cli.md; its fps and etaSeconds use the whole run's rate, not the 15 s window).
+
+            Exit codes: 0 the job is done, 1 it failed or the farm is unreachable, 3 no such job, \
+            4 it was cancelled, 64 a wrong command line; interrupted (Ctrl-C), 130.
+
+            Examples:
+              farm watch 12
+              farm watch 12 --json | jq -c '.job | [.framesDone, .etaSeconds]'
+            """
+    )
+
+    @Argument(help: "The job to follow.")
+    var job: Int64
+
+    @Flag(name: .long, help: "Print one JSON object per refresh.")
+    var json = false
+
+    @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+    func run() throws {
+        var display = makeJobDisplay(json: json, handle: .standardOutput)
+        let detail = try database.withFarm { try JobWatcher(store: $0, job: job).follow(on: &display) }
+        throw FarmExit.of(jobState: detail.job.state)
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import FarmCore
+import Foundation
+
+struct Workers: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the workers, or drain one.",
+        discussion: """
+            A worker's id is its --id, else HOST-PID (farm-worker --help).
+
+            Exit codes: 0 done, 1 farm unreachable, 3 no such worker, 64 a wrong command line.
+
+            Examples:
+              farm workers
+              farm workers --json | jq '.[] | select(.state == "lost") | .id'
+              farm workers drain render-07
+              farm workers undrain render-07
+            """,
+        subcommands: [List.self, Drain.self, Undrain.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every worker: host, state, current chunk, last heartbeat, chunks done, average fps.",
+            discussion: """
+                State is idle, rendering, lost (silent for longer than the lease) or draining.
+
+                Examples:
+                  farm workers
+                  farm workers list --json
+                """
+        )
+
+        @Flag(name: .long, help: "Print JSON (fields in docs/cli.md).")
+        var json = false
+
+        @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+        func run() throws {
+            let workers = try database.withFarm { try $0.workerStatuses() }
+            if json {
+                try JSONOutput.print(workers)
+                return
+            }
+            guard !workers.isEmpty else {
+                print("no workers have connected yet")
+                return
+            }
+            var table = TextTable(
+                ["WORKER", "HOST", "STATE", "CURRENT", "HEARTBEAT", "DONE", "AVG FPS", "SLOTS"], numeric: [5, 6, 7])
+            for worker in workers {
+                let current = worker.current.map { "job \($0.job) \(StatusText.chunkName($0.kind, $0.chunk))" }
+                table.add([
+                    worker.id, worker.host, worker.state.rawValue, current.isEmpty ? "-" : current.joined(separator: ", "),
+                    StatusText.age(seconds: worker.secondsSinceHeartbeat), String(worker.chunksDone),
+                    StatusText.fps(worker.averageFps), String(worker.slots),
+                ])
+            }
+            print(table.text)
+        }
+    }
+
+    struct Drain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let a worker finish the chunk it renders and take no more.",
+            discussion: """
+                A chunk it holds but has not started goes back to the queue at its next heartbeat. \
+                Stop the worker once `farm workers` shows it with no current chunk.
+
+                Example:
+                  farm workers drain render-07
+                """
+        )
+
+        @Argument(help: "The worker's id.")
+        var worker: String
+
+        @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+        func run() throws {
+            try database.withFarm { try $0.setDraining(worker: worker, true) }
+            print("worker \(worker) is draining: it finishes its chunk and takes no more")
+        }
+    }
+
+    struct Undrain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let a drained worker take chunks again.",
+            discussion: """
+                Example:
+                  farm workers undrain render-07
+                """
+        )
+
+        @Argument(help: "The worker's id.")
+        var worker: String
+
+        @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+        func run() throws {
+            try database.withFarm { try $0.setDraining(worker: worker, false) }
+            print("worker \(worker) takes chunks again")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import FarmCore
+import FarmStore
+import Foundation
+
+/// Follows one job until it ends. It refreshes when PostgreSQL notifies channel `farm` with
+/// the job's id (every accepted chunk, progress report and state change sends one), at most
+/// ten times a second, and otherwise once every few seconds in case a notice was missed; it
+/// never polls in a loop.
+struct JobWatcher {
+    let store: FarmStore
+    let job: Int64
+    /// Runs between refreshes; throwing stops the watch (`farm render` checks its own farm).
+    var check: () throws -> Void = {}
+
+    /// Shows every refresh on `display` and returns the finished job.
+    func follow(on display: inout some JobDisplay) throws -> JobDetail {
+        try store.connection.listen("farm")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var throughput = Throughput()
+        var lastRefresh = start
+        var detail = try store.jobDetail(job)
+        while true {
+            if detail.job.isFinished {
+                display.finish(detail)
+                return detail
+            }
+            throughput.add(time: (clock.now - start) / .seconds(1), frames: detail.job.framesDone)
+            display.show(
+                detail, fps: throughput.rate ?? detail.job.fps,
+                eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
+            try waitForChange(since: &lastRefresh, clock: clock)
+            detail = try store.jobDetail(job)
+        }
+    }
+
+    /// Returns once a notice names the job (after gathering the burst it came in), or after
+    /// five quiet seconds.
+    private func waitForChange(since lastRefresh: inout ContinuousClock.Instant, clock: ContinuousClock) throws {
+        while true {
+            let payloads = try store.connection.notifications(timeout: 1)
+            try check()
+            let mentioned = payloads.contains(String(job))
+            guard mentioned || clock.now - lastRefresh > .seconds(5) else { continue }
+            if mentioned {
+                // Progress reports come in bursts from every worker: gather them into one refresh.
+                let pause = 0.1 - (clock.now - lastRefresh) / .seconds(1)
+                if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+                _ = try store.connection.notifications(timeout: 0)
+            }
+            lastRefresh = clock.now
+            return
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import FarmCore
+import FarmStore
+import Foundation
+
+/// The words and figures operators read: one way to say a job, a chunk, a worker or an attempt.
+enum StatusText {
+    /// A job's state as shown: a paused live job says so.
+    static func state(_ job: JobStatus) -> String {
+        job.paused && !job.isFinished ? "\(job.state.rawValue) (paused)" : job.state.rawValue
+    }
+
+    static func progress(_ job: JobStatus) -> String {
+        String(format: "%5.1f%%", job.percent)
+    }
+
+    static func fps(_ value: Double?) -> String { value.map(Format.rate) ?? "-" }
+
+    static func eta(_ seconds: Double?) -> String { seconds.map(Format.clock) ?? "-" }
+
+    static func range(_ chunk: ChunkStatus) -> String { "\(chunk.start)..\(chunk.end)" }
+
+    static func chunkName(_ kind: ChunkKind, _ index: Int) -> String { kind == .audio ? "audio" : "chunk \(index)" }
+
+    static func counts(_ counts: ChunkCounts) -> String {
+        "\(counts.queued) queued · \(counts.running) running · \(counts.done) done · \(counts.failed) failed · \(counts.total) total"
+    }
+
+    /// `3s ago`, `5m ago`, `2h ago`, `4d ago` for an ISO 8601 time.
+    static func age(_ iso: String?, now: Date = Date()) -> String {
+        guard let iso, let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(iso) else { return "-" }
+        return age(seconds: now.timeIntervalSince(date))
+    }
+
+    static func age(seconds: Double) -> String {
+        let s = Int(max(0, seconds))
+        switch s {
+        case ..<60: return "\(s)s ago"
+        case ..<3600: return "\(s / 60)m ago"
+        case ..<86_400: return "\(s / 3600)h ago"
+        default: return "\(s / 86_400)d ago"
+        }
+    }
+
+    /// One attempt's error, with where it happened.
+    static func error(_ attempt: AttemptStatus) -> String {
+        "\(chunkName(attempt.kind, attempt.chunk)) attempt \(attempt.attempt) on \(attempt.worker) (\(attempt.outcome.rawValue)): \(attempt.error ?? "no reason given")"
+    }
+
+    /// The closing line of a watch: the output and a summary, or why there is none.
+    static func summary(_ detail: JobDetail) -> String {
+        let job = detail.job
+        let attempts = detail.chunks.map(\.attempt).reduce(0, +)
+        let took = job.elapsedSeconds.map { " in \(Format.seconds($0))" } ?? ""
+        switch job.state {
+        case .done:
+            let rate = job.fps.map { " (\(Format.rate($0)) fps)" } ?? ""
+            return "job \(job.id) done: \(job.output), \(job.frameCount) frames\(took)\(rate), "
+                + "\(job.chunks.total) chunks, \(attempts) attempts"
+        case .cancelled:
+            return "job \(job.id) cancelled\(took) after \(job.chunks.done) of \(job.chunks.total) chunks; no output written"
+        default:
+            return "job \(job.id) \(job.state.rawValue)\(took): \(job.error ?? "no reason given")"
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import FarmCLI
+
+FarmProgram.main()

@@ -1,0 +1,98 @@
+import FarmCore
+import FarmRender
+import FarmStore
+import Foundation
+import Logging
+
+/// Joins every job whose chunks are all accepted into its output file, each join on a thread
+/// of its own, and records how it ended.
+final class JoinScheduler {
+    private let store: FarmStore
+    private let logger: Logger
+    private let dataDirectory: URL
+    private let removeSegmentsWhenDone: Bool
+    private var joining: Set<Int64> = []
+    private let results = Locked<[(job: Int64, error: String?)]>([])
+
+    init(store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool) {
+        self.store = store
+        self.logger = logger
+        self.dataDirectory = dataDirectory
+        self.removeSegmentsWhenDone = removeSegmentsWhenDone
+    }
+
+    var isJoining: Bool { !joining.isEmpty }
+
+    private func folder(_ job: Int64) -> JobFolder {
+        JobFolder(dataDirectory: dataDirectory, job: job)
+    }
+
+    func startJoins() throws {
+        for job in try store.jobsReadyToJoin() where !joining.contains(job.id) {
+            guard try store.markJoining(job: job.id) else { continue }
+            joining.insert(job.id)
+            let chunks = try store.videoChunks(job: job.id)
+            let folder = folder(job.id)
+            let segments = chunks.map { SegmentJoiner.Segment(url: folder.result(kind: .video, chunk: $0), chunk: $0) }
+            let audio = folder.result(kind: .audio, chunk: Chunk(index: 0, start: 0, end: job.frameCount))
+            if try requeueMissing(job: job.id, segments: segments, audio: audio) {
+                joining.remove(job.id)
+                continue
+            }
+            logger.info("job \(job.id): all \(chunks.count) chunks and the audio are in; joining \(job.outputPath)")
+            let results = self.results
+            let thread = Thread {
+                var error: String?
+                do {
+                    try SegmentJoiner.join(
+                        segments: segments, audio: audio, fps: job.fps, container: job.container,
+                        to: URL(fileURLWithPath: job.outputPath))
+                } catch let failure {
+                    error = "joining \(job.outputPath): \(failure)"
+                }
+                results.withLock { $0.append((job.id, error)) }
+            }
+            thread.start()
+        }
+    }
+
+    /// Segments removed after an earlier join (a job sent back by `farm retry`), or lost before
+    /// their accepted file was in place, are rendered again rather than failing the join.
+    /// Returns whether any were missing.
+    private func requeueMissing(job: Int64, segments: [SegmentJoiner.Segment], audio: URL) throws -> Bool {
+        let exists = { (url: URL) in FileManager.default.fileExists(atPath: url.path) }
+        let missing = segments.filter { !exists($0.url) }.map(\.chunk.index)
+        let audioMissing = !exists(audio)
+        guard !missing.isEmpty || audioMissing else { return false }
+        logger.warning(
+            "job \(job): \(missing.count) segment(s)\(audioMissing ? " and the audio" : "") missing; rendering them again")
+        try store.requeue(job: job, chunks: missing, kind: .video)
+        if audioMissing { try store.requeue(job: job, chunks: [0], kind: .audio) }
+        return true
+    }
+
+    func finishJoins() throws {
+        let finished = results.withLock { results in
+            defer { results.removeAll() }
+            return results
+        }
+        for (job, error) in finished {
+            joining.remove(job)
+            guard try store.finish(job: job, error: error) else {
+                // Cancelled while joining: a cancelled job leaves no output behind. A job sent
+                // back by `farm retry` meanwhile is joined again once its chunks are in.
+                if error == nil, let record = try store.job(job), record.state == .cancelled {
+                    try? FileManager.default.removeItem(atPath: record.outputPath)
+                    logger.info("job \(job) was cancelled during its join; removed \(record.outputPath)")
+                }
+                continue
+            }
+            if let error {
+                logger.error("job \(job) failed: \(error)")
+            } else {
+                logger.info("job \(job) done")
+                if removeSegmentsWhenDone { folder(job).remove() }
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import FarmCore
+import FarmRender
+import FarmStore
+import FarmWire
+import Foundation
+import Logging
+
+/// Takes uploads in: pieces into files, then, once the last is in, size and checksum, a
+/// verification of the media and an fsync on a thread of its own (the loop keeps serving
+/// heartbeats meanwhile), then acceptance behind the fence. OpenCue's FrameCompleteHandler.
+final class UploadIntake {
+    /// A finished upload checked off the loop's thread.
+    private struct Verified {
+        var done: ChunkDone
+        var route: [UInt8]
+        var chunk: ChunkRecord
+        var file: URL
+        /// Nil when the segment passed.
+        var problem: String?
+    }
+
+    private let store: FarmStore
+    private let outbox: Outbox
+    private let sessions: WorkerSessions
+    private let logger: Logger
+    private let dataDirectory: URL
+    private let uploads = UploadReceiver()
+    private let verifier = DispatchQueue(label: "farm.coordinator.verify")
+    /// Attempts whose upload is being verified: their resent pieces and `done` wait for the verdict.
+    private var verifying: Set<AttemptKey> = []
+    private let verified = Locked<[Verified]>([])
+
+    init(store: FarmStore, outbox: Outbox, sessions: WorkerSessions, logger: Logger, dataDirectory: URL) {
+        self.store = store
+        self.outbox = outbox
+        self.sessions = sessions
+        self.logger = logger
+        self.dataDirectory = dataDirectory
+    }
+
+    func folder(_ job: Int64) -> JobFolder {
+        JobFolder(dataDirectory: dataDirectory, job: job)
+    }
+
+    func piece(_ piece: UploadPiece, bytes: [UInt8], from route: [UInt8]) throws {
+        guard !verifying.contains(piece.key) else { return }
+        guard let chunk = try store.current(piece.key) else {
+            uploads.discard(piece.key)
+            outbox.send(.rejected(Verdict.stale(piece.key)), to: route)
+            return
+        }
+        let received = try uploads.receive(piece, bytes: bytes, into: folder(chunk.job))
+        outbox.send(.pieceAck(UploadAck(key: piece.key, received: received)), to: route)
+    }
+
+    /// The last piece is in: check size and checksum, then verify the media on the verifier's
+    /// thread. A repeated `done` for an accepted attempt is answered again, not redone.
+    func done(_ done: ChunkDone, from route: [UInt8]) throws {
+        guard !verifying.contains(done.key) else { return }
+        guard let chunk = try store.current(done.key) else {
+            uploads.discard(done.key)
+            if let record = try store.chunk(done.key.chunk), record.state == .done, record.attempt == done.key.attempt {
+                outbox.send(.accepted(Verdict(key: done.key, reason: "already accepted")), to: route)
+            } else {
+                logger.warning("rejected a late result: \(done.key) is no longer current")
+                outbox.send(.rejected(Verdict.stale(done.key)), to: route)
+            }
+            return
+        }
+        guard let upload = try uploads.complete(done.key), upload.bytes == done.bytes, upload.sha256 == done.sha256 else {
+            // Lost or damaged in transit: ask for the whole file again.
+            logger.warning("\(done.key): upload incomplete or checksum mismatch; asking again")
+            outbox.send(.pieceAck(UploadAck(key: done.key, received: 0)), to: route)
+            return
+        }
+        let fps = try store.job(chunk.job)?.fps ?? Rational(30)
+        verifying.insert(done.key)
+        let results = verified
+        verifier.async {
+            var problem: String?
+            do {
+                switch chunk.kind {
+                case .video: try SegmentVerifier.verifyVideo(upload.url, chunk: chunk.chunk, fps: fps)
+                case .audio: try SegmentVerifier.verifyAudio(upload.url)
+                }
+                try AtomicFile.fsync(path: upload.url.path)
+            } catch {
+                problem = "segment failed verification: \(error)"
+            }
+            results.withLock {
+                $0.append(Verified(done: done, route: route, chunk: chunk, file: upload.url, problem: problem))
+            }
+        }
+    }
+
+    /// Acts on the verdicts the verifier reached since the last call; true if any came.
+    @discardableResult
+    func collectVerified() throws -> Bool {
+        let finished = verified.withLock { results in
+            defer { results.removeAll() }
+            return results
+        }
+        for result in finished {
+            verifying.remove(result.done.key)
+            try conclude(result)
+        }
+        return !finished.isEmpty
+    }
+
+    private func conclude(_ result: Verified) throws {
+        let key = result.done.key
+        sessions.release(key)
+        if let problem = result.problem {
+            try? FileManager.default.removeItem(at: result.file)
+            logger.warning("\(key): \(problem)")
+            outbox.send(.rejected(Verdict(key: key, reason: problem)), to: result.route)
+            if let failed = try store.fail(key, error: problem) { logger.error("job \(failed) failed: \(problem)") }
+            return
+        }
+        guard try store.accept(key, fps: result.done.fps, frames: result.done.frames) else {
+            try? FileManager.default.removeItem(at: result.file)
+            outbox.send(.rejected(Verdict.stale(key)), to: result.route)
+            return
+        }
+        // Accepted in the database first: a file lost before this rename is found missing
+        // before the join and rendered again, never joined half-written.
+        let chunk = result.chunk
+        try AtomicFile.replace(folder(chunk.job).result(kind: chunk.kind, chunk: chunk.chunk), with: result.file, synced: true)
+        let what = chunk.kind == .audio ? "audio" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
+        let fps = String(format: "%.1f", result.done.fps)
+        logger.info(
+            "job \(chunk.job) \(what) accepted from \(sessions.name(of: result.route)) (attempt \(key.attempt), \(fps) fps)")
+        outbox.send(.accepted(Verdict(key: key, reason: "accepted")), to: result.route)
+    }
+
+    /// Drops an upload in progress (its lease expired, or its job stopped).
+    func discard(_ key: AttemptKey) {
+        uploads.discard(key)
+    }
+
+    /// Whether verifications are still running; the coordinator waits for them before it stops.
+    var isBusy: Bool { !verifying.isEmpty }
+}

@@ -1,0 +1,61 @@
+/// One problem found in a project, tied to the JSON path (or file) it is about.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// A JSON path such as `tracks[1].items[3].source.start`, or a file name.
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}
+
+/// Every problem found in a project file; rendering never starts while there is one.
+public struct ProjectError: Error, Sendable, CustomStringConvertible {
+    /// The project file the diagnostics are about.
+    public var file: String
+    public var diagnostics: [Diagnostic]
+
+    public init(file: String, diagnostics: [Diagnostic]) {
+        self.file = file
+        self.diagnostics = diagnostics
+    }
+
+    public var description: String {
+        diagnostics.map { "\(file): \($0)" }.joined(separator: "\n")
+    }
+}
+
+/// Collects diagnostics while a parser keeps going, so one run reports every problem.
+public final class DiagnosticLog {
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    public init() {}
+
+    public func add(_ path: String, _ message: String) {
+        diagnostics.append(Diagnostic(path: path, message: message))
+    }
+
+    public var isEmpty: Bool { diagnostics.isEmpty }
+}
+
+/// The closest word within two edits, for "did you mean" hints.
+func closestWord(to word: String, in candidates: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var row = [i + 1]
+            for (j, cb) in b.enumerated() {
+                row.append(Swift.min(previous[j + 1] + 1, row[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
+            }
+            previous = row
+        }
+        return previous[b.count]
+    }
+    let lowered = Array(word.lowercased())
+    let scored = candidates.map { ($0, distance(lowered, Array($0.lowercased()))) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+    return best.0
+}

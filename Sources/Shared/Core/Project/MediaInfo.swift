@@ -1,0 +1,37 @@
+/// What the renderer needs to know about one media file, read once before rendering.
+public struct MediaInfo: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Moving pictures (with or without sound).
+        case video
+        /// A single picture: PNG, JPEG, ...
+        case still
+        /// Sound only.
+        case audio
+    }
+
+    public var kind: Kind
+    /// Media length; nil for stills, which last as long as their item.
+    public var duration: Rational?
+    public var width: Int
+    public var height: Int
+    /// Clockwise rotation in degrees a player applies (0, 90, 180, 270).
+    public var rotation: Int
+    public var hasAudio: Bool
+    public var hasAlpha: Bool
+    /// Nominal frame rate of the video stream, if known.
+    public var frameRate: Rational?
+
+    public init(
+        kind: Kind, duration: Rational?, width: Int, height: Int, rotation: Int, hasAudio: Bool, hasAlpha: Bool,
+        frameRate: Rational?
+    ) {
+        self.kind = kind
+        self.duration = duration
+        self.width = width
+        self.height = height
+        self.rotation = rotation
+        self.hasAudio = hasAudio
+        self.hasAlpha = hasAlpha
+        self.frameRate = frameRate
+    }
+}

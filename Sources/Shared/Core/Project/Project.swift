@@ -1,0 +1,200 @@
+import Foundation
+
+/// A timeline to render: output format, export settings, media assets and tracks in z-order.
+///
+/// The JSON form is documented in `docs/project-format.md`; `ProjectParser` turns it into this
+/// value after checking every key, and `ProjectLoader` checks it against the media itself.
+public struct Project: Sendable, Codable, Hashable {
+    public var output: OutputSettings
+    public var export: ExportSettings
+    /// Asset id to asset; paths are absolute once parsed.
+    public var assets: [String: Asset]
+    /// Later tracks draw on top of earlier ones.
+    public var tracks: [Track]
+
+    public init(output: OutputSettings, export: ExportSettings, assets: [String: Asset], tracks: [Track]) {
+        self.output = output
+        self.export = export
+        self.assets = assets
+        self.tracks = tracks
+    }
+
+    /// The end of the last item on any track.
+    public var duration: Rational {
+        tracks.flatMap(\.items).map(\.end).max() ?? .zero
+    }
+
+    /// Output frames in the timeline: every frame whose start time lies before `duration`.
+    public var frameCount: Int64 {
+        (duration * output.fps).ceil
+    }
+}
+
+public struct OutputSettings: Sendable, Codable, Hashable {
+    public var width: Int
+    public var height: Int
+    /// Frames per second, exact (30000/1001 for NTSC rates).
+    public var fps: Rational
+    public var background: RGBColor
+    public var audio: AudioLayout
+
+    /// The start time of output frame `n`.
+    public func time(ofFrame n: Int64) -> Rational { Rational(n) / fps }
+}
+
+public struct AudioLayout: Sendable, Codable, Hashable {
+    public var sampleRate: Int
+    public var channels: Int
+}
+
+public struct RGBColor: Sendable, Codable, Hashable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    public init?(hex: String) {
+        guard hex.count == 7, hex.first == "#", let value = UInt32(hex.dropFirst(), radix: 16) else { return nil }
+        self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+}
+
+public struct ExportSettings: Sendable, Codable, Hashable {
+    public enum Container: String, Sendable, Codable, Hashable, CaseIterable {
+        case mp4, mov, mkv
+    }
+
+    public enum VideoCodec: String, Sendable, Codable, Hashable, CaseIterable {
+        case h264, hevc, ffv1
+    }
+
+    public enum AudioCodec: String, Sendable, Codable, Hashable, CaseIterable {
+        case aac, pcm
+    }
+
+    public struct Video: Sendable, Codable, Hashable {
+        public var codec: VideoCodec
+        /// Constant rate factor (libx264/libx265); ignored when `bitrate` is set.
+        public var crf: Int
+        /// Target bits per second; nil means quality-based (`crf`).
+        public var bitrate: Int?
+        public var preset: String
+        /// Frames between keyframes.
+        public var gop: Int
+        /// Mathematically lossless (x264/x265 qp 0; ffv1 always is).
+        public var lossless: Bool
+
+        /// Lossy x264/x265 decisions depend on the frames an encoder has already seen (rate
+        /// control, lookahead) and on its thread count. So every render, local or chunked,
+        /// encodes each GOP of the timeline with a fresh single-threaded encoder, and chunks
+        /// start on GOP boundaries: then no chunking changes a single bit. Lossless output
+        /// decodes the same whatever the encoder saw, so it needs neither.
+        public var encodesPerGOP: Bool { codec != .ffv1 && !lossless }
+
+        /// The frame multiple chunk boundaries must fall on.
+        public var chunkAlignment: Int64 { encodesPerGOP ? Int64(gop) : 1 }
+    }
+
+    public struct Audio: Sendable, Codable, Hashable {
+        public var codec: AudioCodec
+        public var bitrate: Int
+    }
+
+    public var container: Container
+    public var video: Video
+    public var audio: Audio
+
+    /// The export codecs that `container` cannot carry, as (key under `export`, codec name):
+    /// MP4 takes neither PCM audio nor FFV1 video.
+    public func codecsUnsupported(by container: Container) -> [(key: String, codec: String)] {
+        guard container == .mp4 else { return [] }
+        var unsupported: [(key: String, codec: String)] = []
+        if audio.codec == .pcm { unsupported.append(("audio.codec", "pcm audio")) }
+        if video.codec == .ffv1 { unsupported.append(("video.codec", "ffv1")) }
+        return unsupported
+    }
+}
+
+public struct Asset: Sendable, Codable, Hashable {
+    /// Absolute path of the media file.
+    public var path: String
+}
+
+public struct Track: Sendable, Codable, Hashable {
+    public enum Kind: String, Sendable, Codable, Hashable, CaseIterable {
+        case video, audio
+    }
+
+    public var kind: Kind
+    public var items: [Item]
+}
+
+/// How a picture is placed into its frame rectangle.
+public enum Fit: String, Sendable, Codable, Hashable, CaseIterable {
+    /// Fill the rectangle, cropping the overflow equally on both sides.
+    case cover
+    /// Fit inside the rectangle, leaving the rest transparent.
+    case contain
+    /// Fill the rectangle exactly, changing the aspect ratio.
+    case stretch
+}
+
+/// What an item shows once its source range runs past the end of the media.
+public enum PastEnd: String, Sendable, Codable, Hashable, CaseIterable {
+    /// Keep showing the last frame.
+    case hold
+    /// Show opaque black in the item's rectangle.
+    case black
+}
+
+/// A rectangle in fractions: of the canvas for `frame`, of the source picture for `crop`.
+public struct Rect: Sendable, Codable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public static let unit = Rect(x: 0, y: 0, width: 1, height: 1)
+}
+
+/// One clip, still or sound placed on a track.
+public struct Item: Sendable, Codable, Hashable {
+    public var asset: String
+    /// Timeline position.
+    public var at: Rational
+    /// Length on the timeline.
+    public var duration: Rational
+    /// Where in the media the item starts.
+    public var sourceStart: Rational
+    /// How much media the item plays; speed = sourceDuration / duration.
+    public var sourceDuration: Rational
+    public var fit: Fit
+    public var frame: Animated<Rect>
+    public var crop: Animated<Rect>
+    public var opacity: Animated<Double>
+    public var volume: Animated<Double>
+    /// Nil when the project did not say: then a source range past the media's end is an error,
+    /// and the render holds the last frame if the media turns out a frame short.
+    public var pastEnd: PastEnd?
+    public var muted: Bool
+
+    public var end: Rational { at + duration }
+    public var speed: Rational { sourceDuration / duration }
+
+    /// The media time shown at timeline time `t` (inside the item).
+    public func sourceTime(at t: Rational) -> Rational {
+        sourceStart + (t - at) * speed
+    }
+}

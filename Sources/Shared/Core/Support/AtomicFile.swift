@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes a file under a temporary name beside its destination and renames it into place only
+/// when complete and on disk, so nobody ever sees half a file.
+public struct AtomicFile {
+    public let destination: URL
+    /// Where the content is written until `commit()`.
+    public let temporary: URL
+
+    public init(destination: URL) {
+        self.destination = destination
+        let name = ".\(destination.lastPathComponent).partial-\(getpid())"
+        temporary = destination.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// fsyncs the temporary file, renames it over the destination and fsyncs the folder.
+    /// Scratch files that are re-rendered after a crash anyway skip the syncs (`durable: false`).
+    public func commit(durable: Bool = true) throws {
+        if durable { try AtomicFile.fsync(path: temporary.path) }
+        guard rename(temporary.path, destination.path) == 0 else {
+            let code = errno
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(destination.path): \(String(cString: strerror(code)))"])
+        }
+        if durable { try? AtomicFile.fsync(path: destination.deletingLastPathComponent().path) }
+    }
+
+    /// Moves a finished file (already written in the same file system) over `destination`;
+    /// `synced` says its bytes are on disk already, so only the rename is made durable.
+    public static func replace(_ destination: URL, with finished: URL, synced: Bool = false) throws {
+        if !synced { try fsync(path: finished.path) }
+        try AtomicFile(destination: destination, temporary: finished).commit(durable: false)
+        try? fsync(path: destination.deletingLastPathComponent().path)
+    }
+
+    private init(destination: URL, temporary: URL) {
+        self.destination = destination
+        self.temporary = temporary
+    }
+
+    /// Removes the temporary file after a failure.
+    public func discard() {
+        unlink(temporary.path)
+    }
+
+    /// Flushes a file's (or a folder's) contents to disk.
+    public static func fsync(path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "open \(path): \(String(cString: strerror(code)))"])
+        }
+        defer { close(descriptor) }
+        guard Glibc.fsync(descriptor) == 0 else {
+            let code = errno
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "fsync \(path): \(String(cString: strerror(code)))"])
+        }
+    }
+}

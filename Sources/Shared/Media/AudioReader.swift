@@ -1,0 +1,152 @@
+import CFFmpeg
+import FarmCore
+
+/// Reads one item's sound as float samples at the output layout, in timeline samples.
+///
+/// Speed changes play the media faster or slower like tape (pitch follows speed): the media is
+/// resampled to `outputRate / speed`, and each resampled sample fills one timeline sample.
+/// Position is exact: the first decoded frame's timestamp says which resampled sample it is, and
+/// samples before the wanted start are dropped (or silence is added when the media starts later).
+public final class AudioReader {
+    private let input: MediaInput
+    private var resampler: OpaquePointer?
+    private let channels: Int
+    private let frame = Frame()
+    /// Resampled samples not yet handed out, one array per channel.
+    private var pending: [[Float]]
+    private var pendingStart = 0
+    /// Samples still to drop (positive) or silence still to emit (negative) before the wanted start.
+    private var skip: Int
+    private var finished = false
+    private var flushed = false
+    private var primed = false
+    private let effectiveRate: Int
+    private let wantedStart: Int64
+    private let scratch: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
+    private var scratchCapacity = 0
+
+    /// Starts reading at timeline sample `offset` into the item.
+    public init(path: String, item: Item, layout: AudioLayout, offset: Int64) throws {
+        input = try MediaInput(path: path, stream: .audio)
+        channels = layout.channels
+        pending = Array(repeating: [], count: layout.channels)
+        scratch = .allocate(capacity: layout.channels)
+        for channel in 0..<layout.channels { scratch[channel] = nil }
+        effectiveRate = Int(max(1, (Rational(Int64(layout.sampleRate)) / item.speed).rounded))
+        wantedStart = (item.sourceStart * Rational(Int64(effectiveRate))).rounded + offset
+        skip = 0
+        let decoder = input.decoder
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, Int32(layout.channels))
+        defer { av_channel_layout_uninit(&outLayout) }
+        var inLayout = AVChannelLayout()
+        if decoder.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&inLayout, decoder.pointee.ch_layout.nb_channels)
+        } else {
+            av_channel_layout_copy(&inLayout, &decoder.pointee.ch_layout)
+        }
+        defer { av_channel_layout_uninit(&inLayout) }
+        try FFmpegError.check(
+            swr_alloc_set_opts2(
+                &resampler, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(effectiveRate), &inLayout, decoder.pointee.sample_fmt,
+                decoder.pointee.sample_rate, 0, nil), "resampler for \(path)")
+        try FFmpegError.check(swr_init(resampler), "resampler for \(path)")
+        let seekTime = Rational(wantedStart, Int64(effectiveRate))
+        if seekTime > .zero {
+            try input.seek(toTimestamp: (seekTime / input.timeBase).floor + input.startTimestamp)
+        }
+    }
+
+    deinit {
+        swr_free(&resampler)
+        for channel in 0..<channels { scratch[channel].map { UnsafeMutableRawPointer($0).deallocate() } }
+        scratch.deallocate()
+    }
+
+    /// Adds the next `count` samples times `gain(i)` into `block` from its sample `mixOffset`.
+    public func read(count: Int, into block: SampleBlock, at mixOffset: Int, gain: (Int) -> Float) throws {
+        let mix = block.buffers
+        var produced = 0
+        while produced < count {
+            if skip < 0 {
+                // Media starts after the wanted position: those samples are silence.
+                let silent = min(-skip, count - produced)
+                skip += silent
+                produced += silent
+                continue
+            }
+            if pending[0].count - pendingStart == 0 {
+                if !(try refill()) { break }
+                continue
+            }
+            let available = min(pending[0].count - pendingStart, count - produced)
+            for channel in 0..<channels {
+                let target = mix[channel] + mixOffset + produced
+                pending[channel].withUnsafeBufferPointer { source in
+                    for i in 0..<available { target[i] += source[pendingStart + i] * gain(produced + i) }
+                }
+            }
+            pendingStart += available
+            produced += available
+        }
+    }
+
+    /// Decodes and resamples more samples into `pending`; false when the media has no more.
+    private func refill() throws -> Bool {
+        for channel in 0..<channels {
+            pending[channel].removeAll(keepingCapacity: true)
+        }
+        pendingStart = 0
+        while pending[0].isEmpty {
+            if flushed { return false }
+            if !finished, try input.decodeNext(into: frame) {
+                if !primed {
+                    primed = true
+                    let stamp = frame.pointer.pointee.best_effort_timestamp
+                    let timestamp = stamp == cffmpeg_nopts() ? input.startTimestamp : stamp
+                    let seconds = Rational(timestamp - input.startTimestamp) * input.timeBase
+                    skip = Int(wantedStart - (seconds * Rational(Int64(effectiveRate))).rounded)
+                }
+                try append(try convert(frame.pointer.pointee.extended_data, count: frame.pointer.pointee.nb_samples))
+                continue
+            }
+            finished = true
+            // Drain what the resampler still holds.
+            let tail = try convert(nil, count: 0)
+            if tail == 0 { flushed = true } else { try append(tail) }
+        }
+        return true
+    }
+
+    private func convert(_ data: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, count: Int32) throws -> Int {
+        let capacity = Int(swr_get_out_samples(resampler, count)) + 32
+        if capacity > scratchCapacity {
+            for channel in 0..<channels {
+                scratch[channel].map { UnsafeMutableRawPointer($0).deallocate() }
+                scratch[channel] = UnsafeMutableRawPointer.allocate(byteCount: capacity * 4, alignment: 64)
+                    .assumingMemoryBound(to: UInt8.self)
+            }
+            scratchCapacity = capacity
+        }
+        let produced: Int32
+        if let data {
+            produced = data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 1) { input in
+                swr_convert(resampler, scratch, Int32(scratchCapacity), input, count)
+            }
+        } else {
+            produced = swr_convert(resampler, scratch, Int32(scratchCapacity), nil, 0)
+        }
+        return Int(try FFmpegError.check(produced, "resample \(input.path)"))
+    }
+
+    /// Moves `count` converted samples into `pending`, first dropping any still to be skipped.
+    private func append(_ count: Int) throws {
+        let dropped = max(0, min(skip, count))
+        skip -= dropped
+        for channel in 0..<channels {
+            scratch[channel]!.withMemoryRebound(to: Float.self, capacity: count) { samples in
+                pending[channel].append(contentsOf: UnsafeBufferPointer(start: samples + dropped, count: count - dropped))
+            }
+        }
+    }
+}

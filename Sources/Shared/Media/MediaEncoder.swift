@@ -1,0 +1,188 @@
+import CFFmpeg
+import FarmCore
+
+/// An open libavcodec encoder: video (from composited pictures) or audio (from mixed samples).
+///
+/// Every chunk opens a fresh encoder with the same settings, so each chunk starts with a keyframe
+/// and its GOPs are closed: chunks can be joined by stream copy.
+public final class MediaEncoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private let packet = Packet()
+    /// The frame pictures or samples are copied into, allocated on first use.
+    private var input: Frame?
+
+    private init(codecName: String, configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void) throws {
+        guard let codec = avcodec_find_encoder_by_name(codecName) else {
+            throw FFmpegError(operation: "encoder \(codecName)", message: "not available in this FFmpeg build")
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(operation: "encoder \(codecName)", message: "out of memory")
+        }
+        self.context = context
+        do {
+            try configure(context)
+        } catch {
+            var owned: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&owned)
+            throw error
+        }
+        try FFmpegError.check(avcodec_open2(context, codec, nil), "open encoder \(codecName)")
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&owned)
+    }
+
+    /// A video encoder for `settings` at the output's size and rate.
+    public static func video(output: OutputSettings, settings: ExportSettings.Video, threads: Int, globalHeader: Bool) throws -> MediaEncoder {
+        let name: String
+        switch settings.codec {
+        case .h264: name = "libx264"
+        case .hevc: name = "libx265"
+        case .ffv1: name = "ffv1"
+        }
+        return try MediaEncoder(codecName: name) { context in
+            context.pointee.width = Int32(output.width)
+            context.pointee.height = Int32(output.height)
+            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            context.pointee.time_base = AVRational(Rational(output.fps.denominator, output.fps.numerator))
+            context.pointee.framerate = AVRational(output.fps)
+            context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+            context.pointee.gop_size = Int32(settings.codec == .ffv1 ? 1 : settings.gop)
+            context.pointee.thread_count = Int32(threads)
+            context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_CLOSED_GOP))
+            if globalHeader { context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_GLOBAL_HEADER)) }
+            context.pointee.color_range = AVCOL_RANGE_MPEG
+            context.pointee.colorspace = AVCOL_SPC_BT709
+            context.pointee.color_primaries = AVCOL_PRI_BT709
+            context.pointee.color_trc = AVCOL_TRC_BT709
+            if let bitrate = settings.bitrate, !settings.lossless { context.pointee.bit_rate = Int64(bitrate) }
+            // An option the encoder refuses is an error: silently ignored, it would change the output.
+            func option(_ key: String, _ value: String) throws {
+                try FFmpegError.check(av_opt_set(context.pointee.priv_data, key, value, 0), "\(name) option \(key)=\(value)")
+            }
+            switch settings.codec {
+            case .h264:
+                try option("preset", settings.preset)
+                if settings.lossless {
+                    try option("qp", "0")
+                } else if settings.bitrate == nil {
+                    try option("crf", "\(settings.crf)")
+                }
+                // Fixed GOP length and no scene-cut keyframes: identical GOP structure in every chunk.
+                try option("x264-params", "keyint=\(settings.gop):min-keyint=\(settings.gop):scenecut=0")
+            case .hevc:
+                try option("preset", settings.preset)
+                if !settings.lossless && settings.bitrate == nil { try option("crf", "\(settings.crf)") }
+                var params = "log-level=error:keyint=\(settings.gop):min-keyint=\(settings.gop):scenecut=0"
+                if settings.lossless { params += ":lossless=1" }
+                try option("x265-params", params)
+            case .ffv1:
+                try option("level", "3")
+            }
+        }
+    }
+
+    /// An audio encoder for the output's sample rate and channels.
+    public static func audio(output: AudioLayout, settings: ExportSettings.Audio, globalHeader: Bool) throws -> MediaEncoder {
+        let name = settings.codec == .aac ? "aac" : "pcm_s16le"
+        return try MediaEncoder(codecName: name) { context in
+            context.pointee.sample_fmt = settings.codec == .aac ? AV_SAMPLE_FMT_FLTP : AV_SAMPLE_FMT_S16
+            context.pointee.sample_rate = Int32(output.sampleRate)
+            av_channel_layout_default(&context.pointee.ch_layout, Int32(output.channels))
+            context.pointee.time_base = AVRational(num: 1, den: Int32(output.sampleRate))
+            if settings.codec == .aac { context.pointee.bit_rate = Int64(settings.bitrate) }
+            if globalHeader { context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_GLOBAL_HEADER)) }
+        }
+    }
+
+    /// The unit of the timestamps given to `encode` and of the packets it hands out.
+    public var timeBase: Rational { Rational(context.pointee.time_base) }
+
+    /// Samples per audio frame the encoder wants (1024 for AAC); PCM takes any count.
+    public var audioFrameSize: Int {
+        let size = Int(context.pointee.frame_size)
+        return size > 0 ? size : 1024
+    }
+
+    /// Encodes `picture` (the output's size) as the frame at `pts` and hands every packet that
+    /// comes out to `write`, valid only during the call.
+    public func encode(_ picture: Picture, pts: Int64, write: (Packet) throws -> Void) throws {
+        let frame = try inputFrame { frame in
+            frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            frame.pointee.width = context.pointee.width
+            frame.pointee.height = context.pointee.height
+        }
+        try FFmpegError.check(av_frame_make_writable(frame), "frame buffer")
+        picture.copy(into: frame)
+        frame.pointee.pts = pts
+        try encode(frame, write: write)
+    }
+
+    /// Encodes the first `count` samples of `samples` (at most `audioFrameSize`) starting at
+    /// sample `pts`, and hands every packet that comes out to `write`.
+    public func encode(_ samples: SampleBlock, count: Int, pts: Int64, write: (Packet) throws -> Void) throws {
+        let frame = try inputFrame { frame in
+            frame.pointee.format = context.pointee.sample_fmt.rawValue
+            frame.pointee.nb_samples = Int32(audioFrameSize)
+            frame.pointee.sample_rate = context.pointee.sample_rate
+            try FFmpegError.check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "audio layout")
+        }
+        try FFmpegError.check(av_frame_make_writable(frame), "audio frame buffer")
+        frame.pointee.nb_samples = Int32(count)
+        Self.fill(frame, from: samples, count: count)
+        frame.pointee.pts = pts
+        try encode(frame, write: write)
+    }
+
+    /// Flushes the encoder's delayed packets to `write`; the encoder takes nothing afterwards.
+    public func drain(write: (Packet) throws -> Void) throws {
+        try encode(nil, write: write)
+    }
+
+    /// The reusable input frame, set up by `describe` and given buffers the first time.
+    private func inputFrame(_ describe: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws -> UnsafeMutablePointer<AVFrame> {
+        if let input { return input.pointer }
+        let frame = Frame()
+        try describe(frame.pointer)
+        try FFmpegError.check(av_frame_get_buffer(frame.pointer, 0), "allocate encoder frame")
+        input = frame
+        return frame.pointer
+    }
+
+    private static func fill(_ frame: UnsafeMutablePointer<AVFrame>, from samples: SampleBlock, count: Int) {
+        if AVSampleFormat(frame.pointee.format) == AV_SAMPLE_FMT_FLTP {
+            for (channel, buffer) in samples.buffers.enumerated() {
+                frame.pointee.extended_data[channel]!.withMemoryRebound(to: Float.self, capacity: count) {
+                    $0.update(from: buffer, count: count)
+                }
+            }
+            return
+        }
+        // Interleaved signed 16-bit (PCM): clamp, then round to nearest.
+        let channels = samples.channels
+        frame.pointee.data.0!.withMemoryRebound(to: Int16.self, capacity: count * channels) { target in
+            for i in 0..<count {
+                for channel in 0..<channels {
+                    let value = max(-1, min(1, samples.buffers[channel][i])) * 32767
+                    target[i * channels + channel] = Int16(value.rounded())
+                }
+            }
+        }
+    }
+
+    /// Sends `frame` (nil to drain) and hands every packet that comes out to `write`.
+    private func encode(_ frame: UnsafeMutablePointer<AVFrame>?, write: (Packet) throws -> Void) throws {
+        try FFmpegError.check(avcodec_send_frame(context, frame), "encode")
+        while true {
+            switch try CodecStep(avcodec_receive_packet(context, packet.pointer), "encode") {
+            case .ready:
+                defer { packet.unref() }
+                try write(packet)
+            case .needsInput, .endOfStream:
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import CFFmpeg
+import FarmCore
+import Foundation
+
+/// Opens media files and checks that they really decode.
+public enum MediaProbe {
+    /// Reads the file's streams and decodes its first picture and first sound, so a truncated or
+    /// corrupt file is caught before any rendering starts.
+    public static func probe(path: String) throws -> MediaInfo {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw FFmpegError(operation: path, message: "file not found")
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "cannot read \(path)")
+        defer { avformat_close_input(&context) }
+        guard let format = context else { throw FFmpegError(operation: path, message: "cannot read") }
+        try FFmpegError.check(avformat_find_stream_info(format, nil), "cannot read streams of \(path)")
+        let formatName = String(cString: format.pointee.iformat.pointee.name)
+        let videoIndex = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        let audioIndex = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        if videoIndex < 0 && audioIndex < 0 {
+            throw FFmpegError(operation: path, message: "no video or audio stream")
+        }
+        var info = MediaInfo(
+            kind: .audio, duration: nil, width: 0, height: 0, rotation: 0, hasAudio: audioIndex >= 0, hasAlpha: false,
+            frameRate: nil)
+        if videoIndex >= 0 {
+            let stream = format.pointee.streams[Int(videoIndex)]!
+            let isImage = formatName.hasPrefix("image2") || formatName.hasSuffix("_pipe")
+            // Cover art attached to a music file is a picture, not the file's video.
+            let isCoverArt = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+            if !isCoverArt {
+                info.kind = isImage ? .still : .video
+                info.width = Int(stream.pointee.codecpar.pointee.width)
+                info.height = Int(stream.pointee.codecpar.pointee.height)
+                info.rotation = rotation(of: stream)
+                let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+                if rate.num > 0 && rate.den > 0 { info.frameRate = Rational(Int64(rate.num), Int64(rate.den)) }
+                if let descriptor = av_pix_fmt_desc_get(AVPixelFormat(stream.pointee.codecpar.pointee.format)) {
+                    info.hasAlpha = (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0
+                }
+            }
+        }
+        if info.kind != .still {
+            info.duration = duration(of: format, streamIndex: info.kind == .video ? videoIndex : audioIndex)
+        }
+        try checkDecodes(path: path, info: info)
+        return info
+    }
+
+    private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+        guard let matrix = cffmpeg_display_matrix(stream) else { return 0 }
+        let degrees = av_display_rotation_get(matrix)
+        guard degrees.isFinite else { return 0 }
+        // The display matrix angle is counter-clockwise; players rotate clockwise by its negation.
+        let clockwise = Int((-degrees).rounded())
+        return ((clockwise % 360) + 360) % 360 / 90 * 90
+    }
+
+    private static func duration(of format: UnsafeMutablePointer<AVFormatContext>, streamIndex: Int32) -> Rational? {
+        let stream = format.pointee.streams[Int(streamIndex)]!
+        if stream.pointee.duration > 0 {
+            let base = stream.pointee.time_base
+            return Rational(stream.pointee.duration) * Rational(Int64(base.num), Int64(base.den))
+        }
+        if format.pointee.duration > 0 {
+            return Rational(format.pointee.duration, Int64(AV_TIME_BASE))
+        }
+        return nil
+    }
+
+    private static func checkDecodes(path: String, info: MediaInfo) throws {
+        let frame = Frame()
+        if info.kind != .audio {
+            let input = try MediaInput(path: path, stream: .video)
+            guard try input.decodeNext(into: frame) else {
+                throw FFmpegError(operation: path, message: "no picture could be decoded")
+            }
+        }
+        if info.hasAudio {
+            let input = try MediaInput(path: path, stream: .audio)
+            guard try input.decodeNext(into: frame) else {
+                throw FFmpegError(operation: path, message: "no sound could be decoded")
+            }
+        }
+    }
+}

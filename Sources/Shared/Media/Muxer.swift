@@ -1,0 +1,100 @@
+import CFFmpeg
+import FarmCore
+import Foundation
+
+/// Writes encoded streams into a container file with libavformat.
+///
+/// MP4 and MOV get the moov atom first (`+faststart`) so players can start before the download
+/// ends. `finish()` writes the trailer; it is explicit because it can fail.
+public final class Muxer {
+    private var format: UnsafeMutablePointer<AVFormatContext>
+    private var streams: [(stream: UnsafeMutablePointer<AVStream>, timeBase: AVRational)] = []
+    private let path: String
+    private let container: ExportSettings.Container
+    private var opened = false
+
+    public init(path: String, container: ExportSettings.Container) throws {
+        self.path = path
+        self.container = container
+        let name: String
+        switch container {
+        case .mp4: name = "mp4"
+        case .mov: name = "mov"
+        case .mkv: name = "matroska"
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_alloc_output_context2(&context, nil, name, path), "create \(path)")
+        guard let context else { throw FFmpegError(operation: "create \(path)", message: "no muxer for \(name)") }
+        format = context
+    }
+
+    deinit {
+        if opened { avio_closep(&format.pointee.pb) }
+        avformat_free_context(format)
+    }
+
+    /// Encoders must know this before they open.
+    public var needsGlobalHeader: Bool { (format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
+
+    /// Adds a stream carrying `encoder`'s packets; returns its index.
+    public func addStream(for encoder: MediaEncoder) throws -> Int {
+        let isVideo = encoder.context.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        let timeBase = encoder.context.pointee.time_base
+        return try addStream(timeBase: timeBase, frameRate: isVideo ? encoder.context.pointee.framerate : nil) {
+            avcodec_parameters_from_context($0, encoder.context)
+        }
+    }
+
+    /// Adds a stream that takes packets copied from `source` as they are (no re-encoding), with
+    /// timestamps in `timeBase`; returns its index.
+    public func addStream(copying source: DemuxedStream, timeBase: Rational, frameRate: Rational?) throws -> Int {
+        try addStream(timeBase: AVRational(timeBase), frameRate: frameRate.map(AVRational.init)) { parameters in
+            let result = avcodec_parameters_copy(parameters, source.stream.pointee.codecpar)
+            // The source container's codec tag may mean nothing in this one: let the muxer choose.
+            parameters.pointee.codec_tag = 0
+            return result
+        }
+    }
+
+    private func addStream(
+        timeBase: AVRational, frameRate: AVRational?, parameters fill: (UnsafeMutablePointer<AVCodecParameters>) -> Int32
+    ) throws -> Int {
+        guard let stream = avformat_new_stream(format, nil) else {
+            throw FFmpegError(operation: "add stream to \(path)", message: "out of memory")
+        }
+        try FFmpegError.check(fill(stream.pointee.codecpar), "stream parameters")
+        stream.pointee.time_base = timeBase
+        if let frameRate { stream.pointee.avg_frame_rate = frameRate }
+        streams.append((stream, timeBase))
+        return streams.count - 1
+    }
+
+    public func start() throws {
+        try FFmpegError.check(avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE), "open \(path) for writing")
+        opened = true
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        if container != .mkv { av_dict_set(&options, "movflags", "+faststart", 0) }
+        try FFmpegError.check(avformat_write_header(format, &options), "write header of \(path)")
+        // The muxer may have chosen its own time bases (MP4 picks a multiple of the frame rate).
+        for index in streams.indices { streams[index].timeBase = streams[index].stream.pointee.time_base }
+    }
+
+    /// Writes `packet` (timestamps in `timeBase`) to stream `index`; the packet is left empty.
+    public func write(_ packet: Packet, stream index: Int, from timeBase: Rational) throws {
+        try write(packet.pointer, stream: index, from: AVRational(timeBase))
+    }
+
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, stream index: Int, from timeBase: AVRational) throws {
+        packet.pointee.stream_index = Int32(index)
+        av_packet_rescale_ts(packet, timeBase, streams[index].timeBase)
+        try FFmpegError.check(av_interleaved_write_frame(format, packet), "write to \(path)")
+    }
+
+    /// Writes the trailer (the index of an MP4 or MOV) and closes the file.
+    public func finish() throws {
+        try FFmpegError.check(av_write_trailer(format), "finish \(path)")
+        avio_closep(&format.pointee.pb)
+        opened = false
+    }
+}

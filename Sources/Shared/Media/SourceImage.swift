@@ -1,0 +1,60 @@
+import CFFmpeg
+
+/// A decoded picture in any pixel format, borrowed from a decoder's frame or a `Picture` for
+/// the duration of one compositing step: the next decode or draw may overwrite it.
+public struct SourceImage {
+    public var width: Int
+    public var height: Int
+    var format: AVPixelFormat
+    var data: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?)
+    var strides: (Int32, Int32, Int32, Int32)
+
+    init(frame: UnsafeMutablePointer<AVFrame>) {
+        width = Int(frame.pointee.width)
+        height = Int(frame.pointee.height)
+        format = AVPixelFormat(frame.pointee.format)
+        data = (frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, frame.pointee.data.3)
+        strides = (frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, frame.pointee.linesize.3)
+    }
+
+    public init(picture: Picture) {
+        width = picture.width
+        height = picture.height
+        format = picture.pixelFormat
+        data = (picture.planes[0], picture.planes[1], picture.planes[2], picture.planes[3])
+        strides = (picture.strides[0], picture.strides[1], picture.strides[2], picture.strides[3])
+    }
+
+    public var hasAlpha: Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+    }
+
+    /// Full-range ("JPEG") YUV or RGB input needs its range converted on the way in.
+    var isFullRange: Bool {
+        switch format {
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P: return true
+        default:
+            guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+            return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+        }
+    }
+
+    /// Already 8-bit YUV 4:2:0 in limited range (with or without alpha): it can be drawn as it
+    /// is, without going through swscale.
+    public var isWorkingFormat: Bool { format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVA420P }
+
+    /// The planes of this image as a `PlaneSet` from (x, y), when it already is 8-bit YUV 4:2:0
+    /// in limited range: then it can be blended without going through swscale.
+    func directPlanes(x: Int, y: Int) -> PlaneSet? {
+        guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVA420P,
+            let lumaPlane = data.0, let uPlane = data.1, let vPlane = data.2
+        else { return nil }
+        return PlaneSet(
+            y: lumaPlane + y * Int(strides.0) + x,
+            u: uPlane + y / 2 * Int(strides.1) + x / 2,
+            v: vPlane + y / 2 * Int(strides.2) + x / 2,
+            a: format == AV_PIX_FMT_YUVA420P ? data.3.map { $0 + y * Int(strides.3) + x } : nil,
+            lumaStride: Int(strides.0), chromaStride: Int(strides.1), alphaStride: Int(strides.3))
+    }
+}

@@ -1,0 +1,55 @@
+import FarmCore
+import FarmMedia
+
+/// Where one layer's pixels come from and where they land, for one output frame.
+///
+/// Every coordinate is even, because chroma in 4:2:0 covers 2x2 pixels: a layer that started on
+/// an odd pixel would need its chroma resampled by half a sample.
+struct LayerGeometry: Hashable {
+    /// The part of the source picture that is shown.
+    var source: PixelRect
+    /// Where it lands on the canvas (may reach past the canvas edges).
+    var destination: PixelRect
+
+    init?(sourceWidth: Int, sourceHeight: Int, canvasWidth: Int, canvasHeight: Int, crop: Rect, frame: Rect, fit: Fit) {
+        func even(_ value: Double) -> Int { Int((value / 2).rounded()) * 2 }
+        let cropX = Swift.min(Swift.max(even(crop.x * Double(sourceWidth)), 0), sourceWidth - 2)
+        let cropY = Swift.min(Swift.max(even(crop.y * Double(sourceHeight)), 0), sourceHeight - 2)
+        let cropW = Swift.min(Swift.max(even(crop.width * Double(sourceWidth)), 2), sourceWidth - cropX)
+        let cropH = Swift.min(Swift.max(even(crop.height * Double(sourceHeight)), 2), sourceHeight - cropY)
+        let rect = PixelRect(
+            x: even(frame.x * Double(canvasWidth)), y: even(frame.y * Double(canvasHeight)),
+            width: even(frame.width * Double(canvasWidth)), height: even(frame.height * Double(canvasHeight)))
+        guard rect.width >= 2, rect.height >= 2, cropW >= 2, cropH >= 2 else { return nil }
+        var source = PixelRect(x: cropX, y: cropY, width: cropW, height: cropH)
+        var destination = rect
+        // Aspect comparisons in integers: cropW/cropH against rect.width/rect.height.
+        let sourceWider = cropW * rect.height > rect.width * cropH
+        switch fit {
+        case .stretch:
+            break
+        case .cover:
+            if sourceWider {
+                let visible = Swift.max(2, even(Double(cropH) * Double(rect.width) / Double(rect.height)))
+                source.x = cropX + even(Double(cropW - visible) / 2)
+                source.width = Swift.min(visible, cropW)
+            } else {
+                let visible = Swift.max(2, even(Double(cropW) * Double(rect.height) / Double(rect.width)))
+                source.y = cropY + even(Double(cropH - visible) / 2)
+                source.height = Swift.min(visible, cropH)
+            }
+        case .contain:
+            if sourceWider {
+                let height = Swift.max(2, even(Double(rect.width) * Double(cropH) / Double(cropW)))
+                destination.y = rect.y + even(Double(rect.height - height) / 2)
+                destination.height = height
+            } else {
+                let width = Swift.max(2, even(Double(rect.height) * Double(cropW) / Double(cropH)))
+                destination.x = rect.x + even(Double(rect.width - width) / 2)
+                destination.width = width
+            }
+        }
+        self.source = source
+        self.destination = destination
+    }
+}

@@ -1,0 +1,61 @@
+import FarmCore
+import FarmMedia
+
+/// The pictures of one timeline item, with the scaled copy kept while nothing changes (stills,
+/// held frames, and slow motion reuse it).
+final class LayerSource {
+    private enum Content {
+        case video(VideoReader)
+        case still(Picture)
+    }
+
+    private let content: Content
+    private let scaler = Scaler()
+    /// Nil for sources that need no rotation. It has its own scaler, so the layer's scaler keeps
+    /// its cached context for the placement step.
+    private let upright: Upright?
+    private var uprightPicture: (identity: Int64, picture: Picture)?
+    private var scaled: Picture?
+    private var scaledKey: (identity: Int64, geometry: LayerGeometry)?
+
+    init(path: String, info: MediaInfo, decoderThreads: Int) throws {
+        upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation) : nil
+        switch info.kind {
+        case .still: content = .still(try StillImage.load(path: path, info: info))
+        default: content = .video(try VideoReader(path: path, info: info, threads: decoderThreads))
+        }
+    }
+
+    /// The picture at media time `time`, and a number that changes whenever the picture does.
+    func image(at time: Rational) throws -> (SourceImage, identity: Int64) {
+        switch content {
+        case .still(let picture):
+            return (SourceImage(picture: picture), 0)
+        case .video(let reader):
+            let frame = try reader.frame(at: time)
+            let identity = reader.pictureIdentity
+            guard let upright else { return (frame, identity) }
+            if let cached = uprightPicture, cached.identity == identity { return (SourceImage(picture: cached.picture), identity) }
+            let picture = try upright.picture(from: frame)
+            uprightPicture = (identity, picture)
+            return (SourceImage(picture: picture), identity)
+        }
+    }
+
+    /// The source region scaled to the destination size, reusing the last result when the same
+    /// picture is placed the same way.
+    func scaledPicture(_ image: SourceImage, identity: Int64, geometry: LayerGeometry) throws -> Picture {
+        if let scaled, let key = scaledKey, key.identity == identity, key.geometry == geometry { return scaled }
+        let size = geometry.destination
+        let target: Picture
+        if let scaled, scaled.width == size.width, scaled.height == size.height, scaled.hasAlpha == image.hasAlpha {
+            target = scaled
+        } else {
+            target = Picture(width: size.width, height: size.height, hasAlpha: image.hasAlpha)
+        }
+        try scaler.scale(image, region: geometry.source, into: target)
+        scaled = target
+        scaledKey = (identity, geometry)
+        return target
+    }
+}

@@ -1,0 +1,85 @@
+import FarmCore
+import FarmMedia
+import Foundation
+
+/// Reads a project file and checks it against its media: files exist and decode, items use the
+/// right kind of media, and source ranges lie inside the media.
+public struct ProjectLoader {
+    /// Folder for relative asset paths; nil means the project file's folder.
+    public var mediaRoot: URL?
+
+    public init(mediaRoot: URL? = nil) {
+        self.mediaRoot = mediaRoot
+    }
+
+    public func load(file: String) throws -> LoadedProject {
+        let url = URL(fileURLWithPath: file)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "file not found"
+            throw ProjectError(file: file, diagnostics: [Diagnostic(path: "", message: reason)])
+        }
+        let root = mediaRoot ?? url.deletingLastPathComponent()
+        let project = try ProjectParser(mediaRoot: root).parse(Array(data), file: file)
+        return try check(project, file: file)
+    }
+
+    /// Parses project text already read (a worker gets it from its assignment).
+    public func parse(text: String, file: String) throws -> Project {
+        let root = mediaRoot ?? URL(fileURLWithPath: file).deletingLastPathComponent()
+        return try ProjectParser(mediaRoot: root).parse(Array(text.utf8), file: file)
+    }
+
+    /// Probes the assets (all, or only `assets`) and checks each item using them against its media.
+    public func check(_ project: Project, file: String, assets: Set<String>? = nil) throws -> LoadedProject {
+        let log = DiagnosticLog()
+        var media: [String: MediaInfo] = [:]
+        for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
+            let path = project.assets[id]!.path
+            do {
+                media[id] = try MediaProbe.probe(path: path)
+            } catch let error as FFmpegError {
+                let reason = error.operation == path ? "\(error.message): \(path)" : error.description
+                log.add("assets.\(id).path", reason)
+            }
+        }
+        for (trackIndex, track) in project.tracks.enumerated() {
+            for (itemIndex, item) in track.items.enumerated() {
+                guard let info = media[item.asset] else { continue }
+                checkItem(item, info: info, kind: track.kind, path: "tracks[\(trackIndex)].items[\(itemIndex)]", log: log)
+            }
+        }
+        guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
+        return LoadedProject(project: project, media: media)
+    }
+
+    private func checkItem(_ item: Item, info: MediaInfo, kind: Track.Kind, path: String, log: DiagnosticLog) {
+        switch (kind, info.kind) {
+        case (.video, .audio):
+            log.add("\(path).asset", "asset \"\(item.asset)\" has no pictures; put sound on an audio track")
+            return
+        case (.audio, _) where !info.hasAudio:
+            log.add("\(path).asset", "asset \"\(item.asset)\" has no sound; put pictures on a video track")
+            return
+        default:
+            break
+        }
+        guard let length = info.duration else { return }
+        let asset = "asset \"\(item.asset)\" (\(format(length.seconds)) s)"
+        if item.sourceStart >= length {
+            log.add("\(path).source.start", "\(item.sourceStart) is past the end of \(asset)")
+            return
+        }
+        let sourceEnd = item.sourceStart + item.sourceDuration
+        if length < sourceEnd && item.pastEnd == nil {
+            log.add(
+                "\(path).source.duration",
+                "the source range ends at \(sourceEnd), past the end of \(asset); shorten it, or set \"pastEnd\" "
+                    + "to \"hold\" or \"black\" to say what to show after the media ends")
+        }
+    }
+
+    private func format(_ seconds: Double) -> String {
+        String(format: "%.3f", seconds).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #"\.$"#, with: ".0", options: .regularExpression)
+    }
+}

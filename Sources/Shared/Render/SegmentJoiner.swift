@@ -1,0 +1,103 @@
+import FarmCore
+import FarmMedia
+import Foundation
+
+/// Joins chunk segments (video only, each starting at a keyframe) and the separately encoded
+/// audio into the final file by stream copy, in-process.
+///
+/// Every video packet's timestamps are rebuilt from its chunk's first frame index and the output
+/// frame duration: the packet's position inside its segment is counted in frames, then offset by
+/// the chunk start. Container durations (rounded in MP4) are never trusted, so nothing drifts at
+/// the seams. Each segment must hold exactly its chunk's frame count, else the join fails.
+public enum SegmentJoiner {
+    public struct Segment: Sendable {
+        public var url: URL
+        public var chunk: Chunk
+
+        public init(url: URL, chunk: Chunk) {
+            self.url = url
+            self.chunk = chunk
+        }
+    }
+
+    /// Writes `destination` atomically from `segments` (in frame order) and `audio`.
+    public static func join(
+        segments: [Segment], audio: URL?, fps: Rational, container: ExportSettings.Container, to destination: URL
+    ) throws {
+        let file = AtomicFile(destination: destination)
+        do {
+            try joinUnsafely(segments: segments, audio: audio, fps: fps, container: container, path: file.temporary.path)
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
+    private static func joinUnsafely(
+        segments: [Segment], audio: URL?, fps: Rational, container: ExportSettings.Container, path: String
+    ) throws {
+        guard let first = segments.first else { throw FFmpegError(operation: "join", message: "no segments") }
+        for (previous, next) in zip(segments, segments.dropFirst()) where previous.chunk.end != next.chunk.start {
+            throw FFmpegError(
+                operation: "join", message: "segments are not contiguous: \(previous.chunk.frames) then \(next.chunk.frames)")
+        }
+        let muxer = try Muxer(path: path, container: container)
+        let frameBase = Rational(fps.denominator, fps.numerator)
+        let videoInput = try DemuxedStream(path: first.url.path, kind: .video)
+        let videoStream = try muxer.addStream(copying: videoInput, timeBase: frameBase, frameRate: fps)
+        var audioInput: DemuxedStream?
+        var audioStream = -1
+        if let audio {
+            let input = try DemuxedStream(path: audio.path, kind: .audio)
+            audioStream = try muxer.addStream(copying: input, timeBase: input.timeBase, frameRate: nil)
+            audioInput = input
+        }
+        try muxer.start()
+        let packet = Packet()
+        // Audio keeps its own packet: one read ahead waits here while video segments are copied.
+        let audioPacket = Packet()
+        var pendingAudio = false
+        // Audio is interleaved by time: before each segment, copy audio up to that segment's end.
+        func copyAudio(until seconds: Rational?) throws {
+            guard let input = audioInput else { return }
+            while true {
+                if !pendingAudio {
+                    guard try input.read(into: audioPacket) else { return }
+                    pendingAudio = true
+                }
+                if let seconds, let stamp = audioPacket.pts ?? audioPacket.dts, seconds < Rational(stamp) * input.timeBase {
+                    return
+                }
+                try muxer.write(audioPacket, stream: audioStream, from: input.timeBase)
+                audioPacket.unref()
+                pendingAudio = false
+            }
+        }
+        for segment in segments {
+            let input = segment.url == first.url ? videoInput : try DemuxedStream(path: segment.url.path, kind: .video)
+            let toFrames = input.framesPerTick(fps: fps)
+            var count: Int64 = 0
+            try copyAudio(until: Rational(segment.chunk.end) / fps)
+            while try input.read(into: packet) {
+                guard let pts = packet.pts else {
+                    throw FFmpegError(operation: "join \(segment.url.lastPathComponent)", message: "packet without timestamp")
+                }
+                let presentation = segment.chunk.start + (Rational(pts) * toFrames).rounded
+                packet.dts = packet.dts.map { segment.chunk.start + (Rational($0) * toFrames).rounded } ?? presentation
+                packet.pts = presentation
+                packet.duration = 1
+                try muxer.write(packet, stream: videoStream, from: frameBase)
+                packet.unref()
+                count += 1
+            }
+            guard count == segment.chunk.frameCount else {
+                throw FFmpegError(
+                    operation: "join \(segment.url.lastPathComponent)",
+                    message: "holds \(count) frames, chunk \(segment.chunk.index) needs \(segment.chunk.frameCount)")
+            }
+        }
+        try copyAudio(until: nil)
+        try muxer.finish()
+    }
+}

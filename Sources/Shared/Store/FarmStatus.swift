@@ -1,0 +1,125 @@
+/// What `farm status`, `farm watch`, `farm workers` and `farm logs` show, as read from the
+/// database in one query each. These are the `--json` shapes: every field is documented in
+/// docs/cli.md, so rename nothing without updating it. Times are ISO 8601 in UTC; durations and
+/// rates are seconds and frames per second. States are their stored text in JSON.
+
+import FarmCore
+
+/// One job with its progress.
+public struct JobStatus: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    /// queued, running, joining, done, failed or cancelled.
+    public var state: JobState
+    public var paused: Bool
+    public var priority: Int
+    /// Frames of accepted chunks plus what live attempts have rendered so far.
+    public var framesDone: Int64
+    public var frameCount: Int64
+    /// framesDone / frameCount × 100.
+    public var percent: Double
+    /// Measured throughput: frames done over the seconds since the first chunk was assigned.
+    public var fps: Double?
+    /// Seconds left at the measured throughput; nil when nothing is measured yet or the job ended.
+    public var etaSeconds: Double?
+    /// Seconds from the first assignment to the end (or to now).
+    public var elapsedSeconds: Double?
+    public var submittedAt: String
+    public var startedAt: String?
+    public var finishedAt: String?
+    public var chunks: ChunkCounts
+    public var output: String
+    public var error: String?
+
+    public var isFinished: Bool { state.isFinished }
+}
+
+/// Chunks (the video chunks and the one audio task) by state; the four counts add up to `total`.
+public struct ChunkCounts: Codable, Sendable, Equatable {
+    public var queued: Int
+    public var running: Int
+    public var done: Int
+    /// Waiting for another try: the latest attempt failed.
+    public var failed: Int
+    public var total: Int
+}
+
+/// One chunk of a job.
+public struct ChunkStatus: Codable, Sendable, Equatable {
+    /// The video chunk's index, 0 for the audio task.
+    public var index: Int
+    /// video or audio.
+    public var kind: ChunkKind
+    /// Output frames start..<end.
+    public var start: Int64
+    public var end: Int64
+    /// queued, running, done or failed (queued again after a failed attempt).
+    public var state: State
+    /// The worker of the latest attempt.
+    public var worker: String?
+    /// The latest attempt's number (0 before the first).
+    public var attempt: Int
+    public var framesDone: Int64
+    public var fps: Double?
+    /// Seconds the latest attempt has taken since it was assigned.
+    public var seconds: Double?
+    /// The newest error of any attempt of this chunk.
+    public var error: String?
+}
+
+extension ChunkStatus {
+    /// A chunk as views show it: its stored state, or failed while it waits for another try.
+    public enum State: String, StoredState {
+        case queued, running, done, failed
+    }
+}
+
+/// One attempt at a chunk: `farm logs`, and the errors in `farm status JOB`.
+public struct AttemptStatus: Codable, Sendable, Equatable {
+    public var chunk: Int
+    public var kind: ChunkKind
+    public var attempt: Int
+    public var worker: String
+    /// running, done, failed, lost (the worker went silent) or cancelled.
+    public var outcome: AttemptOutcome
+    public var startedAt: String
+    public var finishedAt: String?
+    public var seconds: Double
+    public var framesDone: Int64
+    public var fps: Double?
+    public var error: String?
+}
+
+/// A job with its chunks and its latest errors: `farm status JOB` and each refresh of `farm watch`.
+public struct JobDetail: Codable, Sendable, Equatable {
+    public var job: JobStatus
+    public var chunks: [ChunkStatus]
+    /// The five newest failed or lost attempts, newest first.
+    public var errors: [AttemptStatus]
+}
+
+/// A worker as the coordinator last heard it.
+public struct WorkerStatus: Codable, Sendable, Equatable {
+    public struct Holding: Codable, Sendable, Equatable {
+        public var job: Int64
+        public var kind: ChunkKind
+        public var chunk: Int
+    }
+
+    public var id: String
+    public var host: String
+    /// idle, rendering, lost or draining (finishing what it holds, taking nothing new).
+    public var state: WorkerState
+    public var draining: Bool
+    public var cores: Int
+    public var slots: Int
+    public var version: String
+    /// Chunks leased to it now.
+    public var current: [Holding]
+    public var lastHeartbeat: String
+    public var secondsSinceHeartbeat: Double
+    /// Attempts it finished and had accepted.
+    public var chunksDone: Int
+    /// Frame-weighted render speed of its accepted video chunks.
+    public var averageFps: Double?
+}

@@ -1,0 +1,95 @@
+import FarmCore
+import Foundation
+
+/// How attempts end: progress, acceptance behind the fence, failure, giving back.
+extension FarmStore {
+    /// Records how far a live attempt has come.
+    public func recordProgress(_ key: AttemptKey, frames: Int64, fps: Double) throws {
+        let updated = try connection.query(
+            """
+            UPDATE attempts SET frames_done = greatest(frames_done, $3), fps = $4
+            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running' RETURNING (SELECT job_id FROM chunks WHERE id = $1)
+            """, [String(key.chunk), String(key.attempt), String(frames), String(fps)])
+        if let job = updated.first?.int(0) { try notify(job: job) }
+    }
+
+    /// Takes back an attempt the worker has not started (it is draining): the chunk goes back to
+    /// the queue and the attempt is closed as cancelled, which counts as no failure.
+    public func giveBack(_ key: AttemptKey, reason: String) throws {
+        try connection.transaction { _ = try endAttempt(key, outcome: .cancelled, error: reason) }
+    }
+
+    /// Closes a running attempt with `outcome` and, while it is still its chunk's live attempt,
+    /// puts the chunk back in the queue. Returns the chunk's job when it went back.
+    private func endAttempt(_ key: AttemptKey, outcome: AttemptOutcome, error: String) throws -> Int64? {
+        try connection.query(
+            """
+            UPDATE attempts SET outcome = $3, finished_at = now(), error = $4
+            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
+            """, [String(key.chunk), String(key.attempt), outcome.rawValue, error])
+        let requeued = try connection.query(
+            """
+            UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL
+            WHERE id = $1 AND attempt = $2 AND state = 'running' RETURNING job_id
+            """, [String(key.chunk), String(key.attempt)])
+        guard let job = requeued.first?.int(0) else { return nil }
+        try notify(job: job)
+        return job
+    }
+
+    /// The chunk while `key` is its live attempt; nil once the fence has moved on.
+    public func current(_ key: AttemptKey) throws -> ChunkRecord? {
+        try connection.query(
+            "SELECT \(ChunkRecord.columns) FROM chunks WHERE id = $1 AND attempt = $2 AND state = 'running'",
+            [String(key.chunk), String(key.attempt)]
+        ).first.map(ChunkRecord.init)
+    }
+
+    public func chunk(_ id: Int64) throws -> ChunkRecord? {
+        try connection.query("SELECT \(ChunkRecord.columns) FROM chunks WHERE id = $1", [String(id)]).first.map(ChunkRecord.init)
+    }
+
+    /// Marks `key`'s result accepted if it is still the live attempt: the chunk and the attempt
+    /// become done together. Returns false when the fence rejects it. The caller puts the file
+    /// in place after this commits; a file lost in between is found missing before the join and
+    /// rendered again (`requeue`).
+    public func accept(_ key: AttemptKey, fps: Double, frames: Int64) throws -> Bool {
+        try connection.transaction {
+            let locked = try connection.query(
+                "SELECT job_id FROM chunks WHERE id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
+                [String(key.chunk), String(key.attempt)])
+            guard let job = locked.first?.int(0) else { return false }
+            try connection.query(
+                "UPDATE chunks SET state = 'done', lease_expires = NULL WHERE id = $1", [String(key.chunk)])
+            try connection.query(
+                """
+                UPDATE attempts SET outcome = 'done', finished_at = now(), fps = $3, frames_done = $4
+                WHERE chunk_id = $1 AND attempt = $2
+                """, [String(key.chunk), String(key.attempt), String(fps), String(frames)])
+            try notify(job: job)
+            return true
+        }
+    }
+
+    /// Records a failed attempt and re-queues its chunk. When the chunk has now failed
+    /// `failuresPerChunk` times, fails its job with this error and returns the job id.
+    public func fail(_ key: AttemptKey, error: String) throws -> Int64? {
+        try connection.transaction {
+            guard let job = try endAttempt(key, outcome: .failed, error: error) else { return nil }
+            let failures = try connection.query(
+                """
+                SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                WHERE a.chunk_id = $1 AND a.outcome = 'failed' AND a.attempt > c.failures_from
+                """, [String(key.chunk)])[0].int(0)
+            guard failures >= Self.failuresPerChunk else { return nil }
+            let chunk = try self.chunk(key.chunk)
+            let what = chunk.map { $0.kind == .audio ? "the audio task" : "chunk \($0.index) (frames \($0.start)..\($0.end))" } ?? "a chunk"
+            try connection.query(
+                """
+                UPDATE jobs SET state = 'failed', finished_at = now(), error = $2
+                WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
+                """, [String(job), "\(what) failed on \(failures) attempts: \(error)"])
+            return job
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import FarmCore
+/// Why an operator's command was refused; the CLI turns each case into its exit code.
+public enum FarmControlError: Error, CustomStringConvertible, Equatable {
+    case noSuchJob(Int64)
+    case noSuchWorker(String)
+    case noSuchChunk(job: Int64, index: Int)
+    /// The job or chunk is in a state where the command makes no sense.
+    case conflict(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchJob(let id): "no job \(id) (farm status lists the jobs)"
+        case .noSuchWorker(let id): "no worker \(id) (farm workers lists them)"
+        case .noSuchChunk(let job, let index): "job \(job) has no video chunk \(index) (farm status \(job) lists its chunks)"
+        case .conflict(let text): text
+        }
+    }
+}
+
+/// What operators do to jobs and workers. Each change is one transaction with the job row
+/// locked, and wakes watchers through `NOTIFY farm`; the coordinator acts on it within a tick.
+extension FarmStore {
+    /// Stops a job for good: the coordinator tells its workers to drop its chunks and never
+    /// joins it, so no output is written.
+    public func cancel(job id: Int64) throws -> JobRecord {
+        try changeUnfinishedJob(id, verb: "cancel") {
+            try connection.query("UPDATE jobs SET state = 'cancelled', finished_at = now() WHERE id = $1", [String(id)])
+        }
+    }
+
+    /// Pausing keeps the job's chunks from being assigned; chunks already rendering finish.
+    public func setPaused(job id: Int64, _ paused: Bool) throws -> JobRecord {
+        try changeUnfinishedJob(id, verb: paused ? "pause" : "resume") {
+            try connection.query("UPDATE jobs SET paused = $2 WHERE id = $1", [String(id), paused ? "true" : "false"])
+        }
+    }
+
+    /// Higher priorities are assigned first; equal ones in submission order.
+    public func setPriority(job id: Int64, _ priority: Int) throws -> JobRecord {
+        try changeUnfinishedJob(id, verb: "reprioritise") {
+            try connection.query("UPDATE jobs SET priority = $2 WHERE id = $1", [String(id), String(priority)])
+        }
+    }
+
+    /// Sends a failed or cancelled job back to the queue: its unfinished chunks get a fresh set
+    /// of tries. Returns the job and how many chunks will render.
+    public func retry(job id: Int64) throws -> (job: JobRecord, chunks: Int) {
+        try connection.transaction {
+            let job = try lockedJob(id)
+            guard job.state == .failed || job.state == .cancelled else {
+                throw FarmControlError.conflict(
+                    job.state == .done
+                        ? "job \(id) is done; nothing failed (use --chunk N to render one chunk again)"
+                        : "job \(id) is \(job.state.rawValue); its failed chunks are retried by themselves")
+            }
+            let chunks = try connection.query(
+                "UPDATE chunks SET failures_from = attempt WHERE job_id = $1 AND state <> 'done' RETURNING id", [String(id)])
+            try reopen(id)
+            return (try lockedJob(id), chunks.count)
+        }
+    }
+
+    /// Renders one video chunk again and joins the job's file anew. Any job state but a chunk
+    /// that is rendering right now.
+    public func retry(job id: Int64, chunk index: Int) throws -> JobRecord {
+        try connection.transaction {
+            let job = try lockedJob(id)
+            guard job.state != .joining else {
+                throw FarmControlError.conflict("job \(id) is being joined into its file; retry the chunk once it is done")
+            }
+            guard
+                let chunk = try connection.query(
+                    "SELECT \(ChunkRecord.columns) FROM chunks WHERE job_id = $1 AND kind = 'video' AND idx = $2 FOR UPDATE",
+                    [String(id), String(index)]
+                ).first.map(ChunkRecord.init)
+            else { throw FarmControlError.noSuchChunk(job: id, index: index) }
+            guard chunk.state != .running else {
+                throw FarmControlError.conflict(
+                    "chunk \(index) of job \(id) is rendering now (attempt \(chunk.attempt) on \(chunk.worker ?? "a worker")); retry it when it ends")
+            }
+            try requeueWithFreshTries(job: id, kind: .video, index: index)
+            try reopen(id)
+            return try lockedJob(id)
+        }
+    }
+
+    /// Keeps a worker from taking new chunks (`draining`), or lets it take them again.
+    public func setDraining(worker id: String, _ draining: Bool) throws {
+        let updated = try connection.query(
+            "UPDATE workers SET draining = $2 WHERE id = $1 RETURNING id", [id, draining ? "true" : "false"])
+        guard !updated.isEmpty else { throw FarmControlError.noSuchWorker(id) }
+    }
+
+    // MARK: Helpers
+
+    private func lockedJob(_ id: Int64) throws -> JobRecord {
+        guard
+            let job = try connection.query("SELECT \(JobRecord.columns) FROM jobs WHERE id = $1 FOR UPDATE", [String(id)]).first
+                .map(JobRecord.init)
+        else { throw FarmControlError.noSuchJob(id) }
+        return job
+    }
+
+    private func changeUnfinishedJob(_ id: Int64, verb: String, _ change: () throws -> Void) throws -> JobRecord {
+        try connection.transaction {
+            let job = try lockedJob(id)
+            guard !job.isFinished else { throw FarmControlError.conflict("job \(id) is \(job.state.rawValue); there is nothing to \(verb)") }
+            try change()
+            try notify(job: id)
+            return try lockedJob(id)
+        }
+    }
+
+    /// An ended job goes back to the queue, its clock restarted so its fps and ETA measure this
+    /// run; a live one carries on and picks up the queued chunks.
+    private func reopen(_ id: Int64) throws {
+        try connection.query(
+            """
+            UPDATE jobs SET state = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN 'queued' ELSE state END,
+                            started_at = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN NULL ELSE started_at END,
+                            error = NULL, finished_at = NULL
+            WHERE id = $1
+            """, [String(id)])
+        try notify(job: id)
+    }
+}

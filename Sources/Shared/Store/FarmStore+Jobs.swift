@@ -1,0 +1,103 @@
+import FarmCore
+import Foundation
+
+/// Jobs: submitted with their chunks, joined, finished.
+extension FarmStore {
+    /// Records a job and its chunks (the audio task first); returns the job id.
+    public func submit(_ job: JobSubmission) throws -> Int64 {
+        try connection.transaction {
+            let id = try connection.query(
+                """
+                INSERT INTO jobs (name, priority, project_file, project_text, media_root, output_path, container,
+                                  fps, frame_count, width, height)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
+                """,
+                [
+                    job.name, String(job.priority), job.projectFile, job.projectText, job.mediaRoot, job.outputPath,
+                    job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width), String(job.height),
+                ])[0].int(0)
+            try connection.query(
+                "INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame) VALUES ($1, 'audio', 0, 0, $2)",
+                [String(id), String(job.frameCount)])
+            for chunk in job.chunks {
+                try connection.query(
+                    "INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame) VALUES ($1, 'video', $2, $3, $4)",
+                    [String(id), String(chunk.index), String(chunk.start), String(chunk.end)])
+            }
+            try notify(job: id)
+            return id
+        }
+    }
+
+    public func job(_ id: Int64) throws -> JobRecord? {
+        try connection.query("SELECT \(JobRecord.columns) FROM jobs WHERE id = $1", [String(id)]).first.map(JobRecord.init)
+    }
+
+    /// Video chunks of a job in frame order.
+    public func videoChunks(job: Int64) throws -> [Chunk] {
+        try connection.query(
+            "SELECT idx, start_frame, end_frame FROM chunks WHERE job_id = $1 AND kind = 'video' ORDER BY idx", [String(job)]
+        ).map { Chunk(index: Int($0.int(0)), start: $0.int(1), end: $0.int(2)) }
+    }
+
+    /// Unfinished jobs whose every chunk is done: they are waiting to be joined.
+    public func jobsReadyToJoin() throws -> [JobRecord] {
+        try connection.query(
+            """
+            SELECT \(JobRecord.columns) FROM jobs j
+            WHERE state IN ('queued', 'running', 'joining')
+              AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.job_id = j.id AND c.state <> 'done')
+            ORDER BY id
+            """
+        ).map(JobRecord.init)
+    }
+
+    /// Marks a job as being joined if it still is live with every chunk done. The job row is
+    /// locked first, as `farm retry` and `farm cancel` lock it, so neither can slip in between
+    /// the check and the mark. Returns false when the join must not start.
+    public func markJoining(job: Int64) throws -> Bool {
+        try connection.transaction {
+            let row = try connection.query("SELECT state FROM jobs WHERE id = $1 FOR UPDATE", [String(job)]).first
+            guard let state = try row.map({ try JobState(stored: $0.string(0)) }), !state.isFinished else { return false }
+            let open = try connection.query(
+                "SELECT count(*) FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)])[0].int(0)
+            guard open == 0 else { return false }
+            try connection.query("UPDATE jobs SET state = 'joining' WHERE id = $1", [String(job)])
+            try notify(job: job)
+            return true
+        }
+    }
+
+    /// Ends a job after its join: done when `error` is nil, failed with that text otherwise.
+    /// Returns false when the job left `joining` meanwhile (cancelled, or cancelled and sent
+    /// back by `farm retry`): then this join's result does not count.
+    @discardableResult
+    public func finish(job: Int64, error: String?) throws -> Bool {
+        let updated = try connection.query(
+            """
+            UPDATE jobs SET state = CASE WHEN $2::text IS NULL THEN 'done' ELSE 'failed' END,
+                            error = $2, finished_at = now()
+            WHERE id = $1 AND state = 'joining' RETURNING id
+            """, [String(job), error])
+        try notify(job: job)
+        return !updated.isEmpty
+    }
+
+    /// Puts chunks back in the queue whose accepted segments are gone (removed after an earlier
+    /// join), so a job sent back by `farm retry` renders them again instead of failing its join.
+    public func requeue(job: Int64, chunks indexes: [Int], kind: ChunkKind) throws {
+        for index in indexes { try requeueWithFreshTries(job: job, kind: kind, index: index) }
+        try connection.query("UPDATE jobs SET state = 'running' WHERE id = $1 AND state = 'joining'", [String(job)])
+        try notify(job: job)
+    }
+
+    /// Queues a chunk that is not rendering to be rendered again, with a fresh set of tries:
+    /// the failures before now stop counting toward the limits.
+    func requeueWithFreshTries(job: Int64, kind: ChunkKind, index: Int) throws {
+        try connection.query(
+            """
+            UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL, failures_from = attempt
+            WHERE job_id = $1 AND kind = $2 AND idx = $3 AND state <> 'running'
+            """, [String(job), kind.rawValue, String(index)])
+    }
+}

@@ -1,0 +1,161 @@
+import FarmCore
+import Foundation
+
+/// The read side for operators: one query per view, so a view is one consistent snapshot.
+extension FarmStore {
+    /// Jobs, newest first: all of them, or only `id`.
+    public func jobStatuses(id: Int64? = nil, limit: Int = 1000) throws -> [JobStatus] {
+        try connection.query(
+            """
+            WITH c AS (
+                SELECT c.job_id, c.kind, c.start_frame, c.end_frame, c.state, a.outcome, a.frames_done, a.started_at
+                FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+            )
+            SELECT j.id, j.name, j.state, j.paused, j.priority, j.frame_count, j.output_path, j.error,
+                   extract(epoch FROM j.submitted_at), extract(epoch FROM j.started_at), extract(epoch FROM j.finished_at),
+                   extract(epoch FROM now()),
+                   coalesce(sum(CASE WHEN c.kind <> 'video' THEN 0
+                                     WHEN c.state = 'done' THEN c.end_frame - c.start_frame
+                                     WHEN c.state = 'running' AND c.outcome = 'running' THEN c.frames_done
+                                     ELSE 0 END), 0),
+                   count(c.job_id) FILTER (WHERE c.state = 'queued' AND c.outcome IS DISTINCT FROM 'failed'),
+                   count(c.job_id) FILTER (WHERE c.state = 'running'),
+                   count(c.job_id) FILTER (WHERE c.state = 'done'),
+                   count(c.job_id) FILTER (WHERE c.state = 'queued' AND c.outcome = 'failed'),
+                   count(c.job_id),
+                   coalesce(sum(CASE WHEN c.kind <> 'video' OR c.started_at < j.started_at THEN 0
+                                     WHEN c.state = 'done' THEN c.end_frame - c.start_frame
+                                     WHEN c.state = 'running' AND c.outcome = 'running' THEN c.frames_done
+                                     ELSE 0 END), 0)
+            FROM jobs j LEFT JOIN c ON c.job_id = j.id
+            WHERE $1::bigint IS NULL OR j.id = $1::bigint
+            GROUP BY j.id ORDER BY j.id DESC LIMIT $2
+            """, [id.map(String.init), String(limit)]
+        ).map(Self.jobStatus)
+    }
+
+    /// One job with every chunk and its newest errors.
+    public func jobDetail(_ id: Int64) throws -> JobDetail {
+        guard let job = try jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
+        let chunks = try connection.query(
+            """
+            SELECT c.idx, c.kind, c.start_frame, c.end_frame,
+                   CASE WHEN c.state = 'queued' AND a.outcome = 'failed' THEN 'failed' ELSE c.state END,
+                   a.worker_id, c.attempt,
+                   CASE WHEN c.state = 'done' THEN c.end_frame - c.start_frame
+                        WHEN c.state = 'running' THEN coalesce(a.frames_done, 0) ELSE 0 END,
+                   CASE WHEN c.state <> 'queued' THEN a.fps END,
+                   CASE WHEN c.state <> 'queued' THEN extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) END,
+                   (SELECT x.error FROM attempts x WHERE x.chunk_id = c.id AND x.outcome IN ('failed', 'lost')
+                    ORDER BY x.attempt DESC LIMIT 1)
+            FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+            WHERE c.job_id = $1
+            ORDER BY c.kind = 'audio' DESC, c.idx
+            """, [String(id)]
+        ).map { row in
+            ChunkStatus(
+                index: Int(row.int(0)), kind: try ChunkKind(stored: row.string(1)), start: row.int(2), end: row.int(3),
+                state: try ChunkStatus.State(stored: row.string(4)),
+                worker: row[5], attempt: Int(row.int(6)), framesDone: row.int(7), fps: row.double(8), seconds: row.double(9),
+                error: row[10])
+        }
+        let errors = try attempts(job: id, where: "a.outcome IN ('failed', 'lost')", newestFirst: true, limit: 5)
+        return JobDetail(job: job, chunks: chunks, errors: errors)
+    }
+
+    /// Every attempt of a job in the order they were made, or of one video chunk.
+    public func attemptLog(job id: Int64, chunk: Int? = nil) throws -> [AttemptStatus] {
+        guard try self.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
+        if let chunk {
+            guard try !connection.query(
+                "SELECT 1 FROM chunks WHERE job_id = $1 AND kind = 'video' AND idx = $2", [String(id), String(chunk)]
+            ).isEmpty
+            else { throw FarmControlError.noSuchChunk(job: id, index: chunk) }
+            return try attempts(job: id, where: "c.kind = 'video' AND c.idx = $3", parameters: [String(chunk)])
+        }
+        return try attempts(job: id)
+    }
+
+    /// Workers by id, with what they hold and what they have done.
+    public func workerStatuses() throws -> [WorkerStatus] {
+        try connection.query(
+            """
+            SELECT w.id, w.host, w.state, w.draining, w.cores, w.slots, w.version,
+                   extract(epoch FROM w.last_seen), extract(epoch FROM now() - w.last_seen),
+                   (SELECT count(*) FROM attempts a WHERE a.worker_id = w.id AND a.outcome = 'done'),
+                   (SELECT sum(a.frames_done) / nullif(sum(a.frames_done / nullif(a.fps, 0)), 0)
+                    FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                    WHERE a.worker_id = w.id AND a.outcome = 'done' AND c.kind = 'video'),
+                   (SELECT string_agg(c.job_id || ' ' || c.kind || ' ' || c.idx, ',' ORDER BY c.job_id, c.kind, c.idx)
+                    FROM chunks c WHERE c.worker_id = w.id AND c.state = 'running')
+            FROM workers w ORDER BY w.id
+            """
+        ).map { row in
+            let holding = try (row[11] ?? "").split(separator: ",").compactMap { entry -> WorkerStatus.Holding? in
+                let parts = entry.split(separator: " ")
+                guard parts.count == 3, let job = Int64(parts[0]), let chunk = Int(parts[2]) else { return nil }
+                return WorkerStatus.Holding(job: job, kind: try ChunkKind(stored: String(parts[1])), chunk: chunk)
+            }
+            let draining = row.bool(3)
+            let stored = try WorkerState(stored: row.string(2))
+            return WorkerStatus(
+                id: row.string(0), host: row.string(1), state: draining && stored != .lost ? .draining : stored,
+                draining: draining, cores: Int(row.int(4)), slots: Int(row.int(5)), version: row.string(6), current: holding,
+                lastHeartbeat: Self.timestamp(row.double(7)) ?? "", secondsSinceHeartbeat: row.double(8) ?? 0,
+                chunksDone: Int(row.int(9)), averageFps: row.double(10))
+        }
+    }
+
+    // MARK: Helpers
+
+    private func attempts(
+        job: Int64, where condition: String = "true", parameters: [String] = [], newestFirst: Bool = false, limit: Int = 1_000_000
+    ) throws -> [AttemptStatus] {
+        // `condition` is one of this file's fixed fragments; its values go in as $3 and on.
+        try connection.query(
+            """
+            SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome,
+                   extract(epoch FROM a.started_at), extract(epoch FROM a.finished_at),
+                   extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at), a.frames_done, a.fps, a.error
+            FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+            WHERE c.job_id = $1 AND \(condition)
+            ORDER BY a.id \(newestFirst ? "DESC" : "") LIMIT $2
+            """, [String(job), String(limit)] + parameters
+        ).map { row in
+            AttemptStatus(
+                chunk: Int(row.int(0)), kind: try ChunkKind(stored: row.string(1)), attempt: Int(row.int(2)),
+                worker: row.string(3), outcome: try AttemptOutcome(stored: row.string(4)),
+                startedAt: Self.timestamp(row.double(5)) ?? "", finishedAt: Self.timestamp(row.double(6)),
+                seconds: row.double(7) ?? 0, framesDone: row.int(8), fps: row.double(9), error: row[10])
+        }
+    }
+
+    private static func jobStatus(_ row: Row) throws -> JobStatus {
+        let state = try JobState(stored: row.string(2))
+        let frameCount = row.int(5)
+        let framesDone = state == .done ? frameCount : row.int(12)
+        let now = row.double(11) ?? 0
+        let started = row.double(9)
+        let elapsed = started.map { (row.double(10) ?? now) - $0 }
+        // Only frames rendered since this run started: chunks kept from before a retry took no time now.
+        let rendered = row.int(18)
+        let fps = elapsed.flatMap { $0 > 0 && rendered > 0 ? Double(rendered) / $0 : nil }
+        let live = state.isClaimable
+        let eta = live ? fps.map { Double(frameCount - framesDone) / $0 } : nil
+        return JobStatus(
+            id: row.int(0), name: row.string(1), state: state, paused: row.bool(3), priority: Int(row.int(4)),
+            framesDone: framesDone, frameCount: frameCount,
+            percent: frameCount > 0 ? (Double(framesDone) * 1000 / Double(frameCount)).rounded() / 10 : 100,
+            fps: fps, etaSeconds: eta, elapsedSeconds: elapsed, submittedAt: timestamp(row.double(8)) ?? "",
+            startedAt: timestamp(started), finishedAt: timestamp(row.double(10)),
+            chunks: ChunkCounts(
+                queued: Int(row.int(13)), running: Int(row.int(14)), done: Int(row.int(15)), failed: Int(row.int(16)),
+                total: Int(row.int(17))),
+            output: row.string(6), error: row[7])
+    }
+
+    /// Seconds since 1970 as ISO 8601 in UTC.
+    static func timestamp(_ epoch: Double?) -> String? {
+        epoch.map { Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date(timeIntervalSince1970: $0)) }
+    }
+}

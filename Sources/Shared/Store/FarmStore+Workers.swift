@@ -1,0 +1,30 @@
+import FarmCore
+import Foundation
+
+/// Workers as the coordinator hears them.
+extension FarmStore {
+    /// Records that a worker was heard; returns whether an operator has it draining.
+    @discardableResult
+    public func workerSeen(_ info: WorkerInfo, rendering: Bool) throws -> Bool {
+        try connection.query(
+            """
+            INSERT INTO workers (id, host, cores, slots, version, state) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (id) DO UPDATE SET host = $2, cores = $3, slots = $4, version = $5, state = $6, last_seen = now()
+            RETURNING draining
+            """,
+            [
+                info.id, info.host, String(info.cores), String(info.slots), info.version,
+                (rendering ? WorkerState.rendering : .idle).rawValue,
+            ]
+        ).first?.bool(0) ?? false
+    }
+
+    public func workerLost(_ id: String) throws {
+        try connection.query("UPDATE workers SET state = $2 WHERE id = $1", [id, WorkerState.lost.rawValue])
+    }
+
+    /// Removes workers that are gone for good; their attempts keep their ids.
+    public func forgetWorkers(_ ids: [String]) throws {
+        for id in ids { try connection.query("DELETE FROM workers WHERE id = $1", [id]) }
+    }
+}

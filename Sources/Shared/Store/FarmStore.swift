@@ -1,0 +1,27 @@
+import FarmCore
+import Foundation
+
+/// The farm's state in PostgreSQL: jobs, their chunks, workers and every attempt.
+///
+/// Everything the coordinator knows lives here, so a restarted coordinator rebuilds from it.
+/// A chunk is claimed for a worker in one transaction (`FOR UPDATE SKIP LOCKED`, so concurrent
+/// claimers never wait on or take the same row), which bumps its attempt number. A result is
+/// accepted only while its attempt is still the chunk's current one: that number is the fence.
+public final class FarmStore {
+    public let connection: PostgresConnection
+
+    /// Failed attempts of one chunk that fail its job.
+    public static let failuresPerChunk = 3
+    /// Chunks of one job a worker may fail before that job is kept from it.
+    public static let failuresPerWorker = 3
+
+    public init(url: String) throws {
+        connection = try PostgresConnection(url: url)
+        try Migrations.apply(on: connection)
+    }
+
+    /// Wakes whoever listens on channel `farm` (watchers); the payload is the job id.
+    func notify(job: Int64) throws {
+        try connection.query("SELECT pg_notify('farm', $1)", [String(job)])
+    }
+}

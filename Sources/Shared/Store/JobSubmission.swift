@@ -1,0 +1,41 @@
+import FarmCore
+import Foundation
+
+/// A job as the submitter describes it: the project document, where its media and output go,
+/// and how its timeline is cut into chunks.
+public struct JobSubmission: Sendable {
+    public var name: String
+    public var projectFile: String
+    public var projectText: String
+    public var mediaRoot: String
+    public var outputPath: String
+    public var container: ExportSettings.Container
+    public var fps: Rational
+    public var frameCount: Int64
+    public var width: Int
+    public var height: Int
+    public var priority: Int
+    public var chunks: [Chunk]
+
+    /// Reads `file` again for its exact text (the workers parse the same bytes) and plans chunks.
+    public init(
+        loaded: LoadedProject, file: String, mediaRoot: URL?, output: URL, container: ExportSettings.Container,
+        chunkSize: ChunkPlanner.Size, priority: Int = 0
+    ) throws {
+        let url = URL(fileURLWithPath: file).standardizedFileURL
+        let project = loaded.project
+        name = url.deletingPathExtension().lastPathComponent
+        projectFile = url.path
+        projectText = try String(contentsOf: url, encoding: .utf8)
+        self.mediaRoot = (mediaRoot ?? url.deletingLastPathComponent()).standardizedFileURL.path
+        outputPath = output.standardizedFileURL.path
+        self.container = container
+        fps = project.output.fps
+        frameCount = project.frameCount
+        width = project.output.width
+        height = project.output.height
+        self.priority = priority
+        chunks = ChunkPlanner.plan(
+            frameCount: frameCount, fps: fps, size: chunkSize, alignment: project.export.video.chunkAlignment)
+    }
+}

@@ -1,0 +1,118 @@
+import FarmCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A PostgreSQL server of the farm's own, in a folder, for `farm render` without a database:
+/// created with `initdb` on first use, reached only through a Unix socket (no TCP port), and
+/// stopped when done. PostgreSQL refuses to run as root, so as root it runs as `postgres`.
+public final class PrivatePostgres {
+    public let directory: URL
+    private let binaries: URL
+    private let socketDirectory: String
+    private let user: String?
+    private var startedHere = false
+
+    public init(directory: URL) throws {
+        self.directory = directory.standardizedFileURL
+        binaries = try Self.findBinaries()
+        user = getuid() == 0 ? "postgres" : nil
+        // A Unix socket path is limited to 107 bytes; deep folders get a short one in /tmp.
+        let path = self.directory.path
+        if path.utf8.count < 80 {
+            socketDirectory = path
+        } else {
+            var hash: UInt64 = 1_469_598_103_934_665_603
+            for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+            socketDirectory = "/tmp/farm-pg-\(String(hash, radix: 36))"
+        }
+    }
+
+    /// The libpq connection string of this server.
+    public var connectionString: String { "host=\(socketDirectory) port=5432 user=farm dbname=postgres" }
+
+    /// Creates the cluster if needed and starts the server unless it already runs.
+    public func start() throws {
+        let manager = FileManager.default
+        try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+        if socketDirectory != directory.path {
+            try manager.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+            try handOver(socketDirectory)
+        }
+        try handOver(directory.path)
+        if !manager.fileExists(atPath: directory.appendingPathComponent("PG_VERSION").path) {
+            try tool("initdb", ["-D", directory.path, "-U", "farm", "--auth=trust", "-E", "UTF8", "--no-instructions"])
+        }
+        if try isRunning() { return }
+        try tool(
+            "pg_ctl",
+            [
+                "-D", directory.path, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "60",
+                "-o", "-k \(socketDirectory) -c listen_addresses= -c max_connections=200", "start",
+            ])
+        startedHere = true
+    }
+
+    /// Stops the server if this object started it.
+    public func stop() {
+        guard startedHere else { return }
+        _ = try? tool("pg_ctl", ["-D", directory.path, "-m", "fast", "-w", "stop"])
+        startedHere = false
+    }
+
+    private func isRunning() throws -> Bool {
+        try run("pg_ctl", ["-D", directory.path, "status"]).status == 0
+    }
+
+    @discardableResult
+    private func tool(_ name: String, _ arguments: [String]) throws -> String {
+        let result = try run(name, arguments)
+        guard result.status == 0 else {
+            let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+            let detail = (result.output + "\n" + log.split(separator: "\n").suffix(5).joined(separator: "\n"))
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            throw PostgresError(message: "private PostgreSQL in \(directory.path): \(name) failed: \(detail)", state: nil)
+        }
+        return result.output
+    }
+
+    /// Runs one of the server's tools; a tool that cannot even start is a database failure too.
+    private func run(_ name: String, _ arguments: [String]) throws -> Subprocess.Result {
+        do {
+            return try Subprocess.run(binaries.appendingPathComponent(name).path, arguments, as: user)
+        } catch let error as SubprocessError {
+            throw PostgresError(message: "private PostgreSQL in \(directory.path): \(error)", state: nil)
+        }
+    }
+
+    /// As root, gives the folder to the server's user, who must also be able to reach it.
+    private func handOver(_ path: String) throws {
+        guard let user, let account = getpwnam(user) else { return }
+        guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0, chmod(path, 0o700) == 0 else {
+            throw PostgresError(message: "private PostgreSQL: cannot give \(path) to user \(user)", state: nil)
+        }
+        let probe = try Subprocess.run("/usr/bin/test", ["-w", path], as: user)
+        if probe.status != 0 {
+            throw PostgresError(
+                message: "private PostgreSQL: user \(user) cannot reach \(path) (a parent folder is closed to it); "
+                    + "choose another folder with --data", state: nil)
+        }
+    }
+
+    /// The server binaries: $FARM_POSTGRES_BIN, else the newest /usr/lib/postgresql/N/bin.
+    private static func findBinaries() throws -> URL {
+        if let override = ProcessInfo.processInfo.environment["FARM_POSTGRES_BIN"] {
+            return URL(fileURLWithPath: override)
+        }
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        for version in versions.reversed() {
+            let bin = URL(fileURLWithPath: "\(root)/\(version)/bin")
+            if FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path) { return bin }
+        }
+        throw PostgresError(
+            message: "no PostgreSQL server found in \(root); install the postgresql package or pass --database", state: nil)
+    }
+}

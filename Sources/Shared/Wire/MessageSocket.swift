@@ -1,0 +1,112 @@
+import CZeroMQ
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One ZeroMQ socket sending and receiving multipart messages (arrays of frames).
+///
+/// Not thread-safe, like every ZeroMQ socket: one thread owns it.
+public final class MessageSocket {
+    public enum Kind {
+        /// The coordinator's side: many peers, each message prefixed with the peer's routing id.
+        case router
+        /// A worker's side: one coordinator, reconnected to automatically.
+        case dealer
+
+        var raw: Int32 { self == .router ? ZMQ_ROUTER : ZMQ_DEALER }
+    }
+
+    private static let context: UnsafeMutableRawPointer = zmq_ctx_new()
+    private let socket: UnsafeMutableRawPointer
+
+    public init(_ kind: Kind, identity: String? = nil) throws {
+        guard let socket = zmq_socket(Self.context, kind.raw) else { throw TransportError("create socket") }
+        self.socket = socket
+        try set(ZMQ_LINGER, 0)
+        if kind == .router {
+            // A worker that reconnects under the same id takes its old route over.
+            try set(ZMQ_ROUTER_HANDOVER, 1)
+            // Sending to a peer that is gone fails instead of vanishing silently.
+            try set(ZMQ_ROUTER_MANDATORY, 1)
+        }
+        if let identity {
+            let bytes = Array(identity.utf8)
+            guard zmq_setsockopt(socket, ZMQ_ROUTING_ID, bytes, bytes.count) == 0 else { throw TransportError("set id") }
+        }
+        // Reconnect quickly after a coordinator restart, backing off to a second.
+        try set(ZMQ_RECONNECT_IVL, 100)
+        try set(ZMQ_RECONNECT_IVL_MAX, 1000)
+    }
+
+    deinit {
+        zmq_close(socket)
+    }
+
+    private func set(_ option: Int32, _ value: Int32) throws {
+        var value = value
+        guard zmq_setsockopt(socket, option, &value, MemoryLayout<Int32>.size) == 0 else { throw TransportError("set option \(option)") }
+    }
+
+    public func bind(_ endpoint: String) throws {
+        guard zmq_bind(socket, endpoint) == 0 else { throw TransportError("bind \(endpoint)") }
+    }
+
+    public func connect(_ endpoint: String) throws {
+        guard zmq_connect(socket, endpoint) == 0 else { throw TransportError("connect \(endpoint)") }
+    }
+
+    /// The endpoint actually bound (resolves a `*` port).
+    public var lastEndpoint: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        var size = buffer.count
+        zmq_getsockopt(socket, ZMQ_LAST_ENDPOINT, &buffer, &size)
+        return String(cString: buffer)
+    }
+
+    /// Sends every frame as one message. Returns false when a router's peer is unknown or gone.
+    @discardableResult
+    public func send(_ frames: [[UInt8]]) throws -> Bool {
+        for (index, frame) in frames.enumerated() {
+            let flags = index < frames.count - 1 ? ZMQ_SNDMORE : 0
+            let sent = frame.withUnsafeBytes { zmq_send(socket, $0.baseAddress, frame.count, flags) }
+            if sent < 0 {
+                if zmq_errno() == EHOSTUNREACH { return false }
+                throw TransportError("send")
+            }
+        }
+        return true
+    }
+
+    /// Waits up to `timeout` seconds for a message; nil when none came.
+    public func receive(timeout: Double) throws -> [[UInt8]]? {
+        var item = zmq_pollitem_t(socket: socket, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
+        let ready = zmq_poll(&item, 1, Int(max(0, timeout * 1000)))
+        if ready < 0 {
+            if zmq_errno() == EINTR { return nil }
+            throw TransportError("poll")
+        }
+        guard ready > 0 else { return nil }
+        return try receiveReady()
+    }
+
+    private func receiveReady() throws -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        var message = zmq_msg_t()
+        var more = true
+        while more {
+            zmq_msg_init(&message)
+            defer { zmq_msg_close(&message) }
+            guard zmq_msg_recv(&message, socket, 0) >= 0 else { throw TransportError("receive") }
+            let size = zmq_msg_size(&message)
+            if size > 0, let data = zmq_msg_data(&message) {
+                frames.append(Array(UnsafeRawBufferPointer(start: data, count: size)))
+            } else {
+                frames.append([])
+            }
+            more = zmq_msg_more(&message) == 1
+        }
+        return frames
+    }
+}

@@ -1,0 +1,127 @@
+import FarmCore
+import Foundation
+
+/// Everything a worker needs to render one chunk, with no access to the database.
+public struct Assignment: Codable, Sendable, Hashable {
+    public var key: AttemptKey
+    public var job: Int64
+    public var kind: ChunkKind
+    public var index: Int
+    public var start: Int64
+    public var end: Int64
+    /// The project document exactly as submitted.
+    public var projectText: String
+    public var projectFile: String
+    /// Where the submitter's relative asset paths pointed; a worker's `--media-root` overrides it.
+    public var mediaRoot: String
+
+    public init(
+        key: AttemptKey, job: Int64, kind: ChunkKind, chunk: Chunk, projectText: String, projectFile: String,
+        mediaRoot: String
+    ) {
+        self.key = key
+        self.job = job
+        self.kind = kind
+        index = chunk.index
+        start = chunk.start
+        end = chunk.end
+        self.projectText = projectText
+        self.projectFile = projectFile
+        self.mediaRoot = mediaRoot
+    }
+
+    public var chunk: Chunk { Chunk(index: index, start: start, end: end) }
+}
+
+public struct Heartbeat: Codable, Sendable {
+    public var worker: WorkerInfo
+    /// Attempts the worker holds: rendering, uploading or waiting to start.
+    public var running: [AttemptKey]
+    /// Those of `running` not started yet; a draining worker gives them back. Absent from
+    /// workers older than 0.4.
+    public var waiting: [AttemptKey]?
+
+    public init(worker: WorkerInfo, running: [AttemptKey], waiting: [AttemptKey]?) {
+        self.worker = worker
+        self.running = running
+        self.waiting = waiting
+    }
+}
+
+public struct ProgressReport: Codable, Sendable {
+    public var key: AttemptKey
+    public var frames: Int64
+    public var fps: Double
+
+    public init(key: AttemptKey, frames: Int64, fps: Double) {
+        self.key = key
+        self.frames = frames
+        self.fps = fps
+    }
+}
+
+/// One bounded piece of an encoded result; its bytes travel in the message's payload frame.
+public struct UploadPiece: Codable, Sendable {
+    public var key: AttemptKey
+    public var offset: Int64
+    public var total: Int64
+
+    public init(key: AttemptKey, offset: Int64, total: Int64) {
+        self.key = key
+        self.offset = offset
+        self.total = total
+    }
+}
+
+public struct UploadAck: Codable, Sendable {
+    public var key: AttemptKey
+    /// Bytes the coordinator holds; the worker continues from here.
+    public var received: Int64
+
+    public init(key: AttemptKey, received: Int64) {
+        self.key = key
+        self.received = received
+    }
+}
+
+public struct ChunkDone: Codable, Sendable {
+    public var key: AttemptKey
+    public var bytes: Int64
+    /// Hex SHA-256 of the whole file.
+    public var sha256: String
+    public var frames: Int64
+    public var fps: Double
+
+    public init(key: AttemptKey, bytes: Int64, sha256: String, frames: Int64, fps: Double) {
+        self.key = key
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.frames = frames
+        self.fps = fps
+    }
+}
+
+public struct ChunkFailed: Codable, Sendable {
+    public var key: AttemptKey
+    public var error: String
+
+    public init(key: AttemptKey, error: String) {
+        self.key = key
+        self.error = error
+    }
+}
+
+public struct Verdict: Codable, Sendable {
+    public var key: AttemptKey
+    public var reason: String
+
+    public init(key: AttemptKey, reason: String) {
+        self.key = key
+        self.reason = reason
+    }
+
+    /// The fence's answer to an attempt that is no longer the chunk's current one.
+    public static func stale(_ key: AttemptKey) -> Verdict {
+        Verdict(key: key, reason: "attempt \(key.attempt) is no longer current")
+    }
+}

@@ -1,0 +1,86 @@
+import FarmCore
+import FarmRender
+import FarmWire
+import Foundation
+
+/// Renders one assignment into a file with the shared compositor: a video chunk's segment, or
+/// the job's whole audio track. Each assignment gets a fresh renderer and encoder.
+///
+/// Parsed projects and probed media are cached per job; only the assets a chunk shows are
+/// probed, so a damaged file fails the chunks that use it, not the whole job.
+public final class AssignmentRenderer: @unchecked Sendable {
+    public struct Output: Sendable {
+        public var url: URL
+        public var frames: Int64
+        public var fps: Double
+    }
+
+    private let mediaRoot: URL?
+    private let scratch: URL
+    private let encoderThreads: Int
+    private let cache = Locked<[Int64: (project: Project, media: [String: MediaInfo])]>([:])
+
+    public init(mediaRoot: URL?, scratch: URL, encoderThreads: Int) {
+        self.mediaRoot = mediaRoot
+        self.scratch = scratch
+        self.encoderThreads = encoderThreads
+    }
+
+    public func render(
+        _ assignment: Assignment, cancellation: StopFlag, progress: @escaping (RenderProgress) -> Void
+    ) throws -> Output {
+        let loaded = try load(assignment)
+        let folder = scratch.appendingPathComponent("chunk-\(assignment.key.chunk)-attempt-\(assignment.key.attempt)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var chunked = ChunkedRender(loaded: loaded, workDirectory: folder)
+        chunked.encoderThreads = encoderThreads
+        chunked.cancellation = cancellation
+        chunked.durable = false
+        let clock = ContinuousClock()
+        let started = clock.now
+        let url: URL
+        switch assignment.kind {
+        case .video: url = try chunked.renderSegment(assignment.chunk, progress: progress)
+        case .audio: url = try chunked.renderAudio(progress: progress)
+        }
+        let seconds = (clock.now - started) / .seconds(1)
+        let frames = assignment.end - assignment.start
+        return Output(url: url, frames: frames, fps: Double(frames) / max(seconds, 0.001))
+    }
+
+    /// Forgets the scratch folder of an attempt once its result is accepted or dropped.
+    public func discard(_ key: AttemptKey) {
+        try? FileManager.default.removeItem(at: scratch.appendingPathComponent("chunk-\(key.chunk)-attempt-\(key.attempt)"))
+    }
+
+    /// The project with the media this assignment needs probed and checked.
+    private func load(_ assignment: Assignment) throws -> LoadedProject {
+        let loader = ProjectLoader(mediaRoot: mediaRoot ?? URL(fileURLWithPath: assignment.mediaRoot))
+        let known = cache.withLock { $0[assignment.job] }
+        let project = try known?.project ?? loader.parse(text: assignment.projectText, file: assignment.projectFile)
+        let needed = Self.assets(of: project, for: assignment)
+        var media = known?.media ?? [:]
+        let missing = needed.subtracting(media.keys)
+        if !missing.isEmpty {
+            let probed = try loader.check(project, file: assignment.projectFile, assets: missing)
+            media.merge(probed.media) { old, _ in old }
+            let result = media
+            cache.withLock { $0[assignment.job] = (project, result) }
+        }
+        return LoadedProject(project: project, media: media.filter { needed.contains($0.key) })
+    }
+
+    /// A video chunk needs the assets of video items on screen during its frames; the audio
+    /// task needs the asset of every item that is not muted (any of them may carry sound).
+    static func assets(of project: Project, for assignment: Assignment) -> Set<String> {
+        guard assignment.kind == .video else {
+            return Set(project.tracks.flatMap { $0.items.filter { !$0.muted }.map(\.asset) })
+        }
+        let start = project.output.time(ofFrame: assignment.start)
+        let end = project.output.time(ofFrame: assignment.end)
+        return Set(
+            project.tracks.filter { $0.kind == .video }.flatMap { track in
+                track.items.filter { $0.at < end && $0.end > start }.map(\.asset)
+            })
+    }
+}

@@ -1,0 +1,75 @@
+import FarmCore
+import FarmMedia
+import FarmWire
+import Foundation
+
+/// Sends a rendered result to the coordinator in bounded pieces, each after the coordinator
+/// acknowledged the last, then `done` with the size and SHA-256; sends again whatever got no
+/// answer (the coordinator may have restarted). Flamenco's output uploader.
+final class Uploader {
+    private let pieceBytes: Int
+    /// How long an unanswered piece or `done` waits before it is sent again.
+    private let patience: Duration
+    private let send: (WireMessage) -> Void
+    private let clock = ContinuousClock()
+
+    init(pieceBytes: Int, patience: Duration, send: @escaping (WireMessage) -> Void) {
+        self.pieceBytes = pieceBytes
+        self.patience = patience
+        self.send = send
+    }
+
+    /// Measures and hashes a finished render once, then sends its first piece.
+    func begin(_ task: WorkerTask, output: AssignmentRenderer.Output) throws {
+        let attributes = try FileManager.default.attributesOfItem(atPath: output.url.path)
+        let bytes = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        task.upload = WorkerTask.Upload(output: output, bytes: bytes, sha256: try SHA256.file(output.url.path))
+        task.phase = .uploading(acked: 0, sentAt: clock.now)
+        try sendNext(task)
+    }
+
+    /// The coordinator holds `received` bytes: continue from there.
+    func acknowledged(_ task: WorkerTask, received: Int64) throws {
+        guard case .uploading = task.phase else { return }
+        task.phase = .uploading(acked: received, sentAt: clock.now)
+        try sendNext(task)
+    }
+
+    /// Sends the piece after what the coordinator holds, or `done` when it holds everything.
+    private func sendNext(_ task: WorkerTask) throws {
+        guard case .uploading(let acked, _) = task.phase, let result = task.upload else { return }
+        if acked >= result.bytes {
+            let done = ChunkDone(
+                key: task.key, bytes: result.bytes, sha256: result.sha256, frames: result.output.frames,
+                fps: result.output.fps)
+            send(.done(done))
+            task.phase = .awaitingVerdict(sentAt: clock.now)
+            return
+        }
+        let file = result.output.url
+        guard let handle = FileHandle(forReadingAtPath: file.path) else {
+            throw TransportError(message: "cannot read \(file.path)")
+        }
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(acked))
+        let bytes = Array(try handle.read(upToCount: pieceBytes) ?? Data())
+        send(.piece(UploadPiece(key: task.key, offset: acked, total: result.bytes), bytes))
+        task.phase = .uploading(acked: acked, sentAt: clock.now)
+    }
+
+    /// A piece or `done` that got no answer is sent again.
+    func resendStalled(_ tasks: [WorkerTask]) throws {
+        for task in tasks {
+            switch task.phase {
+            case .uploading(_, let sentAt) where clock.now - sentAt > patience:
+                try sendNext(task)
+            case .awaitingVerdict(let sentAt) where clock.now - sentAt > patience:
+                // Start over: the coordinator may have lost the upload with its process.
+                task.phase = .uploading(acked: 0, sentAt: clock.now)
+                try sendNext(task)
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import FarmCore
+import FarmMedia
+import FarmRender
+import FarmWire
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A render worker: connects a DEALER socket to the coordinator, renders what it is assigned
+/// in its render slots (a thread per render, at most `slots` at once), reports progress, and
+/// uploads each result in bounded pieces with a SHA-256 (`Uploader`). It never touches the
+/// database or shared writable storage.
+///
+/// When the coordinator goes away the worker keeps rendering; ZeroMQ reconnects it and the
+/// next heartbeat tells the (possibly restarted) coordinator what it holds.
+public final class WorkerAgent {
+    public struct Configuration: Sendable {
+        public var coordinator: String
+        public var id: String
+        public var slots = 1
+        public var encoderThreads = 1
+        public var mediaRoot: URL?
+        /// Where segments are rendered before upload.
+        public var scratch: URL
+        public var heartbeatSeconds = 1.0
+        public var progressSeconds = 0.4
+        /// Upload piece size: the most either side holds of one upload at a time.
+        public var pieceBytes = 1 << 20
+
+        public init(coordinator: String, id: String, scratch: URL) {
+            self.coordinator = coordinator
+            self.id = id
+            self.scratch = scratch
+        }
+    }
+
+    public let configuration: Configuration
+    private let info: WorkerInfo
+    private let socket: MessageSocket
+    private let renderer: AssignmentRenderer
+    private let renderSlots: RenderSlots
+    private var uploader: Uploader!
+    private let logger: Logger
+    private let stopFlag = StopFlag()
+    private let clock = ContinuousClock()
+    private var tasks: [AttemptKey: WorkerTask] = [:]
+    private var lastHeard: ContinuousClock.Instant
+    private var coordinatorReachable = true
+    private var lastHeartbeat: ContinuousClock.Instant
+    private var lastProgress: ContinuousClock.Instant
+
+    public init(configuration: Configuration, logger: Logger = Logger(label: "farm.worker")) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        info = WorkerInfo(
+            id: configuration.id, host: Self.hostName, cores: cores, slots: configuration.slots, version: FarmVersion.current)
+        try FileManager.default.createDirectory(at: configuration.scratch, withIntermediateDirectories: true)
+        renderer = AssignmentRenderer(
+            mediaRoot: configuration.mediaRoot, scratch: configuration.scratch, encoderThreads: configuration.encoderThreads)
+        renderSlots = RenderSlots(slots: configuration.slots, renderer: renderer)
+        socket = try MessageSocket(.dealer, identity: configuration.id)
+        try socket.connect(configuration.coordinator)
+        lastHeard = clock.now
+        lastHeartbeat = clock.now
+        lastProgress = clock.now
+        uploader = Uploader(
+            pieceBytes: configuration.pieceBytes, patience: .seconds(3 * configuration.heartbeatSeconds)
+        ) { [unowned self] message in self.send(message) }
+    }
+
+    public func stop() { stopFlag.raise() }
+
+    public func run() throws {
+        logger.info("worker \(info.id) on \(info.host): \(info.slots) slot(s), connecting to \(configuration.coordinator)")
+        send(.hello(info))
+        while !stopFlag.isRaised {
+            // A render may finish any moment: look often while one runs, so its upload starts at once.
+            let rendering = tasks.values.contains { $0.isRendering }
+            if let frames = try socket.receive(timeout: rendering ? 0.005 : 0.05) {
+                lastHeard = clock.now
+                if !coordinatorReachable {
+                    coordinatorReachable = true
+                    logger.info("coordinator reachable again")
+                    send(.hello(info))
+                }
+                do {
+                    try handle(WireMessage(frames: frames))
+                } catch {
+                    logger.warning("ignoring a message: \(error)")
+                }
+            }
+            try periodic()
+        }
+        for task in tasks.values { task.cancellation.raise() }
+    }
+
+    // MARK: Messages
+
+    private func handle(_ message: WireMessage) throws {
+        switch message {
+        case .welcome, .coordinatorHeartbeat:
+            break
+        case .assign(let assignment):
+            guard tasks[assignment.key] == nil else { return }
+            let what = assignment.kind == .audio ? "audio" : "chunk \(assignment.index) [\(assignment.start), \(assignment.end))"
+            logger.info("job \(assignment.job) \(what): attempt \(assignment.key.attempt) assigned")
+            tasks[assignment.key] = WorkerTask(assignment)
+        case .cancel(let verdict):
+            guard let task = tasks[verdict.key] else { return }
+            logger.info("\(verdict.key) cancelled: \(verdict.reason)")
+            task.cancellation.raise()
+            if !task.isRendering { drop(task) }
+        case .pieceAck(let ack):
+            guard let task = tasks[ack.key] else { return }
+            try uploader.acknowledged(task, received: ack.received)
+        case .accepted(let verdict):
+            guard let task = tasks[verdict.key] else { return }
+            logger.info("\(verdict.key) accepted")
+            drop(task)
+        case .rejected(let verdict):
+            guard let task = tasks[verdict.key] else { return }
+            logger.warning("\(verdict.key) rejected: \(verdict.reason)")
+            drop(task)
+        case .hello, .heartbeat, .progress, .piece, .done, .failed:
+            logger.warning("ignoring a worker-only message")
+        }
+    }
+
+    private func drop(_ task: WorkerTask) {
+        tasks[task.key] = nil
+        renderer.discard(task.key)
+        heartbeatSoon()
+    }
+
+    // MARK: Periodic work
+
+    private func periodic() throws {
+        let now = clock.now
+        if coordinatorReachable, now - lastHeard > .seconds(3 * configuration.heartbeatSeconds) {
+            coordinatorReachable = false
+            logger.warning("coordinator unreachable; carrying on and reconnecting")
+        }
+        try collectRenders()
+        renderSlots.start(from: Array(tasks.values))
+        if now - lastProgress >= .seconds(configuration.progressSeconds) {
+            lastProgress = now
+            for task in tasks.values where task.isRendering {
+                let (frames, fps) = task.progress.current
+                send(.progress(ProgressReport(key: task.key, frames: frames, fps: fps)))
+            }
+        }
+        if now - lastHeartbeat >= .seconds(configuration.heartbeatSeconds) {
+            lastHeartbeat = now
+            send(.heartbeat(Heartbeat(worker: info, running: Array(tasks.keys), waiting: tasks.values.filter(\.isQueued).map(\.key))))
+        }
+        try uploader.resendStalled(Array(tasks.values))
+    }
+
+    /// A task that ends makes the next loop send a heartbeat, so the farm sees what this worker
+    /// holds (idle, after a cancel) at once rather than up to a heartbeat later.
+    private func heartbeatSoon() {
+        lastHeartbeat = clock.now - .seconds(configuration.heartbeatSeconds)
+    }
+
+    /// Finished renders start uploading; failed ones are reported.
+    private func collectRenders() throws {
+        for task in tasks.values where task.isRendering {
+            guard let outcome = task.outcome.current else { continue }
+            switch outcome {
+            case .success(let output):
+                logger.info("\(task.key) rendered: \(output.frames) frames at \(String(format: "%.1f", output.fps)) fps; uploading")
+                try uploader.begin(task, output: output)
+            case .failure(let failure):
+                if task.cancellation.isRaised {
+                    drop(task)
+                } else {
+                    logger.error("\(task.key) failed: \(failure.text)")
+                    send(.failed(ChunkFailed(key: task.key, error: failure.text)))
+                    drop(task)
+                }
+            }
+        }
+    }
+
+    private func send(_ message: WireMessage) {
+        do {
+            try socket.send(message.encoded())
+        } catch {
+            logger.error("send failed: \(error)")
+        }
+    }
+
+    /// This machine's name, as workers report it and name themselves by default.
+    public static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, buffer.count)
+        return String(cString: buffer)
+    }
+}

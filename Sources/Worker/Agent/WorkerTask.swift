@@ -1,0 +1,51 @@
+import FarmCore
+import FarmWire
+import Foundation
+
+/// One assignment on a worker, from queued through rendering and upload to the verdict.
+final class WorkerTask {
+    enum Phase {
+        case queued
+        case rendering
+        /// Sending pieces; `acked` is how much the coordinator holds.
+        case uploading(acked: Int64, sentAt: ContinuousClock.Instant)
+        /// Every piece acknowledged, `done` sent; waiting for accepted or rejected.
+        case awaitingVerdict(sentAt: ContinuousClock.Instant)
+    }
+
+    /// A rendered result as uploaded: measured and hashed once.
+    struct Upload {
+        var output: AssignmentRenderer.Output
+        var bytes: Int64
+        var sha256: String
+    }
+
+    let assignment: Assignment
+    var phase: Phase = .queued
+    let cancellation = StopFlag()
+    /// Written by the render thread, read by the loop.
+    let progress = Locked<(frames: Int64, fps: Double)>((0, 0))
+    let outcome = Locked<Result<AssignmentRenderer.Output, RenderFailure>?>(nil)
+    var upload: Upload?
+
+    init(_ assignment: Assignment) {
+        self.assignment = assignment
+    }
+
+    var key: AttemptKey { assignment.key }
+
+    var isRendering: Bool {
+        if case .rendering = phase { return true }
+        return false
+    }
+
+    var isQueued: Bool {
+        if case .queued = phase { return true }
+        return false
+    }
+}
+
+/// Why a render failed, as text for the coordinator's attempts table.
+struct RenderFailure: Error {
+    var text: String
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import FarmCore
+import FarmMedia
+import FarmWire
+import FarmWorker
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@main
+struct WorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "farm-worker",
+        abstract: "Render chunks assigned by a farm coordinator.",
+        discussion: """
+            The worker connects to the coordinator (and reconnects whenever it restarts), renders \
+            each assigned chunk with the shared compositor, and uploads the encoded segment to the \
+            coordinator, so machines need no shared writable storage. Media is read from \
+            --media-root, a folder every machine mounts at its own path.
+
+            Examples:
+              farm-worker --coordinator tcp://render-01:5555 --media-root /mnt/media
+              farm-worker --coordinator tcp://10.0.0.5:5555 --slots 2 --threads 2
+            """,
+        version: FarmVersion.current
+    )
+
+    static func main() {
+        StandardDescriptors.openMissing()
+        main(nil)
+    }
+
+    @Option(name: .long, help: "The coordinator's ZeroMQ endpoint.")
+    var coordinator: String
+
+    @Option(name: .long, help: "Folder that projects' relative asset paths resolve against (default: the path the submitter used).")
+    var mediaRoot: String?
+
+    @Option(name: .long, help: "Chunks rendered at the same time.")
+    var slots = 1
+
+    @Option(name: .long, help: "Encoder threads per chunk.")
+    var threads = 1
+
+    @Option(name: .long, help: "This worker's name (default: HOST-PID).")
+    var id: String?
+
+    @Option(name: .long, help: "Folder for segments before upload (default: a temporary folder).")
+    var scratch: String?
+
+    @Flag(name: .long, help: "Show FFmpeg's own warnings.")
+    var verbose = false
+
+    func validate() throws {
+        if slots < 1 { throw ValidationError("--slots must be >= 1 (got \(slots))") }
+        if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
+        if let problem = EndpointSyntax.problem(in: coordinator) { throw ValidationError("--coordinator \(problem)") }
+    }
+
+    func run() throws {
+        SignalMask.unblockAll()
+        FarmLogging.bootstrap(level: .info)
+        FFmpegLog.configure(verbose: verbose)
+        let name = id ?? "\(WorkerAgent.hostName)-\(getpid())"
+        let folder = scratch.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("farm-worker-\(name)")
+        var configuration = WorkerAgent.Configuration(coordinator: coordinator, id: name, scratch: folder)
+        configuration.slots = slots
+        configuration.encoderThreads = threads
+        configuration.mediaRoot = mediaRoot.map { URL(fileURLWithPath: $0) }
+        let agent = try WorkerAgent(configuration: configuration)
+        signal(SIGPIPE, SIG_IGN)
+        try agent.run()
+    }
+}

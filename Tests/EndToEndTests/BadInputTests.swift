@@ -1,0 +1,81 @@
+import FarmCore
+import Foundation
+import Testing
+import TestSupport
+
+/// Every kind of bad input: exit code 2, one message naming the file or JSON path, no output.
+@Suite struct BadInputTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        /// The project file's text.
+        var project: String
+        /// How the single message must begin.
+        var expected: String
+        /// A file name the message must also mention.
+        var mentions: String = "project.json"
+        var testDescription: String { name }
+    }
+
+    static func project(items: String, assets: String = #""a": {"path": "a.mp4"}"#) -> String {
+        """
+        {"output": {"width": 64, "height": 64, "fps": "30"}, "assets": {\(assets)},
+         "tracks": [{"kind": "video", "items": [\(items)]}]}
+        """
+    }
+
+    static let cases: [Case] = [
+        Case(name: "malformed JSON", project: #"{"output": {"width": 64,, }"#, expected: "project.json: malformed JSON at line 1, column 25: expected a quoted key"),
+        Case(
+            name: "unknown key", project: project(items: #"{"asset": "a", "at": "0", "duration": "1", "opacty": 0.5}"#),
+            expected: #"project.json: tracks[0].items[0].opacty: unknown key (did you mean "opacity"?)"#),
+        Case(
+            name: "unknown asset", project: project(items: #"{"asset": "c", "at": "0", "duration": "1"}"#),
+            expected: #"project.json: tracks[0].items[0].asset: unknown asset "c""#),
+        Case(
+            name: "negative duration", project: project(items: #"{"asset": "a", "at": "0", "duration": "-1"}"#),
+            expected: "project.json: tracks[0].items[0].duration: must be > 0 (got -1)"),
+        Case(
+            name: "source past the end", project: project(items: #"{"asset": "a", "at": "0", "duration": "1", "source": {"start": "61"}}"#),
+            expected: #"project.json: tracks[0].items[0].source.start: 61 is past the end of asset "a" (2.0 s)"#),
+        Case(
+            name: "overlapping items",
+            project: project(items: #"{"asset": "a", "at": "0", "duration": "1"}, {"asset": "a", "at": "0.5", "duration": "1"}"#),
+            expected: "project.json: tracks[0].items[1]: overlaps tracks[0].items[0] on the same track"),
+        Case(
+            name: "missing file", project: project(items: #"{"asset": "m", "at": "0", "duration": "1"}"#, assets: #""m": {"path": "missing.mp4"}"#),
+            expected: "project.json: assets.m.path: file not found"),
+        Case(
+            name: "truncated mp4", project: project(items: #"{"asset": "t", "at": "0", "duration": "1"}"#, assets: #""t": {"path": "truncated.mp4"}"#),
+            expected: "project.json: assets.t.path: cannot read ", mentions: "truncated.mp4"),
+        Case(
+            name: "image with no decoder", project: project(items: #"{"asset": "i", "at": "0", "duration": "1"}"#, assets: #""i": {"path": "broken.png"}"#),
+            expected: "project.json: assets.i.path: ", mentions: "broken.png: Invalid data"),
+        Case(
+            name: "not media at all", project: project(items: #"{"asset": "i", "at": "0", "duration": "1"}"#, assets: #""i": {"path": "garbage.png"}"#),
+            expected: "project.json: assets.i.path: ", mentions: "garbage.png"),
+    ]
+
+    @Test(arguments: cases)
+    func badInputIsRejected(_ testCase: Case) throws {
+        try withTemporaryDirectory { dir in
+            let good = try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=64x64:rate=30:duration=2")
+            // Keep only the first third of a good file: the moov atom is lost.
+            let bytes = try Data(contentsOf: good)
+            try bytes.prefix(bytes.count / 3).write(to: dir.appendingPathComponent("truncated.mp4"))
+            try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: dir.appendingPathComponent("garbage.png"))
+            // A real PNG header followed by noise: recognised as PNG, but no picture decodes.
+            try ffmpeg(["-f", "lavfi", "-i", "color=red:size=32x32", "-frames:v", "1", "good.png"], in: dir)
+            let png = try Data(contentsOf: dir.appendingPathComponent("good.png"))
+            try (png.prefix(41) + Data(repeating: 0xA5, count: 600)).write(to: dir.appendingPathComponent("broken.png"))
+            try Data(testCase.project.utf8).write(to: dir.appendingPathComponent("project.json"))
+            let result = try runFarm(["render", "project.json", "-o", "out.mp4", "--local"], in: dir)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(lines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix(testCase.expected), "\(result.stderr)")
+            #expect(result.stderr.contains(testCase.mentions), "\(result.stderr)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mp4") }
+            #expect(leftovers.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import FarmCore
+import FarmMedia
+import FarmStore
+import FarmWire
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What happens when processes die or media is bad: nothing accepted is lost or redone, stale
+/// results are fenced off, and a chunk that cannot render fails its job with its own error.
+@Suite(.serialized) struct FarmRecoveryTests {
+    /// A project whose chunks take long enough to kill a process in the middle of one.
+    static func slowProject(in dir: URL) throws -> (project: URL, reference: [String]) {
+        let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)
+        let local = dir.appendingPathComponent("reference.mov")
+        try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
+        return (project, try frameHashes(local))
+    }
+
+    @Test func killedWorkerChunkIsReleasedAndItsLateResultIsFenced() throws {
+        try withTemporaryDirectory { dir in
+            let (project, reference) = try Self.slowProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            let victim = try farm.startWorker("victim")
+            try farm.startWorker("survivor")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "60"])
+            // Kill the victim once it has rendered part of a video chunk.
+            var killed: (chunk: Int64, attempt: Int)?
+            try farm.wait("the victim to be mid-chunk") {
+                let rows = try farm.store.connection.query(
+                    """
+                    SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                    WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = 'victim' AND a.outcome = 'running'
+                      AND a.frames_done > 0 AND a.frames_done < c.end_frame - c.start_frame
+                    """, [String(job)])
+                guard let row = rows.first else { return false }
+                killed = (row.int(0), Int(row.int(1)))
+                return true
+            }
+            victim.kill(SIGKILL)
+            let record = try farm.finish(job)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            #expect(try frameHashes(output) == reference)
+            let (chunk, attempt) = try #require(killed)
+            let history = try farm.store.connection.query(
+                "SELECT attempt, worker_id, outcome FROM attempts WHERE chunk_id = $1 ORDER BY attempt", [String(chunk)])
+            #expect(history.count >= 2)
+            #expect(history.first { $0.int(0) == Int64(attempt) }?.string(2) == "lost")
+            #expect(history.last?.string(1) == "survivor")
+            #expect(history.last?.string(2) == "done")
+
+            // Replay the killed attempt's result to the coordinator's socket: the fence rejects it.
+            let segment = dir.appendingPathComponent("data/jobs/\(job)/segment-\(String(format: "%06d", try farm.store.chunk(chunk)!.index)).mov")
+            let before = try SHA256.file(segment.path)
+            let socket = try MessageSocket(.dealer, identity: "victim")
+            try socket.connect(farm.endpoint)
+            let bytes = Array("not a segment".utf8)
+            let key = AttemptKey(chunk: chunk, attempt: attempt)
+            try socket.send(WireMessage.piece(UploadPiece(key: key, offset: 0, total: Int64(bytes.count)), bytes).encoded())
+            try socket.send(
+                WireMessage.done(ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", frames: 60, fps: 1)).encoded())
+            var verdicts: [String] = []
+            let deadline = Date().addingTimeInterval(10)
+            while verdicts.count < 2, Date() < deadline {
+                guard let frames = try socket.receive(timeout: 0.5) else { continue }
+                if case .rejected(let verdict) = try WireMessage(frames: frames) { verdicts.append(verdict.reason) }
+            }
+            #expect(verdicts.count == 2, "\(verdicts)")
+            #expect(verdicts.allSatisfy { $0.contains("attempt \(attempt) is no longer current") }, "\(verdicts)")
+            #expect(try farm.store.chunk(chunk)?.state == .done)
+            #expect(try farm.store.chunk(chunk)?.attempt == history.last.map { Int($0.int(0)) })
+            #expect(try SHA256.file(segment.path) == before)
+        }
+    }
+
+    @Test func killedCoordinatorResumesWithoutRedoingAcceptedChunks() throws {
+        try withTemporaryDirectory { dir in
+            let (project, reference) = try Self.slowProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.start(workers: ["w1", "w2"])
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            var acceptedBeforeKill: [Int64] = []
+            try farm.wait("two chunks accepted") {
+                acceptedBeforeKill = try farm.store.connection.query(
+                    "SELECT id FROM chunks WHERE job_id = $1 AND state = 'done'", [String(job)]
+                ).map { $0.int(0) }
+                return acceptedBeforeKill.count >= 2
+            }
+            farm.coordinator?.kill(SIGKILL)
+            // The database still holds everything; a new coordinator takes over.
+            acceptedBeforeKill = try farm.store.connection.query(
+                "SELECT id FROM chunks WHERE job_id = $1 AND state = 'done'", [String(job)]
+            ).map { $0.int(0) }
+            Thread.sleep(forTimeInterval: 1)
+            try farm.startCoordinator()
+            let record = try farm.finish(job)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            #expect(try frameHashes(output) == reference)
+            for chunk in acceptedBeforeKill {
+                let attempts = try farm.store.connection.query("SELECT count(*) FROM attempts WHERE chunk_id = $1", [String(chunk)])
+                #expect(attempts.first?.int(0) == 1, "chunk \(chunk) was rendered again")
+            }
+        }
+    }
+
+    @Test func corruptMediaFailsTheJobAfterThreeWorkers() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            // After submission the clip shown from 1 s to 1.7 s is damaged: only chunk 1 needs it
+            // (it is muted, so the audio task does not read it either).
+            let clip = dir.appendingPathComponent("c.mp4")
+            let intact = try Data(contentsOf: clip)
+            try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: clip)
+            try farm.startCoordinator()
+            for id in ["w1", "w2", "w3"] { try farm.startWorker(id) }
+            let record = try farm.finish(job)
+            #expect(record.state == .failed)
+            let error = try #require(record.error)
+            #expect(error.contains("assets.c.path: cannot read \(clip.path): Invalid data found when processing input"), "\(error)")
+            let failures = try farm.attempts(job).filter { $0.outcome == "failed" }
+            #expect(failures.count == 3)
+            #expect(Set(failures.map(\.worker)) == ["w1", "w2", "w3"])
+            #expect(Set(failures.map(\.index)).count == 1)
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".out.mov") }
+            #expect(leftovers.isEmpty)
+
+            // The operator repairs the clip and retries: the failed chunk gets fresh tries, the
+            // accepted ones are kept, and the file matches a render that never failed.
+            try intact.write(to: clip)
+            let retry = try farm.cli(["retry", String(job)])
+            #expect(retry.status == 0, "\(retry.stderr)")
+            #expect(retry.stdout.contains("job \(job) queued again: 1 chunk(s) to render"), "\(retry.stdout)")
+            let retried = try farm.finish(job)
+            #expect(retried.state == .done, "\(retried.error ?? "")\n\(farm.logs)")
+            #expect(retried.error == nil)
+            let reference = dir.appendingPathComponent("reference.mov")
+            try FarmTests.farm(["render", project.path, "-o", reference.path, "--local"])
+            #expect(try frameHashes(output) == frameHashes(reference))
+            let acceptedOnce = try farm.attempts(job).filter { $0.outcome == "done" }
+            #expect(acceptedOnce.count == 5, "each chunk is accepted once: \(acceptedOnce)")
+        }
+    }
+}

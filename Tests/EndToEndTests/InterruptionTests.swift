@@ -1,0 +1,88 @@
+import FarmCore
+import FarmStore
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Ctrl-C or SIGTERM stops what a command started and leaves nothing half-written.
+@Suite(.serialized) struct InterruptionTests {
+    static func waitFor(_ what: String, timeout: Double = 120, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            if Date() > deadline { throw TestError.failed("timed out waiting for \(what)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    static func leftovers(in dir: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }
+    }
+
+    /// Ctrl-C on a command that started the farm's private PostgreSQL stops that server too.
+    @Test func interruptedWatchStopsThePrivateServer() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let data = dir.appendingPathComponent("data")
+            let submitted = try runFarm([
+                "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--data", data.path,
+            ])
+            #expect(submitted.status == 0, "\(submitted.stderr)")
+            let pidFile = data.appendingPathComponent("postgres/postmaster.pid")
+            #expect(!FileManager.default.fileExists(atPath: pidFile.path), "submit left its private server running")
+
+            // No coordinator runs, so the job waits and the watch goes on until interrupted.
+            let watch = try RunningProgram(farmProgram, ["watch", "1", "--data", data.path])
+            try Self.waitFor("the watch view") { FileManager.default.fileExists(atPath: pidFile.path) && !watch.outputSoFar.isEmpty }
+            #expect(watch.outputSoFar.contains("job 1 queued"), "\(watch.outputSoFar)")
+            kill(watch.pid, SIGINT)
+            let result = try watch.finish(timeout: 60)
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: pidFile.path), "the private server still runs after Ctrl-C")
+        }
+    }
+
+    /// `farm render` on a farm of its own, interrupted mid-chunk: the job is cancelled, the
+    /// workers, coordinator and private PostgreSQL are stopped, and no file is left.
+    @Test func interruptedFarmRenderStopsEverythingAndWritesNothing() throws {
+        try withTemporaryDirectory { dir in
+            let project = try OperatorTests.heavyProject(in: dir, seconds: 16)
+            let data = dir.appendingPathComponent("data")
+            let render = try RunningProgram(
+                farmProgram,
+                ["render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--workers", "2", "--chunk-frames", "120", "--data", data.path])
+            try Self.waitFor("the render to run") { render.errorSoFar.contains("job 1 running") }
+            Thread.sleep(forTimeInterval: 0.5)
+            kill(render.pid, SIGINT)
+            let result = try render.finish(timeout: 60)
+            print("render interrupted: exit \(result.status), last line: \(result.stderr.split(separator: "\n").last ?? "")")
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(result.stderr.hasSuffix("out.mov: interrupted (Ctrl-C); nothing written\n"), "\(result.stderr)")
+            #expect(!result.stderr.contains("rendering failed"), "\(result.stderr)")
+            #expect(try Self.leftovers(in: dir).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("postgres/postmaster.pid").path))
+            #expect(try run("pgrep", ["-f", data.path]).stdout.isEmpty, "processes of this farm still run")
+            let status = try runFarm(["status", "1", "--json", "--data", data.path])
+            let detail = try JSONDecoder().decode(JobDetail.self, from: Data(status.stdout.utf8))
+            #expect(detail.job.state == .cancelled)
+        }
+    }
+
+    /// `farm render --local`, interrupted: its temporary file is removed.
+    @Test func interruptedLocalRenderWritesNothing() throws {
+        try withTemporaryDirectory { dir in
+            let project = try OperatorTests.heavyProject(in: dir, seconds: 16)
+            let render = try RunningProgram(farmProgram, ["render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--local"])
+            try Self.waitFor("the temporary file") { try !Self.leftovers(in: dir).isEmpty }
+            Thread.sleep(forTimeInterval: 0.5)
+            kill(render.pid, SIGTERM)
+            let result = try render.finish(timeout: 60)
+            #expect(result.status == 143, "\(result.stderr)")
+            #expect(result.stderr.hasSuffix("out.mov: interrupted (signal 15); nothing written\n"), "\(result.stderr)")
+            #expect(try Self.leftovers(in: dir).isEmpty)
+        }
+    }
+}
