@@ -14,13 +14,17 @@ public final class SHA256 {
         av_free(UnsafeMutableRawPointer(context))
     }
 
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         av_sha_update(context, base.assumingMemoryBound(to: UInt8.self), bytes.count)
     }
 
     public func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
+    }
+
+    public func update(_ data: Data) {
+        data.withUnsafeBytes { update($0) }
     }
 
     /// The digest as lowercase hex; the hasher cannot be used afterwards.

@@ -17,6 +17,25 @@ public struct JobSubmission: Sendable {
     public var priority: Int
     public var chunks: [Chunk]
 
+    public init(
+        name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,
+        container: ExportSettings.Container, fps: Rational, frameCount: Int64, width: Int, height: Int, priority: Int,
+        chunks: [Chunk]
+    ) {
+        self.name = name
+        self.projectFile = projectFile
+        self.projectText = projectText
+        self.mediaRoot = mediaRoot
+        self.outputPath = outputPath
+        self.container = container
+        self.fps = fps
+        self.frameCount = frameCount
+        self.width = width
+        self.height = height
+        self.priority = priority
+        self.chunks = chunks
+    }
+
     /// Reads `file` again for its exact text (the workers parse the same bytes) and plans chunks.
     public init(
         loaded: LoadedProject, file: String, mediaRoot: URL?, output: URL, container: ExportSettings.Container,

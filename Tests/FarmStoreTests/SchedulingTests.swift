@@ -1,0 +1,167 @@
+import FarmCore
+import FarmStore
+import Foundation
+import Testing
+import TestSupport
+
+/// The store's scheduling rules against a real PostgreSQL: claims, the attempt fence, lease
+/// expiry and the per-worker blocklist, without a coordinator in between.
+@Suite struct SchedulingTests {
+    /// A job of `chunks` video chunks of 10 frames (plus the audio task), straight into the store.
+    static func submit(_ store: FarmStore, chunks: Int, priority: Int = 0) throws -> Int64 {
+        let planned = (0..<chunks).map { Chunk(index: $0, start: Int64($0 * 10), end: Int64($0 * 10 + 10)) }
+        return try store.submit(
+            JobSubmission(
+                name: "job", projectFile: "/projects/job.json", projectText: "{}", mediaRoot: "/media",
+                outputPath: "/out/job.mp4", container: .mp4, fps: Rational(30), frameCount: Int64(chunks * 10),
+                width: 64, height: 64, priority: priority, chunks: planned))
+    }
+
+    static func seen(_ store: FarmStore, _ ids: String...) throws {
+        for id in ids {
+            try store.workerSeen(WorkerInfo(id: id, host: "host", cores: 2, slots: 1, version: FarmVersion.current), rendering: false)
+        }
+    }
+
+    /// (attempt, worker, outcome) of every attempt at a chunk, oldest first.
+    static func outcomes(_ store: FarmStore, chunk: Int64) throws -> [(attempt: Int, worker: String, outcome: String)] {
+        try store.connection.query(
+            "SELECT attempt, worker_id, outcome FROM attempts WHERE chunk_id = $1 ORDER BY attempt", [String(chunk)]
+        ).map { (Int($0.int(0)), $0.string(1), $0.string(2)) }
+    }
+
+    @Test func claimsHandOutTheAudioFirstThenFramesInOrderEachOnce() throws {
+        let url = try TestDatabase.create()
+        let store = try FarmStore(url: url)
+        let other = try FarmStore(url: url)
+        try Self.seen(store, "w1", "w2")
+        let job = try Self.submit(store, chunks: 3)
+
+        // Two claimers on separate connections, alternating: every chunk goes out exactly once.
+        var claimed: [ClaimedChunk] = []
+        while let next = try (claimed.count.isMultiple(of: 2) ? store : other)
+            .claim(worker: claimed.count.isMultiple(of: 2) ? "w1" : "w2", leaseSeconds: 30)
+        {
+            claimed.append(next)
+        }
+        #expect(claimed.map(\.kind) == [.audio, .video, .video, .video])
+        #expect(claimed.dropFirst().map(\.chunk.index) == [0, 1, 2])
+        #expect(claimed.dropFirst().map(\.chunk.start) == [0, 10, 20])
+        #expect(claimed.allSatisfy { $0.key.attempt == 1 && $0.job == job && $0.projectText == "{}" })
+        #expect(Set(claimed.map(\.key)).count == 4)
+        #expect(try store.job(job)?.state == .running)
+        #expect(try store.chunk(claimed[1].key.chunk)?.state == .running)
+        #expect(try store.chunk(claimed[1].key.chunk)?.worker == "w2")
+    }
+
+    @Test func higherPriorityJobsAreClaimedFirst() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        try Self.seen(store, "w1")
+        let low = try Self.submit(store, chunks: 1)
+        let high = try Self.submit(store, chunks: 1, priority: 5)
+        let first = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
+        #expect(first.job == high)
+        _ = try store.claim(worker: "w1", leaseSeconds: 30)
+        #expect(try store.claim(worker: "w1", leaseSeconds: 30)?.job == low)
+    }
+
+    @Test func theFenceRejectsAnAttemptThatIsNoLongerCurrent() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        try Self.seen(store, "w1", "w2")
+        _ = try Self.submit(store, chunks: 0)
+        let first = try #require(try store.claim(worker: "w1", leaseSeconds: 0))
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(try store.expireLeases() == [first.key])
+        let second = try #require(try store.claim(worker: "w2", leaseSeconds: 30))
+        #expect(second.key == AttemptKey(chunk: first.key.chunk, attempt: 2))
+
+        #expect(try store.current(first.key) == nil)
+        #expect(try store.accept(first.key, fps: 10, frames: 0) == false)
+        #expect(try store.chunk(first.key.chunk)?.state == .running)
+        #expect(try store.accept(second.key, fps: 10, frames: 0) == true)
+        let chunk = try #require(try store.chunk(first.key.chunk))
+        #expect(chunk.state == .done)
+        #expect(chunk.attempt == 2)
+        let history = try Self.outcomes(store, chunk: first.key.chunk)
+        #expect(history.map(\.outcome) == ["lost", "done"])
+        #expect(history.map(\.worker) == ["w1", "w2"])
+        // A late failure report from the old attempt changes nothing either.
+        #expect(try store.fail(first.key, error: "late") == nil)
+        #expect(try store.chunk(first.key.chunk)?.state == .done)
+    }
+
+    @Test func leasesRenewWhileHeardAndExpireWhenSilent() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        try Self.seen(store, "w1")
+        _ = try Self.submit(store, chunks: 0)
+        let claimed = try #require(try store.claim(worker: "w1", leaseSeconds: 2))
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try store.renewLeases(worker: "w1", holding: [claimed.key], leaseSeconds: 2).isEmpty)
+        Thread.sleep(forTimeInterval: 1)
+        // Renewed a second ago for two: still live, though the first lease has run out.
+        #expect(try store.expireLeases().isEmpty)
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try store.expireLeases() == [claimed.key])
+        #expect(try store.chunk(claimed.key.chunk)?.state == .queued)
+        let history = try store.connection.query(
+            "SELECT outcome, error FROM attempts WHERE chunk_id = $1", [String(claimed.key.chunk)])
+        #expect(history.map { $0.string(0) } == ["lost"])
+        #expect(history.first?.string(1) == "lease expired: worker went silent")
+        // The worker reports it again later: it is told the attempt is stale.
+        #expect(try store.renewLeases(worker: "w1", holding: [claimed.key], leaseSeconds: 30) == [claimed.key])
+    }
+
+    @Test func aWorkerThatFailedAChunkLeavesItToOthersAndIsKeptFromTheJobAfterThreeChunks() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        try Self.seen(store, "w1", "w2")
+        let job = try Self.submit(store, chunks: 4)
+        let audio = try #require(try store.claim(worker: "w2", leaseSeconds: 30))
+        #expect(audio.kind == .audio)
+
+        let chunk0 = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
+        #expect(chunk0.chunk.index == 0)
+        #expect(try store.fail(chunk0.key, error: "decoder broke") == nil)
+        // Chunk 0 is queued again, but w1 failed it while w2 has not: w1 gets chunk 1.
+        let chunk1 = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
+        #expect(chunk1.chunk.index == 1)
+        let retry0 = try #require(try store.claim(worker: "w2", leaseSeconds: 30))
+        #expect(retry0.chunk.index == 0)
+        #expect(retry0.key.attempt == 2)
+
+        #expect(try store.fail(chunk1.key, error: "decoder broke") == nil)
+        let chunk2 = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
+        #expect(chunk2.chunk.index == 2)
+        #expect(try store.fail(chunk2.key, error: "decoder broke") == nil)
+        // Three failed chunks of this job: w1 gets nothing more of it, though chunks wait.
+        #expect(try store.claim(worker: "w1", leaseSeconds: 30) == nil)
+        #expect(try store.claim(worker: "w2", leaseSeconds: 30)?.chunk.index == 1)
+        #expect(try store.job(job)?.state == .running)
+    }
+
+    @Test func aChunkThatFailsThreeTimesFailsItsJobWithTheError() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        try Self.seen(store, "w1")
+        let job = try Self.submit(store, chunks: 0)
+        var failedJob: Int64?
+        for attempt in 1...3 {
+            let claimed = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
+            #expect(claimed.key.attempt == attempt)
+            failedJob = try store.fail(claimed.key, error: "no sound could be decoded")
+        }
+        #expect(failedJob == job)
+        let record = try #require(try store.job(job))
+        #expect(record.state == .failed)
+        #expect(record.error == "the audio task failed on 3 attempts: no sound could be decoded")
+        #expect(try store.claim(worker: "w1", leaseSeconds: 30) == nil)
+    }
+
+    @Test func aStateThisBuildDoesNotKnowIsAnErrorNotADefault() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        let job = try Self.submit(store, chunks: 1)
+        // The CHECK constraint guards the column; a newer farm could widen it.
+        try store.connection.query("ALTER TABLE jobs DROP CONSTRAINT jobs_state_check")
+        try store.connection.query("UPDATE jobs SET state = 'archived' WHERE id = $1", [String(job)])
+        let error = #expect(throws: UnknownStateError.self) { _ = try store.job(job) }
+        #expect(error?.description == "unknown JobState \"archived\" in the database (written by a newer farm?)")
+    }
+}
