@@ -16,7 +16,6 @@ let package = Package(
         .executable(name: "farm", targets: ["FarmMain"]),
         .executable(name: "farm-worker", targets: ["FarmWorkerMain"]),
         .executable(name: "farm-bench", targets: ["Bench"]),
-        .library(name: "FarmRender", targets: ["FarmRender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

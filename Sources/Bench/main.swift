@@ -1,7 +1,7 @@
-import Foundation
 import FarmCore
 import FarmMedia
 import FarmRender
+import Foundation
 
 // farm-bench: times the compositor on one core against a decode-only baseline run in the same
 // invocation. Usage: farm-bench PROJECT.json [FRAMES]
@@ -36,7 +36,8 @@ func decodeOnly() throws -> Duration {
         // A 2x2 frame in the corner keeps decoding but makes scaling and blending negligible.
         copy.items = track.items.map { item in
             var small = item
-            small.frame = .constant(Rect(x: 0, y: 0, width: 2.0 / Double(canvas.width), height: 2.0 / Double(canvas.height)))
+            small.frame = .constant(
+                Rect(x: 0, y: 0, width: 2.0 / Double(canvas.width), height: 2.0 / Double(canvas.height)))
             small.opacity = .constant(1)
             return small
         }
@@ -62,8 +63,10 @@ do {
     print("compositor benchmark: \(frames) frames at \(output.width)x\(output.height), one thread")
     print(String(format: "  decode only (baseline):   %7.2f ms/frame", perFrameDecode))
     print(String(format: "  decode + composite:       %7.2f ms/frame", perFrameFull))
-    print(String(format: "  compositing cost:         %7.2f ms/frame (%.2fx the decode-only time)",
-                 perFrameFull - perFrameDecode, perFrameFull / perFrameDecode))
+    print(
+        String(
+            format: "  compositing cost:         %7.2f ms/frame (%.2fx the decode-only time)",
+            perFrameFull - perFrameDecode, perFrameFull / perFrameDecode))
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)

@@ -1,7 +1,7 @@
 import FarmCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every kind of bad input: exit code 2, one message naming the file or JSON path, no output.
 @Suite struct BadInputTests {
@@ -24,7 +24,9 @@ import TestSupport
     }
 
     static let cases: [Case] = [
-        Case(name: "malformed JSON", project: #"{"output": {"width": 64,, }"#, expected: "project.json: malformed JSON at line 1, column 25: expected a quoted key"),
+        Case(
+            name: "malformed JSON", project: #"{"output": {"width": 64,, }"#,
+            expected: "project.json: malformed JSON at line 1, column 25: expected a quoted key"),
         Case(
             name: "unknown key", project: project(items: #"{"asset": "a", "at": "0", "duration": "1", "opacty": 0.5}"#),
             expected: #"project.json: tracks[0].items[0].opacty: unknown key (did you mean "opacity"?)"#),
@@ -35,23 +37,33 @@ import TestSupport
             name: "negative duration", project: project(items: #"{"asset": "a", "at": "0", "duration": "-1"}"#),
             expected: "project.json: tracks[0].items[0].duration: must be > 0 (got -1)"),
         Case(
-            name: "source past the end", project: project(items: #"{"asset": "a", "at": "0", "duration": "1", "source": {"start": "61"}}"#),
+            name: "source past the end",
+            project: project(items: #"{"asset": "a", "at": "0", "duration": "1", "source": {"start": "61"}}"#),
             expected: #"project.json: tracks[0].items[0].source.start: 61 is past the end of asset "a" (2.0 s)"#),
         Case(
             name: "overlapping items",
-            project: project(items: #"{"asset": "a", "at": "0", "duration": "1"}, {"asset": "a", "at": "0.5", "duration": "1"}"#),
+            project: project(
+                items: #"{"asset": "a", "at": "0", "duration": "1"}, {"asset": "a", "at": "0.5", "duration": "1"}"#),
             expected: "project.json: tracks[0].items[1]: overlaps tracks[0].items[0] on the same track"),
         Case(
-            name: "missing file", project: project(items: #"{"asset": "m", "at": "0", "duration": "1"}"#, assets: #""m": {"path": "missing.mp4"}"#),
+            name: "missing file",
+            project: project(
+                items: #"{"asset": "m", "at": "0", "duration": "1"}"#, assets: #""m": {"path": "missing.mp4"}"#),
             expected: "project.json: assets.m.path: file not found"),
         Case(
-            name: "truncated mp4", project: project(items: #"{"asset": "t", "at": "0", "duration": "1"}"#, assets: #""t": {"path": "truncated.mp4"}"#),
+            name: "truncated mp4",
+            project: project(
+                items: #"{"asset": "t", "at": "0", "duration": "1"}"#, assets: #""t": {"path": "truncated.mp4"}"#),
             expected: "project.json: assets.t.path: cannot read ", mentions: "truncated.mp4"),
         Case(
-            name: "image with no decoder", project: project(items: #"{"asset": "i", "at": "0", "duration": "1"}"#, assets: #""i": {"path": "broken.png"}"#),
+            name: "image with no decoder",
+            project: project(
+                items: #"{"asset": "i", "at": "0", "duration": "1"}"#, assets: #""i": {"path": "broken.png"}"#),
             expected: "project.json: assets.i.path: ", mentions: "broken.png: Invalid data"),
         Case(
-            name: "not media at all", project: project(items: #"{"asset": "i", "at": "0", "duration": "1"}"#, assets: #""i": {"path": "garbage.png"}"#),
+            name: "not media at all",
+            project: project(
+                items: #"{"asset": "i", "at": "0", "duration": "1"}"#, assets: #""i": {"path": "garbage.png"}"#),
             expected: "project.json: assets.i.path: ", mentions: "garbage.png"),
     ]
 
@@ -62,7 +74,8 @@ import TestSupport
             // Keep only the first third of a good file: the moov atom is lost.
             let bytes = try Data(contentsOf: good)
             try bytes.prefix(bytes.count / 3).write(to: dir.appendingPathComponent("truncated.mp4"))
-            try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: dir.appendingPathComponent("garbage.png"))
+            try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(
+                to: dir.appendingPathComponent("garbage.png"))
             // A real PNG header followed by noise: recognised as PNG, but no picture decodes.
             try ffmpeg(["-f", "lavfi", "-i", "color=red:size=32x32", "-frames:v", "1", "good.png"], in: dir)
             let png = try Data(contentsOf: dir.appendingPathComponent("good.png"))
@@ -74,7 +87,9 @@ import TestSupport
             #expect(lines.count == 1, "\(result.stderr)")
             #expect(result.stderr.hasPrefix(testCase.expected), "\(result.stderr)")
             #expect(result.stderr.contains(testCase.mentions), "\(result.stderr)")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mp4") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+                $0.contains("out.mp4")
+            }
             #expect(leftovers.isEmpty)
         }
     }

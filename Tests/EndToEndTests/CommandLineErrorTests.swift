@@ -1,7 +1,7 @@
 import FarmCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -15,13 +15,16 @@ struct CommandLineErrorTests {
     /// Every command that talks to the farm, pointed at a database that is not there: exit 1
     /// and one line naming the database (it once crashed with a double free).
     @Test(arguments: [
-        ["status"], ["status", "3"], ["watch", "3"], ["workers"], ["workers", "drain", "w1"], ["logs", "3"], ["cancel", "3"],
+        ["status"], ["status", "3"], ["watch", "3"], ["workers"], ["workers", "drain", "w1"], ["logs", "3"],
+        ["cancel", "3"],
         ["pause", "3"], ["resume", "3"], ["priority", "3", "1"], ["retry", "3"],
     ])
     func unreachableDatabaseExitsOne(_ command: [String]) throws {
         let result = try runFarm(command + ["--database", Self.unreachable])
         #expect(result.status == 1, "farm \(command.joined(separator: " ")): \(result.status) \(result.stderr)")
-        #expect(result.stderr.hasPrefix("farm: the farm's database: connect to host=/tmp/farm-test-nowhere-"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("farm: the farm's database: connect to host=/tmp/farm-test-nowhere-"),
+            "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
@@ -29,7 +32,8 @@ struct CommandLineErrorTests {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
             let result = try runFarm([
-                "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--database", Self.unreachable,
+                "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--database",
+                Self.unreachable,
             ])
             #expect(result.status == 1, "\(result.stderr)")
             #expect(result.stderr.hasPrefix("farm: the farm's database: connect to"), "\(result.stderr)")
@@ -46,14 +50,26 @@ struct CommandLineErrorTests {
     /// Values out of range are usage errors (64) naming the option, caught before any database
     /// or socket is touched.
     @Test(arguments: [
-        Case(arguments: ["priority", "1", "99999999999"], message: "a priority must lie in -2147483648...2147483647 (got 99999999999)"),
-        Case(arguments: ["submit", "p.json", "-o", "o.mp4", "--priority=-99999999999"], message: "a priority must lie in"),
+        Case(
+            arguments: ["priority", "1", "99999999999"],
+            message: "a priority must lie in -2147483648...2147483647 (got 99999999999)"),
+        Case(
+            arguments: ["submit", "p.json", "-o", "o.mp4", "--priority=-99999999999"], message: "a priority must lie in"
+        ),
         Case(arguments: ["logs", "1", "--chunk=-1"], message: "--chunk must be a chunk index, 0 or more (got -1)"),
-        Case(arguments: ["retry", "1", "--chunk", "9999999999"], message: "--chunk must be a chunk index, 0 or more (got 9999999999)"),
+        Case(
+            arguments: ["retry", "1", "--chunk", "9999999999"],
+            message: "--chunk must be a chunk index, 0 or more (got 9999999999)"),
         Case(arguments: ["status", "--limit", "0"], message: "--limit must be >= 1 (got 0)"),
-        Case(arguments: ["serve", "--bind", "garbage"], message: "--bind must be tcp://HOST:PORT or ipc://PATH (got garbage)"),
-        Case(arguments: ["serve", "--bind", "tcp://*:99999"], message: "--bind must be tcp://HOST:PORT with a port from 1 to 65535"),
-        Case(program: "farm-worker", arguments: ["--coordinator", "render-01:5555"], message: "--coordinator must be tcp://HOST:PORT"),
+        Case(
+            arguments: ["serve", "--bind", "garbage"],
+            message: "--bind must be tcp://HOST:PORT or ipc://PATH (got garbage)"),
+        Case(
+            arguments: ["serve", "--bind", "tcp://*:99999"],
+            message: "--bind must be tcp://HOST:PORT with a port from 1 to 65535"),
+        Case(
+            program: "farm-worker", arguments: ["--coordinator", "render-01:5555"],
+            message: "--coordinator must be tcp://HOST:PORT"),
     ])
     func outOfRangeValuesAreUsageErrors(_ testCase: Case) throws {
         let result = try run(productsDirectory.appendingPathComponent(testCase.program).path, testCase.arguments)

@@ -1,15 +1,16 @@
 import FarmCore
 import FarmStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--help` teaches: every command shows at least one example; completion scripts come from
 /// the argument parser and know every subcommand.
 struct CommandLineHelpTests {
     static let commands = [
         ["render"], ["validate"], ["submit"], ["serve"], ["status"], ["watch"], ["workers"], ["workers", "list"],
-        ["workers", "drain"], ["workers", "undrain"], ["logs"], ["cancel"], ["pause"], ["resume"], ["priority"], ["retry"],
+        ["workers", "drain"], ["workers", "undrain"], ["logs"], ["cancel"], ["pause"], ["resume"], ["priority"],
+        ["retry"],
     ]
 
     @Test(arguments: commands) func helpHasAnExample(_ command: [String]) throws {
@@ -23,7 +24,9 @@ struct CommandLineHelpTests {
     @Test(arguments: ["bash", "zsh", "fish"]) func completionKnowsEverySubcommand(_ shell: String) throws {
         let result = try runFarm(["--generate-completion-script", shell])
         #expect(result.status == 0)
-        for command in ["render", "status", "watch", "workers", "drain", "logs", "cancel", "pause", "resume", "priority", "retry"] {
+        for command in [
+            "render", "status", "watch", "workers", "drain", "logs", "cancel", "pause", "resume", "priority", "retry",
+        ] {
             #expect(result.stdout.contains(command), "\(shell) completion lacks \(command)")
         }
         #expect(result.stdout.contains("chunk-seconds"))

@@ -1,8 +1,8 @@
 import FarmCore
 import FarmStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +19,9 @@ import TestSupport
 
         func ip(_ arguments: [String]) throws {
             let result = try run("/usr/sbin/ip", arguments)
-            guard result.status == 0 else { throw TestError.failed("ip \(arguments.joined(separator: " ")): \(result.stderr)") }
+            guard result.status == 0 else {
+                throw TestError.failed("ip \(arguments.joined(separator: " ")): \(result.stderr)")
+            }
         }
 
         /// Creates namespace `name` holding address 10.77.subnet.host, plugged into the bridge.
@@ -77,7 +79,8 @@ import TestSupport
             let done = try farm.attempts(job).filter { $0.outcome == "done" }
             #expect(Set(done.map(\.worker)) == ["w1", "w2"], "both workers rendered over the bridge")
             // The loopback address of a worker's namespace leads nowhere: the bridge is the only path.
-            let probe = try run("/usr/sbin/ip", ["netns", "exec", first.namespace, "bash", "-c", "echo > /dev/tcp/127.0.0.1/5555"])
+            let probe = try run(
+                "/usr/sbin/ip", ["netns", "exec", first.namespace, "bash", "-c", "echo > /dev/tcp/127.0.0.1/5555"])
             #expect(probe.status != 0)
         }
     }

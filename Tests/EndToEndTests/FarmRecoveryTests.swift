@@ -3,8 +3,8 @@ import FarmMedia
 import FarmStore
 import FarmWire
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -50,22 +50,26 @@ import TestSupport
             #expect(try frameHashes(output) == reference)
             let (chunk, attempt) = try #require(killed)
             let history = try farm.store.connection.query(
-                "SELECT attempt, worker_id, outcome FROM attempts WHERE chunk_id = $1 ORDER BY attempt", [String(chunk)])
+                "SELECT attempt, worker_id, outcome FROM attempts WHERE chunk_id = $1 ORDER BY attempt", [String(chunk)]
+            )
             #expect(history.count >= 2)
             #expect(history.first { $0.int(0) == Int64(attempt) }?.string(2) == "lost")
             #expect(history.last?.string(1) == "survivor")
             #expect(history.last?.string(2) == "done")
 
             // Replay the killed attempt's result to the coordinator's socket: the fence rejects it.
-            let segment = dir.appendingPathComponent("data/jobs/\(job)/segment-\(String(format: "%06d", try farm.store.chunk(chunk)!.index)).mov")
+            let segment = dir.appendingPathComponent(
+                "data/jobs/\(job)/segment-\(String(format: "%06d", try farm.store.chunk(chunk)!.index)).mov")
             let before = try SHA256.file(segment.path)
             let socket = try MessageSocket(.dealer, identity: "victim")
             try socket.connect(farm.endpoint)
             let bytes = Array("not a segment".utf8)
             let key = AttemptKey(chunk: chunk, attempt: attempt)
-            try socket.send(WireMessage.piece(UploadPiece(key: key, offset: 0, total: Int64(bytes.count)), bytes).encoded())
             try socket.send(
-                WireMessage.done(ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", frames: 60, fps: 1)).encoded())
+                WireMessage.piece(UploadPiece(key: key, offset: 0, total: Int64(bytes.count)), bytes).encoded())
+            try socket.send(
+                WireMessage.done(ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", frames: 60, fps: 1))
+                    .encoded())
             var verdicts: [String] = []
             let deadline = Date().addingTimeInterval(10)
             while verdicts.count < 2, Date() < deadline {
@@ -106,7 +110,8 @@ import TestSupport
             #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
             #expect(try frameHashes(output) == reference)
             for chunk in acceptedBeforeKill {
-                let attempts = try farm.store.connection.query("SELECT count(*) FROM attempts WHERE chunk_id = $1", [String(chunk)])
+                let attempts = try farm.store.connection.query(
+                    "SELECT count(*) FROM attempts WHERE chunk_id = $1", [String(chunk)])
                 #expect(attempts.first?.int(0) == 1, "chunk \(chunk) was rendered again")
             }
         }
@@ -129,13 +134,17 @@ import TestSupport
             let record = try farm.finish(job)
             #expect(record.state == .failed)
             let error = try #require(record.error)
-            #expect(error.contains("assets.c.path: cannot read \(clip.path): Invalid data found when processing input"), "\(error)")
+            #expect(
+                error.contains("assets.c.path: cannot read \(clip.path): Invalid data found when processing input"),
+                "\(error)")
             let failures = try farm.attempts(job).filter { $0.outcome == "failed" }
             #expect(failures.count == 3)
             #expect(Set(failures.map(\.worker)) == ["w1", "w2", "w3"])
             #expect(Set(failures.map(\.index)).count == 1)
             #expect(!FileManager.default.fileExists(atPath: output.path))
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".out.mov") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+                $0.hasPrefix(".out.mov")
+            }
             #expect(leftovers.isEmpty)
 
             // The operator repairs the clip and retries: the failed chunk gets fresh tries, the

@@ -1,8 +1,8 @@
 import FarmCore
 import FarmStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -11,10 +11,13 @@ import TestSupport
 /// The distributed farm end to end: real PostgreSQL, real ZeroMQ sockets between real
 /// processes, real media. Serialized: each test runs a coordinator and several workers.
 @Suite(.serialized) struct FarmTests {
-    /// Cuts, a 2x and a 0.5x item (the 2x clip, c, is shown nowhere else and muted), a PiP with an opacity ramp and music, rendered losslessly.
+    /// Cuts, a 2x and a 0.5x item (the 2x clip, c, is shown nowhere else and muted), a PiP with an
+    /// opacity ramp and music, rendered losslessly.
     static func seamProject(in dir: URL, width: Int = 160, height: Int = 120, seconds: Int = 4) throws -> URL {
         let size = "\(width)x\(height)"
-        try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=\(size):rate=30:duration=\(seconds + 4)", audio: "sine=frequency=330:duration=\(seconds + 4)")
+        try TestMedia.make(
+            "a.mp4", in: dir, video: "testsrc2=size=\(size):rate=30:duration=\(seconds + 4)",
+            audio: "sine=frequency=330:duration=\(seconds + 4)")
         try TestMedia.make("b.mp4", in: dir, video: "testsrc=size=\(size):rate=25:duration=\(seconds + 4)")
         try TestMedia.make("c.mp4", in: dir, video: "testsrc=size=\(size):rate=25:duration=2")
         try TestMedia.make("music.wav", in: dir, audio: "sine=frequency=550:duration=\(seconds + 4)")
@@ -22,17 +25,22 @@ import TestSupport
         let json = """
             {
               "output": {"width": \(width), "height": \(height), "fps": "30"},
-              "export": {"container": "mov", "video": {"codec": "h264", "lossless": true, "gop": 15, "preset": "medium"}, "audio": {"codec": "pcm"}},
-              "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}, "c": {"path": "c.mp4"}, "music": {"path": "music.wav"}},
+              "export": {"container": "mov", "video": {"codec": "h264", "lossless": true, "gop": 15,
+                "preset": "medium"}, "audio": {"codec": "pcm"}},
+              "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}, "c": {"path": "c.mp4"},
+                "music": {"path": "music.wav"}},
               "tracks": [
                 {"kind": "video", "items": [
                   {"asset": "a", "at": "0", "duration": "1", "source": {"start": "0.5"}},
-                  {"asset": "c", "at": "1", "duration": "0.7", "source": {"start": "0", "duration": "1.4"}, "muted": true},
-                  {"asset": "a", "at": "1.7", "duration": "\(end - 1.7)", "source": {"start": "2", "duration": "\((end - 1.7) / 2)"}}]},
+                  {"asset": "c", "at": "1", "duration": "0.7", "source": {"start": "0", "duration": "1.4"},
+                    "muted": true},
+                  {"asset": "a", "at": "1.7", "duration": "\(end - 1.7)",
+                    "source": {"start": "2", "duration": "\((end - 1.7) / 2)"}}]},
                 {"kind": "video", "items": [
                   {"asset": "b", "at": "0.4", "duration": "\(end - 0.4)", "frame": [0.55, 0.55, 0.4, 0.4],
                    "opacity": {"keys": [["0", 0], ["1", 1]]}}]},
-                {"kind": "audio", "items": [{"asset": "music", "at": "0.2", "duration": "\(end - 0.5)", "volume": {"keys": [["0", 1], ["2.5", 0]]}}]}
+                {"kind": "audio", "items": [{"asset": "music", "at": "0.2", "duration": "\(end - 0.5)",
+                  "volume": {"keys": [["0", 1], ["2.5", 0]]}}]}
               ]
             }
             """
@@ -44,7 +52,9 @@ import TestSupport
     @discardableResult
     static func farm(_ arguments: [String]) throws -> ProcessResult {
         let result = try runFarm(arguments)
-        guard result.status == 0 else { throw TestError.failed("farm \(arguments.joined(separator: " ")) failed: \(result.stderr)") }
+        guard result.status == 0 else {
+            throw TestError.failed("farm \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+        }
         return result
     }
 
@@ -75,7 +85,9 @@ import TestSupport
             }
             let store = try FarmStore(url: database)
             let chunkCounts = try store.connection.query(
-                "SELECT j.id, count(*) FROM jobs j JOIN chunks c ON c.job_id = j.id AND c.kind = 'video' GROUP BY j.id ORDER BY j.id")
+                "SELECT j.id, count(*) FROM jobs j JOIN chunks c ON c.job_id = j.id AND c.kind = 'video' "
+                    + "GROUP BY j.id ORDER BY j.id"
+            )
             #expect(chunkCounts.map { $0.int(1) } == [120, 2, 1])
         }
     }
@@ -83,7 +95,8 @@ import TestSupport
     /// Packets on the exact frame grid, no non-monotonic timestamps, both streams from 0, and
     /// exact frame and sample counts.
     static func expectExactStreams(_ output: URL, frames: Int64, name: String) throws {
-        let warnings = try run("ffmpeg", ["-hide_banner", "-nostdin", "-v", "warning", "-i", output.path, "-c", "copy", "-f", "null", "-"])
+        let warnings = try run(
+            "ffmpeg", ["-hide_banner", "-nostdin", "-v", "warning", "-i", output.path, "-c", "copy", "-f", "null", "-"])
         #expect(!warnings.stderr.contains("Non-monotonic"), "\(name): \(warnings.stderr)")
         let info = try probe(output, ["-count_frames", "-show_streams"])
         let streams = try #require(info["streams"] as? [[String: Any]])
@@ -94,7 +107,9 @@ import TestSupport
         #expect(audio["start_time"] as? String == "0.000000", "\(name)")
         let pts = try videoPacketTimes(output)
         let offGrid = zip(pts, 0..<frames).filter { $0 != Rational($1, 30) }
-        #expect(pts.count == Int(frames) && offGrid.isEmpty, "\(name): \(offGrid.count) packets off the frame grid, first \(offGrid.prefix(3))")
+        #expect(
+            pts.count == Int(frames) && offGrid.isEmpty,
+            "\(name): \(offGrid.count) packets off the frame grid, first \(offGrid.prefix(3))")
         // Decoded 16-bit stereo: 4 bytes per sample frame; 48000 / 30 samples per video frame.
         let pcm = output.deletingPathExtension().appendingPathExtension("pcm")
         try ffmpeg(["-i", output.path, "-map", "0:a", "-f", "s16le", "-ac", "2", "-ar", "48000", pcm.path])

@@ -1,8 +1,8 @@
 import FarmCore
 import FarmStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +36,9 @@ import TestSupport
 
             // No coordinator runs, so the job waits and the watch goes on until interrupted.
             let watch = try RunningProgram(farmProgram, ["watch", "1", "--data", data.path])
-            try Self.waitFor("the watch view") { FileManager.default.fileExists(atPath: pidFile.path) && !watch.outputSoFar.isEmpty }
+            try Self.waitFor("the watch view") {
+                FileManager.default.fileExists(atPath: pidFile.path) && !watch.outputSoFar.isEmpty
+            }
             #expect(watch.outputSoFar.contains("job 1 queued"), "\(watch.outputSoFar)")
             kill(watch.pid, SIGINT)
             let result = try watch.finish(timeout: 60)
@@ -53,17 +55,24 @@ import TestSupport
             let data = dir.appendingPathComponent("data")
             let render = try RunningProgram(
                 farmProgram,
-                ["render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--workers", "2", "--chunk-frames", "120", "--data", data.path])
+                [
+                    "render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--workers", "2",
+                    "--chunk-frames", "120", "--data", data.path,
+                ])
             try Self.waitFor("the render to run") { render.errorSoFar.contains("job 1 running") }
             Thread.sleep(forTimeInterval: 0.5)
             kill(render.pid, SIGINT)
             let result = try render.finish(timeout: 60)
-            print("render interrupted: exit \(result.status), last line: \(result.stderr.split(separator: "\n").last ?? "")")
+            print(
+                "render interrupted: exit \(result.status), "
+                    + "last line: \(result.stderr.split(separator: "\n").last ?? "")"
+            )
             #expect(result.status == 130, "\(result.stderr)")
             #expect(result.stderr.hasSuffix("out.mov: interrupted (Ctrl-C); nothing written\n"), "\(result.stderr)")
             #expect(!result.stderr.contains("rendering failed"), "\(result.stderr)")
             #expect(try Self.leftovers(in: dir).isEmpty)
-            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("postgres/postmaster.pid").path))
+            #expect(
+                !FileManager.default.fileExists(atPath: data.appendingPathComponent("postgres/postmaster.pid").path))
             #expect(try run("pgrep", ["-f", data.path]).stdout.isEmpty, "processes of this farm still run")
             let status = try runFarm(["status", "1", "--json", "--data", data.path])
             let detail = try JSONDecoder().decode(JobDetail.self, from: Data(status.stdout.utf8))
@@ -75,7 +84,8 @@ import TestSupport
     @Test func interruptedLocalRenderWritesNothing() throws {
         try withTemporaryDirectory { dir in
             let project = try OperatorTests.heavyProject(in: dir, seconds: 16)
-            let render = try RunningProgram(farmProgram, ["render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--local"])
+            let render = try RunningProgram(
+                farmProgram, ["render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--local"])
             try Self.waitFor("the temporary file") { try !Self.leftovers(in: dir).isEmpty }
             Thread.sleep(forTimeInterval: 0.5)
             kill(render.pid, SIGTERM)

@@ -1,8 +1,8 @@
 import FarmCore
 import FarmStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +39,9 @@ import TestSupport
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "60"])
             // A tmux server of the test's own (-L), with no user configuration (-f /dev/null).
-            let tmux = { (arguments: [String]) in try run("tmux", ["-L", "farm-watch-\(getpid())", "-f", "/dev/null"] + arguments) }
+            let tmux = { (arguments: [String]) in
+                try run("tmux", ["-L", "farm-watch-\(getpid())", "-f", "/dev/null"] + arguments)
+            }
             _ = try tmux(["new-session", "-d", "-s", "watch", "-x", "160", "-y", "50"])
             defer { _ = try? tmux(["kill-server"]) }
             let command = "\(farmProgram) watch \(job) --database '\(farm.database)'; echo watch-exit=$?"
@@ -68,7 +70,10 @@ import TestSupport
                 return lines.contains { $0.hasPrefix("watch-exit=") }
             }
             let text = finalPane.joined(separator: "\n")
-            print("watch: overall bar read \(frames.count) times, frames \(Array(Set(frames)).sorted()); \(chunkBars.count) distinct chunk bar lines, e.g. \(chunkBars.sorted().first ?? "none")")
+            print(
+                "watch: overall bar read \(frames.count) times, frames \(Array(Set(frames)).sorted()); "
+                    + "\(chunkBars.count) distinct chunk bar lines, e.g. \(chunkBars.sorted().first ?? "none")"
+            )
             print("watch: final screen\n\(text.trimmingCharacters(in: .whitespacesAndNewlines))")
             #expect(frames.first == 0)
             #expect(frames.last == 240)
@@ -89,7 +94,8 @@ import TestSupport
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.start(workers: ["w1", "w2"])
-            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: Self.slowChunks)
+            let job = try farm.submit(
+                project, output: dir.appendingPathComponent("out.mov"), chunkArguments: Self.slowChunks)
             let doneChunks = "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'done'"
             let doneAttempts = "SELECT count(*) FROM attempts WHERE worker_id = $1 AND outcome = 'done'"
             var lastFrames: Int64 = 0
@@ -98,7 +104,8 @@ import TestSupport
             while !finished {
                 let before = try Self.count(farm, doneChunks, [String(job)])
                 let attemptsBefore = try ["w1", "w2"].map { try Self.count(farm, doneAttempts, [$0]) }
-                let registeredBefore = try Set(farm.store.connection.query("SELECT id FROM workers").map { $0.string(0) })
+                let registeredBefore = try Set(
+                    farm.store.connection.query("SELECT id FROM workers").map { $0.string(0) })
                 let status = try #require(try farm.json([JobStatus].self, ["status"]).first { $0.id == job })
                 let workers = try farm.json([WorkerStatus].self, ["workers"])
                 let after = try Self.count(farm, doneChunks, [String(job)])
@@ -108,15 +115,20 @@ import TestSupport
                 #expect(counts.queued + counts.running + counts.done + counts.failed == counts.total)
                 #expect(counts.total == 13)
                 #expect(status.frameCount == 240)
-                #expect((before...after).contains(Int64(counts.done)), "done chunks \(counts.done) outside \(before)...\(after)")
+                #expect(
+                    (before...after).contains(Int64(counts.done)),
+                    "done chunks \(counts.done) outside \(before)...\(after)")
                 #expect(status.framesDone >= lastFrames, "frames done went from \(lastFrames) to \(status.framesDone)")
                 #expect(status.framesDone <= 240)
                 lastFrames = status.framesDone
 
                 // A worker may say hello between the reads: what was printed lies between them.
-                let registeredAfter = try Set(farm.store.connection.query("SELECT id FROM workers").map { $0.string(0) })
+                let registeredAfter = try Set(
+                    farm.store.connection.query("SELECT id FROM workers").map { $0.string(0) })
                 let printed = Set(workers.map(\.id))
-                #expect(registeredBefore.isSubset(of: printed) && printed.isSubset(of: registeredAfter), "\(registeredBefore) \(printed) \(registeredAfter)")
+                #expect(
+                    registeredBefore.isSubset(of: printed) && printed.isSubset(of: registeredAfter),
+                    "\(registeredBefore) \(printed) \(registeredAfter)")
                 #expect(workers.map(\.id) == workers.map(\.id).sorted(), "workers are listed by id")
                 for worker in workers {
                     #expect([.idle, .rendering].contains(worker.state))
@@ -139,11 +151,18 @@ import TestSupport
             #expect(workers.allSatisfy { ($0.averageFps ?? 0) > 0 })
 
             // Every key printed is documented in docs/cli.md.
-            let documentation = try String(contentsOf: Self.repository.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+            let documentation = try String(
+                contentsOf: Self.repository.appendingPathComponent("docs/cli.md"), encoding: .utf8)
             for arguments in [["status"], ["status", String(job)], ["workers"], ["logs", String(job)]] {
                 let printed = try farm.cli(arguments + ["--json"]).stdout
                 for key in try Self.keys(in: JSONSerialization.jsonObject(with: Data(printed.utf8))) {
-                    #expect(documentation.contains("`\(key)`"), "farm \(arguments.joined(separator: " ")) --json prints `\(key)`, which docs/cli.md does not document")
+                    #expect(
+                        documentation.contains("`\(key)`"),
+                        """
+                        farm \(arguments.joined(separator: " ")) --json prints `\(key)`, \
+                        which docs/cli.md does not document
+                        """
+                    )
                 }
             }
         }
@@ -184,7 +203,9 @@ import TestSupport
             print("cancel: every worker idle \(String(format: "%.3f", seconds)) s after `farm cancel` returned")
             #expect(seconds < 1, "workers went idle \(seconds) s after the cancel")
             #expect(try Self.status(farm, job).job.state == .cancelled)
-            #expect(try Self.count(farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]) == 0)
+            #expect(
+                try Self.count(
+                    farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]) == 0)
             let history = try farm.attempts(job)
             let stopped = history.filter { $0.outcome == "cancelled" }
             #expect(Set(stopped.map(\.worker)) == ["w1", "w2"], "\(history)")
@@ -193,7 +214,8 @@ import TestSupport
             Thread.sleep(forTimeInterval: 1.5)
             #expect(try farm.attempts(job).count == attempts)
             #expect(!FileManager.default.fileExists(atPath: output.path))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }.isEmpty)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }.isEmpty)
             #expect(farm.workers.allSatisfy { $0.output.contains("cancelled") })
             // `watch --json`: one JobDetail per line, each a change, frames never going back while
             // the job runs (a cancel drops the unfinished chunks' frames); the last line says
@@ -202,11 +224,13 @@ import TestSupport
             #expect(watched.status == 4, "\(watched.stderr)")
             let lines = watched.stdout.split(separator: "\n")
             let details = try lines.map { try JSONDecoder().decode(JobDetail.self, from: Data($0.utf8)) }
-            print("watch --json: \(details.count) lines, frames \(details.map(\.job.framesDone)), exit \(watched.status)")
+            print(
+                "watch --json: \(details.count) lines, frames \(details.map(\.job.framesDone)), exit \(watched.status)")
             #expect(details.count >= 3, "\(watched.stdout)")
             #expect(details.first?.job.state == .queued || details.first?.job.state == .running)
             #expect(details.last?.job.state == .cancelled)
-            #expect(zip(details, details.dropFirst()).allSatisfy { $0 != $1 }, "watch --json repeated an unchanged line")
+            #expect(
+                zip(details, details.dropFirst()).allSatisfy { $0 != $1 }, "watch --json repeated an unchanged line")
             let watchedFrames = details.filter { $0.job.state != .cancelled }.map(\.job.framesDone)
             #expect(watchedFrames == watchedFrames.sorted(), "frames went back: \(watchedFrames)")
             #expect(details.contains { $0.chunks.contains { $0.state == .running && $0.framesDone > 0 } })
@@ -231,18 +255,24 @@ import TestSupport
             var job: Int64 = 0
             try farm.wait("the render to be mid-chunk") {
                 let rows = try farm.store.connection.query(
-                    "SELECT c.job_id FROM attempts a JOIN chunks c ON c.id = a.chunk_id WHERE a.outcome = 'running' AND a.frames_done > 0")
+                    "SELECT c.job_id FROM attempts a JOIN chunks c ON c.id = a.chunk_id "
+                        + "WHERE a.outcome = 'running' AND a.frames_done > 0"
+                )
                 job = rows.first?.int(0) ?? 0
                 return !rows.isEmpty
             }
             let cancel = try farm.cli(["cancel", String(job)])
             #expect(cancel.status == 0, "\(cancel.stderr)")
             let rendered = try render.finish(timeout: 60)
-            print("render cancelled elsewhere: exit \(rendered.status), last line: \(rendered.stderr.split(separator: "\n").last ?? "")")
+            print(
+                "render cancelled elsewhere: exit \(rendered.status), "
+                    + "last line: \(rendered.stderr.split(separator: "\n").last ?? "")"
+            )
             #expect(rendered.status == 4, "\(rendered.stderr)")
             #expect(rendered.stderr.contains("job \(job) cancelled"), "\(rendered.stderr)")
             #expect(try farm.store.job(job)?.state == .cancelled)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }.isEmpty)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }.isEmpty)
             // Its temporary workers are gone from the farm's list.
             #expect(try farm.json([WorkerStatus].self, ["workers"]).isEmpty)
         }
@@ -261,13 +291,16 @@ import TestSupport
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
             try farm.wait("two chunks done") {
-                try Self.count(farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND kind = 'video' AND state = 'done'", [String(job)]) >= 2
+                try Self.count(
+                    farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND kind = 'video' AND state = 'done'",
+                    [String(job)]) >= 2
             }
             #expect(try farm.cli(["pause", String(job)]).status == 0)
             let lastAttempt = try Self.count(farm, "SELECT max(id) FROM attempts")
             // What was already assigned finishes; then nothing moves.
             try farm.wait("assigned chunks to finish") {
-                try Self.count(farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]) == 0
+                try Self.count(
+                    farm, "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]) == 0
             }
             Thread.sleep(forTimeInterval: 2)
             #expect(try Self.count(farm, "SELECT count(*) FROM attempts WHERE id > $1", [String(lastAttempt)]) == 0)
@@ -288,12 +321,15 @@ import TestSupport
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
             let farm = try TestFarm(directory: dir)
-            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "30"])
+            let job = try farm.submit(
+                project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "30"])
             for command in ["pause", "cancel"] { #expect(try farm.cli([command, String(job)]).status == 0) }
             let retried = try farm.cli(["retry", String(job)])
             #expect(retried.status == 0, "\(retried.stderr)")
             #expect(retried.stdout.contains("job \(job) queued again: 5 chunk(s) to render"), "\(retried.stdout)")
-            #expect(retried.stdout.contains("job \(job) is paused: nothing is rendered until `farm resume \(job)`"), "\(retried.stdout)")
+            #expect(
+                retried.stdout.contains("job \(job) is paused: nothing is rendered until `farm resume \(job)`"),
+                "\(retried.stdout)")
             let status = try Self.status(farm, job).job
             #expect(status.state == .queued)
             #expect(status.paused)
@@ -308,8 +344,10 @@ import TestSupport
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator()
-            let low = try farm.submit(project, output: dir.appendingPathComponent("low.mov"), chunkArguments: ["--chunk-frames", "10"])
-            let high = try farm.submit(project, output: dir.appendingPathComponent("high.mov"), chunkArguments: ["--chunk-frames", "10"])
+            let low = try farm.submit(
+                project, output: dir.appendingPathComponent("low.mov"), chunkArguments: ["--chunk-frames", "10"])
+            let high = try farm.submit(
+                project, output: dir.appendingPathComponent("high.mov"), chunkArguments: ["--chunk-frames", "10"])
             let raised = try farm.cli(["priority", String(high), "5"])
             #expect(raised.status == 0)
             #expect(raised.stdout.contains("job \(high) priority 5"))
@@ -327,13 +365,16 @@ import TestSupport
             let highIDs = try attemptIDs(high)
             let lowIDs = try attemptIDs(low)
             #expect(highIDs.count == 13)
-            #expect(try #require(highIDs.max()) < #require(lowIDs.min()), "a low-priority chunk was assigned before the last high-priority one")
+            #expect(
+                try #require(highIDs.max()) < #require(lowIDs.min()),
+                "a low-priority chunk was assigned before the last high-priority one")
             let expected = try frameHashes(reference)
             #expect(try frameHashes(dir.appendingPathComponent("high.mov")) == expected)
             #expect(try frameHashes(dir.appendingPathComponent("low.mov")) == expected)
 
             // Drain w1 in the middle of a third job: it takes nothing after that.
-            let third = try farm.submit(project, output: dir.appendingPathComponent("third.mov"), chunkArguments: ["--chunk-frames", "10"])
+            let third = try farm.submit(
+                project, output: dir.appendingPathComponent("third.mov"), chunkArguments: ["--chunk-frames", "10"])
             try farm.wait("w1 to render a chunk of the third job") {
                 try !farm.attempts(third).filter { $0.worker == "w1" && $0.outcome == "done" }.isEmpty
             }
@@ -341,9 +382,11 @@ import TestSupport
             let drainedAt = try Self.count(farm, "SELECT max(id) FROM attempts")
             let record = try farm.finish(third)
             #expect(record.state == .done)
-            let late = try Self.count(farm, "SELECT count(*) FROM attempts WHERE worker_id = 'w1' AND id > $1", [String(drainedAt)])
+            let late = try Self.count(
+                farm, "SELECT count(*) FROM attempts WHERE worker_id = 'w1' AND id > $1", [String(drainedAt)])
             #expect(late == 0, "a draining worker was given a chunk")
-            let afterDrain = try Self.count(farm, "SELECT count(*) FROM attempts WHERE worker_id = 'w2' AND id > $1", [String(drainedAt)])
+            let afterDrain = try Self.count(
+                farm, "SELECT count(*) FROM attempts WHERE worker_id = 'w2' AND id > $1", [String(drainedAt)])
             #expect(afterDrain > 0, "the job ended before the drain, which then proves nothing")
             let w1 = try #require(try farm.json([WorkerStatus].self, ["workers"]).first { $0.id == "w1" })
             #expect(w1.state == .draining)
@@ -373,7 +416,8 @@ import TestSupport
             #expect(retried.status == 0, "\(retried.stderr)")
             try farm.wait("the job to be joined again") {
                 let detail = try Self.status(farm, job)
-                return detail.job.state == .done && detail.chunks.first { $0.kind == .video && $0.index == 2 }?.attempt == 2
+                return detail.job.state == .done
+                    && detail.chunks.first { $0.kind == .video && $0.index == 2 }?.attempt == 2
             }
             let attempts = try farm.attempts(job)
             #expect(attempts.filter { $0.kind == "video" && $0.index == 2 }.map(\.outcome) == ["done", "done"])
@@ -404,7 +448,8 @@ import TestSupport
             #expect(try farm.cli(["retry", String(job), "--chunk", "3"]).status == 0)
             try farm.wait("the job to be joined a third time") {
                 let detail = try Self.status(farm, job)
-                return detail.job.state == .done && detail.chunks.first { $0.kind == .video && $0.index == 3 }?.attempt == 2
+                return detail.job.state == .done
+                    && detail.chunks.first { $0.kind == .video && $0.index == 3 }?.attempt == 2
             }
             let renderedAgain = try farm.attempts(job).filter { $0.attempt == 2 }.map { "\($0.kind) \($0.index)" }
             #expect(Set(renderedAgain) == ["audio 0", "video 0", "video 2", "video 3"])
@@ -419,9 +464,11 @@ import TestSupport
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
             let farm = try TestFarm(directory: dir)
-            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "30"])
+            let job = try farm.submit(
+                project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "30"])
             // No coordinator runs: this test plays its part through the store.
-            try farm.store.connection.query("UPDATE chunks SET state = 'done', attempt = 1 WHERE job_id = $1", [String(job)])
+            try farm.store.connection.query(
+                "UPDATE chunks SET state = 'done', attempt = 1 WHERE job_id = $1", [String(job)])
             #expect(try farm.store.markJoining(job: job))
             let refused = try farm.cli(["retry", String(job), "--chunk", "1"])
             #expect(refused.status == 5)

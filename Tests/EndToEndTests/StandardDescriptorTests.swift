@@ -22,7 +22,7 @@ import Testing
             for descriptor: Int32 in 0...2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
             let argv = [farmProgram, "render", project.path, "-o", output.path, "--local"]
             let cArguments = argv.map { strdup($0) } + [nil]
-            defer { cArguments.forEach { free($0) } }
+            defer { for argument in cArguments { free(argument) } }
             var pid: pid_t = 0
             #expect(posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ) == 0)
             var status: Int32 = 0

@@ -1,7 +1,7 @@
 import FarmCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ProjectParserTests {
     func diagnostics(_ json: String) -> [String] {
@@ -27,7 +27,9 @@ import TestSupport
         #expect(found.contains("output.fps: must be > 0 and at most 240 (got 0)"))
         #expect(found.contains("assets.a.kind: unknown key (allowed here: path)"))
         #expect(found.contains(#"tracks[0].kind: "vidoe" is not one of video, audio (did you mean "video"?)"#))
-        #expect(found.contains(#"tracks[0].items[0].at: "x" is not an exact time; write a decimal ("1.5") or a ratio ("1001/30000")"#))
+        #expect(
+            found.contains(
+                #"tracks[0].items[0].at: "x" is not an exact time; write a decimal ("1.5") or a ratio ("1001/30000")"#))
         #expect(found.contains("tracks[0].items[0].opacity.keys[1][0]: key times must increase (1/2 after 1)"))
     }
 

@@ -1,6 +1,6 @@
 import FarmCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct RationalTests {
     @Test func parsesDecimalsAndRatiosExactly() {

@@ -2,8 +2,8 @@ import FarmCore
 import FarmMedia
 import FarmRender
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Pixel probes on solid-colour sources: picture-in-picture placement, crop and opacity ramps.
 @Suite struct CompositingTests {
@@ -22,19 +22,26 @@ import TestSupport
     @Test func pictureInPictureCropAndOpacityRamp() throws {
         try withTemporaryDirectory { dir in
             let codec = ["-c:v", "ffv1"]
-            let blue = try TestMedia.make("blue.mkv", in: dir, video: "color=0x2040C0:size=64x64:rate=30:duration=2", codec: codec)
-            let red = try TestMedia.make("red.mkv", in: dir, video: "color=0xE02010:size=64x64:rate=30:duration=2", codec: codec)
+            let blue = try TestMedia.make(
+                "blue.mkv", in: dir, video: "color=0x2040C0:size=64x64:rate=30:duration=2", codec: codec)
+            let red = try TestMedia.make(
+                "red.mkv", in: dir, video: "color=0xE02010:size=64x64:rate=30:duration=2", codec: codec)
             try TestMedia.make(
                 "halves.mkv", in: dir,
-                video: "color=0x10A020:size=32x64:rate=30:duration=2[l];color=0xF0E010:size=32x64:rate=30:duration=2[r];[l][r]hstack",
+                video:
+                    "color=0x10A020:size=32x64:rate=30:duration=2[l];"
+                    + "color=0xF0E010:size=32x64:rate=30:duration=2[r];[l][r]hstack",
                 codec: codec)
-            let yellow = try TestMedia.make("yellow.mkv", in: dir, video: "color=0xF0E010:size=64x64:rate=30:duration=2", codec: codec)
+            let yellow = try TestMedia.make(
+                "yellow.mkv", in: dir, video: "color=0xF0E010:size=64x64:rate=30:duration=2", codec: codec)
             let loaded = try loadProject(
                 """
                 {
                   "output": {"width": 320, "height": 240, "fps": "30"},
-                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true}, "audio": {"codec": "pcm"}},
-                  "assets": {"blue": {"path": "blue.mkv"}, "red": {"path": "red.mkv"}, "halves": {"path": "halves.mkv"}},
+                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true},
+                    "audio": {"codec": "pcm"}},
+                  "assets": {"blue": {"path": "blue.mkv"}, "red": {"path": "red.mkv"},
+                    "halves": {"path": "halves.mkv"}},
                   "tracks": [
                     {"kind": "video", "items": [{"asset": "blue", "at": "0", "duration": "2", "fit": "stretch"}]},
                     {"kind": "video", "items": [{"asset": "red", "at": "0", "duration": "2", "fit": "stretch",
@@ -44,7 +51,8 @@ import TestSupport
                   ]
                 }
                 """, in: dir)
-            let frames = try decodedYUV(try render(loaded, to: "out.mkv", in: dir, audio: false), width: 320, height: 240)
+            let frames = try decodedYUV(
+                try render(loaded, to: "out.mkv", in: dir, audio: false), width: 320, height: 240)
             #expect(frames.count == 60)
             let (b, r, y) = (try sourceColour(blue), try sourceColour(red), try sourceColour(yellow))
             func probe(_ n: Int, _ x: Int, _ y: Int) -> YUV { pixel(frames[n], width: 320, height: 240, x: x, y: y) }
@@ -74,26 +82,33 @@ import TestSupport
 
     @Test func stillWithAlphaBlendsOverVideo() throws {
         try withTemporaryDirectory { dir in
-            let blue = try TestMedia.make("blue.mkv", in: dir, video: "color=0x2040C0:size=64x64:rate=30:duration=1", codec: ["-c:v", "ffv1"])
-            try ffmpeg(["-f", "lavfi", "-i", "color=0xFFFFFF@0.5:size=32x32,format=rgba", "-frames:v", "1", "half-white.png"], in: dir)
+            let blue = try TestMedia.make(
+                "blue.mkv", in: dir, video: "color=0x2040C0:size=64x64:rate=30:duration=1", codec: ["-c:v", "ffv1"])
+            try ffmpeg(
+                ["-f", "lavfi", "-i", "color=0xFFFFFF@0.5:size=32x32,format=rgba", "-frames:v", "1", "half-white.png"],
+                in: dir)
             let loaded = try loadProject(
                 """
                 {
                   "output": {"width": 128, "height": 128, "fps": "30"},
-                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true}, "audio": {"codec": "pcm"}},
+                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true},
+                    "audio": {"codec": "pcm"}},
                   "assets": {"blue": {"path": "blue.mkv"}, "white": {"path": "half-white.png"}},
                   "tracks": [
                     {"kind": "video", "items": [{"asset": "blue", "at": "0", "duration": "1", "fit": "stretch"}]},
-                    {"kind": "video", "items": [{"asset": "white", "at": "0", "duration": "1", "frame": [0, 0, 0.5, 0.5]}]}
+                    {"kind": "video", "items": [{"asset": "white", "at": "0", "duration": "1",
+                      "frame": [0, 0, 0.5, 0.5]}]}
                   ]
                 }
                 """, in: dir)
-            let frames = try decodedYUV(try render(loaded, to: "out.mkv", in: dir, audio: false), width: 128, height: 128)
+            let frames = try decodedYUV(
+                try render(loaded, to: "out.mkv", in: dir, audio: false), width: 128, height: 128)
             let b = try sourceColour(blue)
             // Limited-range white is Y 235, U = V = 128; alpha 0.5 (128/255).
             let alpha = 128.0 / 255
             func m(_ t: Int, _ u: Int) -> Int { Int((Double(t) * alpha + Double(u) * (1 - alpha)).rounded()) }
-            #expect(near(pixel(frames[5], width: 128, height: 128, x: 32, y: 32), (m(235, b.0), m(128, b.1), m(128, b.2))))
+            #expect(
+                near(pixel(frames[5], width: 128, height: 128, x: 32, y: 32), (m(235, b.0), m(128, b.1), m(128, b.2))))
             #expect(near(pixel(frames[5], width: 128, height: 128, x: 96, y: 96), b))
         }
     }

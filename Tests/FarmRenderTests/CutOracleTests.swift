@@ -1,8 +1,8 @@
 import FarmCore
 import FarmRender
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A cut-only timeline must match ffmpeg's own trim + concat of the same ranges, frame for frame.
 @Suite struct CutOracleTests {
@@ -14,7 +14,8 @@ import TestSupport
                 """
                 {
                   "output": {"width": 320, "height": 240, "fps": "30"},
-                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true}, "audio": {"codec": "pcm"}},
+                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true},
+                    "audio": {"codec": "pcm"}},
                   "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}},
                   "tracks": [{"kind": "video", "items": [
                     {"asset": "a", "at": "0", "duration": "1", "source": {"start": "0.5"}},
@@ -33,8 +34,10 @@ import TestSupport
                 [c1][c2][c3]concat=n=3:v=1:a=0[out]
                 """
             let oracle = try ffmpeg(
-                ["-i", dir.appendingPathComponent("a.mp4").path, "-i", dir.appendingPathComponent("b.mp4").path,
-                 "-filter_complex", graph, "-map", "[out]", "-pix_fmt", "yuv420p", "-f", "framemd5", "-"])
+                [
+                    "-i", dir.appendingPathComponent("a.mp4").path, "-i", dir.appendingPathComponent("b.mp4").path,
+                    "-filter_complex", graph, "-map", "[out]", "-pix_fmt", "yuv420p", "-f", "framemd5", "-",
+                ])
             let expected = oracle.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
                 .map { String($0.split(separator: ",").last!.trimmingCharacters(in: .whitespaces)) }
             let actual = try frameHashes(output)

@@ -2,8 +2,8 @@ import FarmCore
 import FarmMedia
 import FarmRender
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Rotation metadata: a phone-style clip stored landscape with a 90° display matrix is rendered
 /// upright, pixel for pixel as ffmpeg's own autorotation shows it.
@@ -19,7 +19,8 @@ import TestSupport
                 """
                 {
                   "output": {"width": \(upright.0), "height": \(upright.1), "fps": "30"},
-                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true}, "audio": {"codec": "pcm"}},
+                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true},
+                    "audio": {"codec": "pcm"}},
                   "assets": {"r": {"path": "r.mp4"}},
                   "tracks": [{"kind": "video", "items": [{"asset": "r", "at": "0", "duration": "1"}]}]
                 }

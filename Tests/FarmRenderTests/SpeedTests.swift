@@ -1,8 +1,8 @@
 import FarmCore
 import FarmRender
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Speed changes pick source frames by exact time: 2x shows every other frame, 0.5x each twice.
 @Suite struct SpeedTests {
@@ -14,15 +14,19 @@ import TestSupport
                 """
                 {
                   "output": {"width": 64, "height": 64, "fps": "30"},
-                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true}, "audio": {"codec": "pcm"}},
+                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true},
+                    "audio": {"codec": "pcm"}},
                   "assets": {"n": {"path": "n.mkv"}},
                   "tracks": [{"kind": "video", "items": [
-                    {"asset": "n", "at": "0", "duration": "\(itemDuration)", "source": {"start": "0", "duration": "\(speedSourceDuration)"}}
+                    {"asset": "n", "at": "0", "duration": "\(itemDuration)",
+                      "source": {"start": "0", "duration": "\(speedSourceDuration)"}}
                   ]}]
                 }
                 """, in: dir)
             let output = try render(loaded, to: "out.mkv", in: dir, audio: false)
-            return try decodedYUV(output, width: 64, height: 64).map { Int(pixel($0, width: 64, height: 64, x: 32, y: 32).0) / 3 }
+            return try decodedYUV(output, width: 64, height: 64).map {
+                Int(pixel($0, width: 64, height: 64, x: 32, y: 32).0) / 3
+            }
         }
     }
 

@@ -1,15 +1,17 @@
 import FarmCore
 import FarmRender
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The written file's streams: frame count, frame-grid timestamps, exact audio length, start at 0.
 @Suite struct TimestampTests {
     @Test(arguments: ["out.mp4", "out.mov"])
     func streamsAreExact(name: String) throws {
         try withTemporaryDirectory { dir in
-            try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=320x240:rate=25:duration=3", audio: "sine=frequency=330:duration=3")
+            try TestMedia.make(
+                "a.mp4", in: dir, video: "testsrc2=size=320x240:rate=25:duration=3",
+                audio: "sine=frequency=330:duration=3")
             try TestMedia.make("music.wav", in: dir, audio: "sine=frequency=550:duration=5")
             let loaded = try loadProject(
                 """
@@ -17,7 +19,8 @@ import TestSupport
                   "output": {"width": 320, "height": 240, "fps": "30", "audio": {"sampleRate": 48000, "channels": 2}},
                   "assets": {"a": {"path": "a.mp4"}, "music": {"path": "music.wav"}},
                   "tracks": [
-                    {"kind": "video", "items": [{"asset": "a", "at": "0.2", "duration": "2.5", "source": {"start": "0.3"}}]},
+                    {"kind": "video", "items": [{"asset": "a", "at": "0.2", "duration": "2.5",
+                      "source": {"start": "0.3"}}]},
                     {"kind": "audio", "items": [{"asset": "music", "at": "0", "duration": "2.9"}]}
                   ]
                 }

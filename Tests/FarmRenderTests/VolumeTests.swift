@@ -1,8 +1,8 @@
 import FarmCore
 import FarmRender
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Volume keyframes: a sine ramped from 1 to 0 has the expected level at three points (astats).
 @Suite struct VolumeTests {
@@ -10,8 +10,11 @@ import TestSupport
     func rmsLevel(_ file: URL, from start: Double, to end: Double) throws -> Double {
         let result = try run(
             "ffmpeg",
-            ["-hide_banner", "-nostdin", "-i", file.path, "-map", "0:a", "-af", "atrim=start=\(start):end=\(end),astats=measure_perchannel=none",
-             "-f", "null", "-"])
+            [
+                "-hide_banner", "-nostdin", "-i", file.path, "-map", "0:a", "-af",
+                "atrim=start=\(start):end=\(end),astats=measure_perchannel=none",
+                "-f", "null", "-",
+            ])
         let line = try #require(result.stderr.split(separator: "\n").last { $0.contains("RMS level dB") })
         return try #require(Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
     }
@@ -23,7 +26,8 @@ import TestSupport
                 """
                 {
                   "output": {"width": 64, "height": 64, "fps": "30", "audio": {"sampleRate": 48000, "channels": 1}},
-                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true}, "audio": {"codec": "pcm"}},
+                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true},
+                    "audio": {"codec": "pcm"}},
                   "assets": {"sine": {"path": "sine.wav"}},
                   "tracks": [{"kind": "audio", "items": [
                     {"asset": "sine", "at": "0", "duration": "2", "volume": {"keys": [["0", 1], ["2", 0]]}}

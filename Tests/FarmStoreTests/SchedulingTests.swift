@@ -1,8 +1,8 @@
 import FarmCore
 import FarmStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The store's scheduling rules against a real PostgreSQL: claims, the attempt fence, lease
 /// expiry and the per-worker blocklist, without a coordinator in between.
@@ -19,7 +19,8 @@ import TestSupport
 
     static func seen(_ store: FarmStore, _ ids: String...) throws {
         for id in ids {
-            try store.workerSeen(WorkerInfo(id: id, host: "host", cores: 2, slots: 1, version: FarmVersion.current), rendering: false)
+            try store.workerSeen(
+                WorkerInfo(id: id, host: "host", cores: 2, slots: 1, version: FarmVersion.current), rendering: false)
         }
     }
 

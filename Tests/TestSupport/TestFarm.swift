@@ -1,8 +1,8 @@
-import Foundation
 import FarmCore
 import FarmMedia
 import FarmRender
 import FarmStore
+import Foundation
 import Testing
 
 #if canImport(Glibc)
@@ -118,7 +118,8 @@ public final class TestFarm {
         coordinator = try FarmProcess(
             "farm",
             [
-                "serve", "--database", database, "--bind", bind ?? endpoint, "--data", directory.appendingPathComponent("data").path,
+                "serve", "--database", database, "--bind", bind ?? endpoint, "--data",
+                directory.appendingPathComponent("data").path,
                 "--lease-seconds", String(leaseSeconds),
             ], log: directory.appendingPathComponent("coordinator.log"), namespace: namespace)
     }
@@ -134,7 +135,8 @@ public final class TestFarm {
         let worker = try FarmProcess(
             "farm-worker",
             [
-                "--coordinator", coordinator ?? endpoint, "--id", id, "--scratch", directory.appendingPathComponent("scratch-\(id)").path,
+                "--coordinator", coordinator ?? endpoint, "--id", id, "--scratch",
+                directory.appendingPathComponent("scratch-\(id)").path,
             ], log: directory.appendingPathComponent("worker-\(id).log"), namespace: namespace)
         workers.append(worker)
         return worker
@@ -162,7 +164,9 @@ public final class TestFarm {
     /// Runs a `--json` read command and decodes what it printed.
     public func json<T: Decodable>(_ type: T.Type, _ arguments: [String]) throws -> T {
         let result = try cli(arguments + ["--json"])
-        guard result.status == 0 else { throw TestError.failed("farm \(arguments) exited \(result.status): \(result.stderr)") }
+        guard result.status == 0 else {
+            throw TestError.failed("farm \(arguments) exited \(result.status): \(result.stderr)")
+        }
         return try JSONDecoder().decode(T.self, from: Data(result.stdout.utf8))
     }
 
@@ -186,10 +190,13 @@ public final class TestFarm {
     }
 
     /// Attempts of a job as (chunk index, kind, attempt, worker, outcome, error).
-    public func attempts(_ job: Int64) throws -> [(index: Int, kind: String, attempt: Int, worker: String, outcome: String, error: String?)] {
+    public func attempts(_ job: Int64) throws -> [(
+        index: Int, kind: String, attempt: Int, worker: String, outcome: String, error: String?
+    )] {
         try store.connection.query(
             """
-            SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome, a.error FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+            SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome, a.error
+                FROM attempts a JOIN chunks c ON c.id = a.chunk_id
             WHERE c.job_id = $1 ORDER BY c.kind, c.idx, a.attempt
             """, [String(job)]
         ).map { (Int($0.int(0)), $0.string(1), Int($0.int(2)), $0.string(3), $0.string(4), $0[5]) }

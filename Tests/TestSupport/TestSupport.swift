@@ -1,8 +1,8 @@
-import Foundation
 import FarmCore
 import FarmMedia
 import FarmRender
 import FarmStore
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +27,9 @@ public enum TestError: Error, CustomStringConvertible {
 /// Runs `program` (a path, or a name looked up on PATH) with `arguments`, capturing its output;
 /// kills it and fails after `timeout` seconds.
 @discardableResult
-public func run(_ program: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 600) throws -> ProcessResult {
+public func run(_ program: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 600) throws
+    -> ProcessResult
+{
     try RunningProgram(program, arguments, in: directory).finish(timeout: timeout)
 }
 
@@ -43,7 +45,8 @@ public final class RunningProgram {
 
     public init(_ program: String, _ arguments: [String], in directory: URL? = nil) throws {
         argv = (program.hasPrefix("/") ? [program] : ["/usr/bin/env", program]) + arguments
-        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("farm-test-run-\(UUID().uuidString)")
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "farm-test-run-\(UUID().uuidString)")
         out = capture.appendingPathExtension("out")
         err = capture.appendingPathExtension("err")
         pid = try Subprocess.spawn(argv, standardOutput: out, standardError: err, directory: directory)
@@ -63,7 +66,8 @@ public final class RunningProgram {
         guard let status = Subprocess.wait(pid, timeout: timeout) else {
             kill(pid, SIGKILL)
             _ = Subprocess.wait(pid, timeout: nil)
-            throw TestError.failed("\(argv.joined(separator: " ")) did not finish within \(Int(timeout)) s\n\(read(out))\n\(read(err))")
+            throw TestError.failed(
+                "\(argv.joined(separator: " ")) did not finish within \(Int(timeout)) s\n\(read(out))\n\(read(err))")
         }
         return ProcessResult(status: status, stdout: read(out), stderr: read(err))
     }
@@ -92,14 +96,17 @@ public enum TestMedia {
     /// Encodes a lavfi video source (and optional lavfi audio) to `name` in `directory`.
     @discardableResult
     public static func make(
-        _ name: String, in directory: URL, video: String? = nil, audio: String? = nil, codec: [String] = ["-c:v", "libx264", "-g", "15"],
+        _ name: String, in directory: URL, video: String? = nil, audio: String? = nil,
+        codec: [String] = ["-c:v", "libx264", "-g", "15"],
         extra: [String] = []
     ) throws -> URL {
         var arguments: [String] = []
         if let video { arguments += ["-f", "lavfi", "-i", video] }
         if let audio { arguments += ["-f", "lavfi", "-i", audio] }
         if video != nil { arguments += codec + ["-pix_fmt", "yuv420p"] }
-        if audio != nil { arguments += name.hasSuffix(".wav") ? [] : ["-c:a", name.hasSuffix(".mkv") ? "pcm_s16le" : "aac"] }
+        if audio != nil {
+            arguments += name.hasSuffix(".wav") ? [] : ["-c:a", name.hasSuffix(".mkv") ? "pcm_s16le" : "aac"]
+        }
         arguments += extra + [name]
         try ffmpeg(arguments, in: directory)
         return directory.appendingPathComponent(name)
@@ -107,9 +114,14 @@ public enum TestMedia {
 
     /// A grey source whose luma equals 3 × its frame number: the picture says which frame it is.
     @discardableResult
-    public static func numbered(_ name: String, in directory: URL, frames: Int, size: String = "64x64", rate: String = "30") throws -> URL {
+    public static func numbered(
+        _ name: String, in directory: URL, frames: Int, size: String = "64x64", rate: String = "30"
+    ) throws -> URL {
         try make(
-            name, in: directory, video: "color=gray:size=\(size):rate=\(rate):duration=\(Double(frames) / (Double(rate) ?? 30)),geq=lum='3*N':cb=128:cr=128",
+            name, in: directory,
+            video:
+                "color=gray:size=\(size):rate=\(rate):duration=\(Double(frames) / (Double(rate) ?? 30)),"
+                + "geq=lum='3*N':cb=128:cr=128",
             codec: ["-c:v", "ffv1"])
     }
 }
@@ -124,7 +136,9 @@ public func loadProject(_ json: String, in directory: URL) throws -> LoadedProje
 
 /// Renders `frames` (default: all) of a loaded project to `name` in `directory`.
 @discardableResult
-public func render(_ loaded: LoadedProject, to name: String, in directory: URL, frames: Range<Int64>? = nil, audio: Bool = true) throws -> URL {
+public func render(
+    _ loaded: LoadedProject, to name: String, in directory: URL, frames: Range<Int64>? = nil, audio: Bool = true
+) throws -> URL {
     let url = directory.appendingPathComponent(name)
     var configuration = TimelineRenderer.Configuration()
     configuration.includeAudio = audio
@@ -163,12 +177,14 @@ public func pixel(_ frame: [UInt8], width: Int, height: Int, x: Int, y: Int) -> 
 
 /// MD5 of every decoded audio sample.
 public func audioHash(_ file: URL) throws -> String {
-    try ffmpeg(["-i", file.path, "-map", "0:a", "-f", "md5", "-"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    try ffmpeg(["-i", file.path, "-map", "0:a", "-f", "md5", "-"]).stdout.trimmingCharacters(
+        in: .whitespacesAndNewlines)
 }
 
 /// Every video packet's presentation time in seconds, exact, in increasing order.
 public func videoPacketTimes(_ file: URL) throws -> [Rational] {
-    let packets = try probe(file, ["-select_streams", "v", "-show_entries", "packet=pts", "-show_entries", "stream=time_base"])
+    let packets = try probe(
+        file, ["-select_streams", "v", "-show_entries", "packet=pts", "-show_entries", "stream=time_base"])
     guard let timeBase = (packets["streams"] as? [[String: Any]])?.first?["time_base"] as? String,
         let entries = packets["packets"] as? [[String: Any]]
     else { throw TestError.failed("ffprobe printed no time base or packets for \(file.path)") }
@@ -180,7 +196,9 @@ public func videoPacketTimes(_ file: URL) throws -> [Rational] {
 /// ffprobe's JSON for `entries` of `file`.
 public func probe(_ file: URL, _ arguments: [String]) throws -> [String: Any] {
     let result = try run("ffprobe", ["-v", "error", "-of", "json"] + arguments + [file.path])
-    guard result.status == 0, let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+    guard result.status == 0,
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    else {
         throw TestError.failed("ffprobe failed: \(result.stderr)")
     }
     return json

@@ -50,9 +50,11 @@ public final class CoordinatorServer {
         try socket.bind(configuration.bind)
         endpoint = socket.lastEndpoint
         outbox = Outbox(socket: socket, logger: logger)
-        sessions = WorkerSessions(store: store, outbox: outbox, logger: logger, leaseSeconds: configuration.leaseSeconds)
+        sessions = WorkerSessions(
+            store: store, outbox: outbox, logger: logger, leaseSeconds: configuration.leaseSeconds)
         intake = UploadIntake(
-            store: store, outbox: outbox, sessions: sessions, logger: logger, dataDirectory: configuration.dataDirectory)
+            store: store, outbox: outbox, sessions: sessions, logger: logger, dataDirectory: configuration.dataDirectory
+        )
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
             removeSegmentsWhenDone: configuration.removeSegmentsWhenDone)

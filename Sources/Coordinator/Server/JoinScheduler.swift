@@ -65,7 +65,11 @@ final class JoinScheduler {
         let audioMissing = !exists(audio)
         guard !missing.isEmpty || audioMissing else { return false }
         logger.warning(
-            "job \(job): \(missing.count) segment(s)\(audioMissing ? " and the audio" : "") missing; rendering them again")
+            """
+            job \(job): \(missing.count) segment(s)\(audioMissing ? " and the audio" : "") missing; \
+            rendering them again
+            """
+        )
         try store.requeue(job: job, chunks: missing, kind: .video)
         if audioMissing { try store.requeue(job: job, chunks: [0], kind: .audio) }
         return true

@@ -67,7 +67,8 @@ final class UploadIntake {
             }
             return
         }
-        guard let upload = try uploads.complete(done.key), upload.bytes == done.bytes, upload.sha256 == done.sha256 else {
+        guard let upload = try uploads.complete(done.key), upload.bytes == done.bytes, upload.sha256 == done.sha256
+        else {
             // Lost or damaged in transit: ask for the whole file again.
             logger.warning("\(done.key): upload incomplete or checksum mismatch; asking again")
             outbox.send(.pieceAck(UploadAck(key: done.key, received: 0)), to: route)
@@ -125,11 +126,16 @@ final class UploadIntake {
         // Accepted in the database first: a file lost before this rename is found missing
         // before the join and rendered again, never joined half-written.
         let chunk = result.chunk
-        try AtomicFile.replace(folder(chunk.job).result(kind: chunk.kind, chunk: chunk.chunk), with: result.file, synced: true)
+        try AtomicFile.replace(
+            folder(chunk.job).result(kind: chunk.kind, chunk: chunk.chunk), with: result.file, synced: true)
         let what = chunk.kind == .audio ? "audio" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
         let fps = String(format: "%.1f", result.done.fps)
         logger.info(
-            "job \(chunk.job) \(what) accepted from \(sessions.name(of: result.route)) (attempt \(key.attempt), \(fps) fps)")
+            """
+            job \(chunk.job) \(what) accepted from \(sessions.name(of: result.route)) \
+            (attempt \(key.attempt), \(fps) fps)
+            """
+        )
         outbox.send(.accepted(Verdict(key: key, reason: "accepted")), to: result.route)
     }
 

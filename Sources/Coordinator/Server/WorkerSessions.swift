@@ -30,7 +30,8 @@ final class WorkerSessions {
     }
 
     func hello(_ info: WorkerInfo, from route: [UInt8]) throws {
-        logger.info("worker \(info.id) joined: \(info.host), \(info.cores) cores, \(info.slots) slots, farm \(info.version)")
+        logger.info(
+            "worker \(info.id) joined: \(info.host), \(info.cores) cores, \(info.slots) slots, farm \(info.version)")
         try heard(info, route: route, rendering: nil)
         outbox.send(.welcome, to: route)
     }
@@ -113,7 +114,8 @@ extension Assignment {
     /// What the worker is told about a chunk the store leased to it.
     init(_ claimed: ClaimedChunk) {
         self.init(
-            key: claimed.key, job: claimed.job, kind: claimed.kind, chunk: claimed.chunk, projectText: claimed.projectText,
+            key: claimed.key, job: claimed.job, kind: claimed.kind, chunk: claimed.chunk,
+            projectText: claimed.projectText,
             projectFile: claimed.projectFile, mediaRoot: claimed.mediaRoot)
     }
 }

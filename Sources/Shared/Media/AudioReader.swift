@@ -145,7 +145,8 @@ public final class AudioReader {
         skip -= dropped
         for channel in 0..<channels {
             scratch[channel]!.withMemoryRebound(to: Float.self, capacity: count) { samples in
-                pending[channel].append(contentsOf: UnsafeBufferPointer(start: samples + dropped, count: count - dropped))
+                pending[channel].append(
+                    contentsOf: UnsafeBufferPointer(start: samples + dropped, count: count - dropped))
             }
         }
     }

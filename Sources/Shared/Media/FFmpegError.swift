@@ -59,5 +59,3 @@ public enum FFmpegLog {
         av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
     }
 }
-
-

@@ -35,7 +35,9 @@ public final class MediaEncoder {
     }
 
     /// A video encoder for `settings` at the output's size and rate.
-    public static func video(output: OutputSettings, settings: ExportSettings.Video, threads: Int, globalHeader: Bool) throws -> MediaEncoder {
+    public static func video(output: OutputSettings, settings: ExportSettings.Video, threads: Int, globalHeader: Bool)
+        throws -> MediaEncoder
+    {
         let name: String
         switch settings.codec {
         case .h264: name = "libx264"
@@ -60,7 +62,8 @@ public final class MediaEncoder {
             if let bitrate = settings.bitrate, !settings.lossless { context.pointee.bit_rate = Int64(bitrate) }
             // An option the encoder refuses is an error: silently ignored, it would change the output.
             func option(_ key: String, _ value: String) throws {
-                try FFmpegError.check(av_opt_set(context.pointee.priv_data, key, value, 0), "\(name) option \(key)=\(value)")
+                try FFmpegError.check(
+                    av_opt_set(context.pointee.priv_data, key, value, 0), "\(name) option \(key)=\(value)")
             }
             switch settings.codec {
             case .h264:
@@ -85,7 +88,9 @@ public final class MediaEncoder {
     }
 
     /// An audio encoder for the output's sample rate and channels.
-    public static func audio(output: AudioLayout, settings: ExportSettings.Audio, globalHeader: Bool) throws -> MediaEncoder {
+    public static func audio(output: AudioLayout, settings: ExportSettings.Audio, globalHeader: Bool) throws
+        -> MediaEncoder
+    {
         let name = settings.codec == .aac ? "aac" : "pcm_s16le"
         return try MediaEncoder(codecName: name) { context in
             context.pointee.sample_fmt = settings.codec == .aac ? AV_SAMPLE_FMT_FLTP : AV_SAMPLE_FMT_S16
@@ -127,7 +132,8 @@ public final class MediaEncoder {
             frame.pointee.format = context.pointee.sample_fmt.rawValue
             frame.pointee.nb_samples = Int32(audioFrameSize)
             frame.pointee.sample_rate = context.pointee.sample_rate
-            try FFmpegError.check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "audio layout")
+            try FFmpegError.check(
+                av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "audio layout")
         }
         try FFmpegError.check(av_frame_make_writable(frame), "audio frame buffer")
         frame.pointee.nb_samples = Int32(count)
@@ -142,7 +148,9 @@ public final class MediaEncoder {
     }
 
     /// The reusable input frame, set up by `describe` and given buffers the first time.
-    private func inputFrame(_ describe: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws -> UnsafeMutablePointer<AVFrame> {
+    private func inputFrame(_ describe: (UnsafeMutablePointer<AVFrame>) throws -> Void) throws -> UnsafeMutablePointer<
+        AVFrame
+    > {
         if let input { return input.pointer }
         let frame = Frame()
         try describe(frame.pointer)

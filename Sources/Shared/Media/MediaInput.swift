@@ -39,7 +39,8 @@ final class MediaInput {
             self.decoder = decoder
             streamIndex = index
             let stream = context.pointee.streams[Int(index)]!
-            try FFmpegError.check(avcodec_parameters_to_context(decoder, stream.pointee.codecpar), "decoder setup for \(path)")
+            try FFmpegError.check(
+                avcodec_parameters_to_context(decoder, stream.pointee.codecpar), "decoder setup for \(path)")
             decoder.pointee.pkt_timebase = stream.pointee.time_base
             decoder.pointee.thread_count = Int32(threads)
             try FFmpegError.check(avcodec_open2(decoder, codec, nil), "cannot open decoder for \(path)")

@@ -34,7 +34,8 @@ public enum MediaProbe {
                 info.width = Int(stream.pointee.codecpar.pointee.width)
                 info.height = Int(stream.pointee.codecpar.pointee.height)
                 info.rotation = rotation(of: stream)
-                let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+                let rate =
+                    stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
                 if rate.num > 0 && rate.den > 0 { info.frameRate = Rational(Int64(rate.num), Int64(rate.den)) }
                 if let descriptor = av_pix_fmt_desc_get(AVPixelFormat(stream.pointee.codecpar.pointee.format)) {
                     info.hasAlpha = (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0

@@ -57,7 +57,8 @@ public final class Muxer {
     }
 
     private func addStream(
-        timeBase: AVRational, frameRate: AVRational?, parameters fill: (UnsafeMutablePointer<AVCodecParameters>) -> Int32
+        timeBase: AVRational, frameRate: AVRational?,
+        parameters fill: (UnsafeMutablePointer<AVCodecParameters>) -> Int32
     ) throws -> Int {
         guard let stream = avformat_new_stream(format, nil) else {
             throw FFmpegError(operation: "add stream to \(path)", message: "out of memory")

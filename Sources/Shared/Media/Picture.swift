@@ -22,7 +22,9 @@ public final class Picture {
         // Rows are padded to 64 bytes so SIMD code in swscale may read whole vectors.
         let lumaStride = (width + 63) & ~63
         let chromaStride = (width / 2 + 63) & ~63
-        let sizes = [(lumaStride, height), (chromaStride, height / 2), (chromaStride, height / 2), (lumaStride, height)]
+        let sizes = [
+            (lumaStride, height), (chromaStride, height / 2), (chromaStride, height / 2), (lumaStride, height),
+        ]
         for (index, (stride, rows)) in sizes.enumerated() {
             if index == 3 && !hasAlpha {
                 planes[3] = nil

@@ -74,7 +74,8 @@ enum Blend {
             let lower = upper + source.alphaStride
             for x in 0..<width / 2 {
                 // Chroma covers 2x2 luma samples: use their mean alpha.
-                let sum = UInt32(upper[2 * x]) + UInt32(upper[2 * x + 1]) + UInt32(lower[2 * x]) + UInt32(lower[2 * x + 1])
+                let sum =
+                    UInt32(upper[2 * x]) + UInt32(upper[2 * x + 1]) + UInt32(lower[2 * x]) + UInt32(lower[2 * x + 1])
                 let a = ((sum + 2) / 4 * opacity + 127) / 255
                 bottomU[x] = mix(UInt32(topU[x]), UInt32(bottomU[x]), a)
                 bottomV[x] = mix(UInt32(topV[x]), UInt32(bottomV[x]), a)
@@ -93,7 +94,10 @@ enum Blend {
     }
 
     private static func uniform(_ source: PlaneSet, over target: PlaneSet, width: Int, height: Int, alpha: UInt32) {
-        func plane(_ top: UnsafeMutablePointer<UInt8>, _ topStride: Int, _ bottom: UnsafeMutablePointer<UInt8>, _ bottomStride: Int, _ w: Int, _ h: Int) {
+        func plane(
+            _ top: UnsafeMutablePointer<UInt8>, _ topStride: Int, _ bottom: UnsafeMutablePointer<UInt8>,
+            _ bottomStride: Int, _ w: Int, _ h: Int
+        ) {
             for row in 0..<h {
                 let t = top + row * topStride
                 let b = bottom + row * bottomStride

@@ -20,7 +20,7 @@ public final class SampleBlock {
     }
 
     deinit {
-        buffers.forEach { $0.deallocate() }
+        for buffer in buffers { buffer.deallocate() }
     }
 
     /// Sets the first `count` samples of every channel to silence.

@@ -30,7 +30,8 @@ public final class Scaler {
     public func scale(_ image: SourceImage, region: PixelRect, into target: Picture) throws {
         let key = Key(
             width: Int32(region.width), height: Int32(region.height), format: image.format.rawValue,
-            targetWidth: Int32(target.width), targetHeight: Int32(target.height), targetFormat: target.pixelFormat.rawValue)
+            targetWidth: Int32(target.width), targetHeight: Int32(target.height),
+            targetFormat: target.pixelFormat.rawValue)
         if key != configured {
             context = sws_getCachedContext(
                 context, key.width, key.height, image.format, key.targetWidth, key.targetHeight, target.pixelFormat,

@@ -6,7 +6,11 @@ public struct SourceImage {
     public var width: Int
     public var height: Int
     var format: AVPixelFormat
-    var data: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?)
+    var data:
+        (
+            UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?,
+            UnsafeMutablePointer<UInt8>?
+        )
     var strides: (Int32, Int32, Int32, Int32)
 
     init(frame: UnsafeMutablePointer<AVFrame>) {
@@ -14,7 +18,9 @@ public struct SourceImage {
         height = Int(frame.pointee.height)
         format = AVPixelFormat(frame.pointee.format)
         data = (frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, frame.pointee.data.3)
-        strides = (frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, frame.pointee.linesize.3)
+        strides = (
+            frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, frame.pointee.linesize.3
+        )
     }
 
     public init(picture: Picture) {

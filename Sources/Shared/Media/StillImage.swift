@@ -44,7 +44,9 @@ public final class Upright {
     }
 
     private static func reuse(_ picture: Picture?, width: Int, height: Int, hasAlpha: Bool) -> Picture {
-        if let picture, picture.width == width, picture.height == height, picture.hasAlpha == hasAlpha { return picture }
+        if let picture, picture.width == width, picture.height == height, picture.hasAlpha == hasAlpha {
+            return picture
+        }
         return Picture(width: width, height: height, hasAlpha: hasAlpha)
     }
 

@@ -28,10 +28,13 @@ public final class AudioMixer {
         var voices: [Voice] = []
         for track in project.tracks {
             for item in track.items where !item.muted {
-                guard let info = loaded.media[item.asset], info.hasAudio, let asset = project.assets[item.asset] else { continue }
+                guard let info = loaded.media[item.asset], info.hasAudio, let asset = project.assets[item.asset] else {
+                    continue
+                }
                 voices.append(
-                    Voice(key: voices.count, item: item, path: asset.path, first: (item.at * rate).rounded,
-                          end: (item.end * rate).rounded))
+                    Voice(
+                        key: voices.count, item: item, path: asset.path, first: (item.at * rate).rounded,
+                        end: (item.end * rate).rounded))
             }
         }
         self.voices = voices

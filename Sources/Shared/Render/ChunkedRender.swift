@@ -31,7 +31,9 @@ public struct ChunkedRender {
         workDirectory.appendingPathComponent(Self.fileName(kind: .video, chunk: chunk))
     }
 
-    public var audioURL: URL { workDirectory.appendingPathComponent(Self.fileName(kind: .audio, chunk: Chunk(index: 0, start: 0, end: 0))) }
+    public var audioURL: URL {
+        workDirectory.appendingPathComponent(Self.fileName(kind: .audio, chunk: Chunk(index: 0, start: 0, end: 0)))
+    }
 
     /// Renders one chunk's frames, video only, with a fresh encoder.
     public func renderSegment(_ chunk: Chunk, progress: (RenderProgress) -> Void = { _ in }) throws -> URL {
@@ -42,7 +44,8 @@ public struct ChunkedRender {
         configuration.cancellation = cancellation
         configuration.durable = durable
         let url = segmentURL(chunk)
-        try TimelineRenderer(loaded: loaded, configuration: configuration).render(frames: chunk.frames, to: url, progress: progress)
+        try TimelineRenderer(loaded: loaded, configuration: configuration).render(
+            frames: chunk.frames, to: url, progress: progress)
         return url
     }
 
@@ -68,7 +71,8 @@ public struct ChunkedRender {
     public func renderAll(size: ChunkPlanner.Size, to destination: URL) throws {
         let project = loaded.project
         let chunks = ChunkPlanner.plan(
-            frameCount: project.frameCount, fps: project.output.fps, size: size, alignment: project.export.video.chunkAlignment)
+            frameCount: project.frameCount, fps: project.output.fps, size: size,
+            alignment: project.export.video.chunkAlignment)
         for chunk in chunks { _ = try renderSegment(chunk) }
         _ = try renderAudio()
         try join(chunks: chunks, to: destination)

@@ -32,7 +32,9 @@ public final class Compositor {
         canvas = Picture(width: project.output.width, height: project.output.height)
         background = YUVColor(project.output.background)
         layers = project.tracks.enumerated().filter { $0.element.kind == .video }.map { trackIndex, track in
-            track.items.enumerated().map { (ItemKey(track: trackIndex, item: $0), $1) }.sorted { $0.item.at < $1.item.at }
+            track.items.enumerated().map { (ItemKey(track: trackIndex, item: $0), $1) }.sorted {
+                $0.item.at < $1.item.at
+            }
         }
     }
 
@@ -81,7 +83,8 @@ public final class Compositor {
                 opacity: opacity)
         } else {
             let scaled = try source.scaledPicture(image, identity: identity, geometry: geometry)
-            canvas.draw(SourceImage(picture: scaled), sourceX: offsetX, sourceY: offsetY, into: visible, opacity: opacity)
+            canvas.draw(
+                SourceImage(picture: scaled), sourceX: offsetX, sourceY: offsetY, into: visible, opacity: opacity)
         }
     }
 

@@ -35,7 +35,9 @@ final class LayerSource {
             let frame = try reader.frame(at: time)
             let identity = reader.pictureIdentity
             guard let upright else { return (frame, identity) }
-            if let cached = uprightPicture, cached.identity == identity { return (SourceImage(picture: cached.picture), identity) }
+            if let cached = uprightPicture, cached.identity == identity {
+                return (SourceImage(picture: cached.picture), identity)
+            }
             let picture = try upright.picture(from: frame)
             uprightPicture = (identity, picture)
             return (SourceImage(picture: picture), identity)

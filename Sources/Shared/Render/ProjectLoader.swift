@@ -45,7 +45,8 @@ public struct ProjectLoader {
         for (trackIndex, track) in project.tracks.enumerated() {
             for (itemIndex, item) in track.items.enumerated() {
                 guard let info = media[item.asset] else { continue }
-                checkItem(item, info: info, kind: track.kind, path: "tracks[\(trackIndex)].items[\(itemIndex)]", log: log)
+                checkItem(
+                    item, info: info, kind: track.kind, path: "tracks[\(trackIndex)].items[\(itemIndex)]", log: log)
             }
         }
         guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }

@@ -26,7 +26,8 @@ public enum SegmentJoiner {
     ) throws {
         let file = AtomicFile(destination: destination)
         do {
-            try joinUnsafely(segments: segments, audio: audio, fps: fps, container: container, path: file.temporary.path)
+            try joinUnsafely(
+                segments: segments, audio: audio, fps: fps, container: container, path: file.temporary.path)
             try file.commit()
         } catch {
             file.discard()
@@ -40,7 +41,8 @@ public enum SegmentJoiner {
         guard let first = segments.first else { throw FFmpegError(operation: "join", message: "no segments") }
         for (previous, next) in zip(segments, segments.dropFirst()) where previous.chunk.end != next.chunk.start {
             throw FFmpegError(
-                operation: "join", message: "segments are not contiguous: \(previous.chunk.frames) then \(next.chunk.frames)")
+                operation: "join",
+                message: "segments are not contiguous: \(previous.chunk.frames) then \(next.chunk.frames)")
         }
         let muxer = try Muxer(path: path, container: container)
         let frameBase = Rational(fps.denominator, fps.numerator)
@@ -66,7 +68,9 @@ public enum SegmentJoiner {
                     guard try input.read(into: audioPacket) else { return }
                     pendingAudio = true
                 }
-                if let seconds, let stamp = audioPacket.pts ?? audioPacket.dts, seconds < Rational(stamp) * input.timeBase {
+                if let seconds, let stamp = audioPacket.pts ?? audioPacket.dts,
+                    seconds < Rational(stamp) * input.timeBase
+                {
                     return
                 }
                 try muxer.write(audioPacket, stream: audioStream, from: input.timeBase)
@@ -81,7 +85,8 @@ public enum SegmentJoiner {
             try copyAudio(until: Rational(segment.chunk.end) / fps)
             while try input.read(into: packet) {
                 guard let pts = packet.pts else {
-                    throw FFmpegError(operation: "join \(segment.url.lastPathComponent)", message: "packet without timestamp")
+                    throw FFmpegError(
+                        operation: "join \(segment.url.lastPathComponent)", message: "packet without timestamp")
                 }
                 let presentation = segment.chunk.start + (Rational(pts) * toFrames).rounded
                 packet.dts = packet.dts.map { segment.chunk.start + (Rational($0) * toFrames).rounded } ?? presentation

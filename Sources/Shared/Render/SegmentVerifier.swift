@@ -26,17 +26,22 @@ public enum SegmentVerifier {
             guard let pts = packet.pts else { throw Failure(description: "packet \(count) has no timestamp") }
             let frame = Rational(pts) * toFrames
             guard frame.denominator == 1, frame.numerator >= 0, frame.numerator < chunk.frameCount else {
-                throw Failure(description: "packet \(count) at pts \(pts) is off the frame grid 0..<\(chunk.frameCount)")
+                throw Failure(
+                    description: "packet \(count) at pts \(pts) is off the frame grid 0..<\(chunk.frameCount)")
             }
             if let dts = packet.dts {
-                guard dts > lastDecodeTime else { throw Failure(description: "packet \(count): decode times not increasing") }
+                guard dts > lastDecodeTime else {
+                    throw Failure(description: "packet \(count): decode times not increasing")
+                }
                 lastDecodeTime = dts
             }
             indices.insert(frame.numerator)
             count += 1
         }
         guard count == chunk.frameCount, indices.count == Int(count) else {
-            throw Failure(description: "segment holds \(count) frames (\(indices.count) distinct), chunk needs \(chunk.frameCount)")
+            throw Failure(
+                description:
+                    "segment holds \(count) frames (\(indices.count) distinct), chunk needs \(chunk.frameCount)")
         }
     }
 

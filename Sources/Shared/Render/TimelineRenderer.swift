@@ -52,7 +52,8 @@ public final class TimelineRenderer {
 
     /// Renders output frames `frames` (timestamps in the file start at 0) to `destination`,
     /// which appears only once complete.
-    public func render(frames: Range<Int64>, to destination: URL, progress: (RenderProgress) -> Void = { _ in }) throws {
+    public func render(frames: Range<Int64>, to destination: URL, progress: (RenderProgress) -> Void = { _ in }) throws
+    {
         let file = AtomicFile(destination: destination)
         do {
             try renderUnsafely(frames: frames, to: file.temporary.path, progress: progress)
@@ -67,8 +68,10 @@ public final class TimelineRenderer {
         let project = loaded.project
         let output = project.output
         let muxer = try Muxer(path: path, container: configuration.container ?? project.export.container)
-        let video = try configuration.includeVideo
-            ? VideoTrackWriter(output: output, settings: project.export.video, threads: configuration.encoderThreads, muxer: muxer)
+        let video =
+            try configuration.includeVideo
+            ? VideoTrackWriter(
+                output: output, settings: project.export.video, threads: configuration.encoderThreads, muxer: muxer)
             : nil
         var audio: AudioTrackWriter?
         if configuration.includeAudio {
@@ -81,14 +84,20 @@ public final class TimelineRenderer {
         try muxer.start()
         let clock = ContinuousClock()
         let started = clock.now
-        let compositor = configuration.includeVideo ? Compositor(loaded: loaded, decoderThreads: configuration.decoderThreads) : nil
+        let compositor =
+            configuration.includeVideo ? Compositor(loaded: loaded, decoderThreads: configuration.decoderThreads) : nil
         for n in frames {
             if configuration.cancellation?.isRaised == true { throw RenderCancelled() }
             if let video, let compositor {
                 try video.encode(compositor.render(frame: n), timelineFrame: n, first: frames.lowerBound, muxer: muxer)
             }
-            try audio?.encode(upTo: AudioMixer.sampleIndex(ofFrame: n + 1, output: output), muxer: muxer, final: n + 1 == frames.upperBound)
-            progress(RenderProgress(framesDone: n + 1 - frames.lowerBound, frameCount: Int64(frames.count), elapsed: clock.now - started))
+            try audio?.encode(
+                upTo: AudioMixer.sampleIndex(ofFrame: n + 1, output: output), muxer: muxer,
+                final: n + 1 == frames.upperBound)
+            progress(
+                RenderProgress(
+                    framesDone: n + 1 - frames.lowerBound, frameCount: Int64(frames.count), elapsed: clock.now - started
+                ))
         }
         try video?.drain(muxer: muxer)
         try audio?.drain(muxer: muxer)

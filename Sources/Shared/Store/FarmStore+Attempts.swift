@@ -8,7 +8,8 @@ extension FarmStore {
         let updated = try connection.query(
             """
             UPDATE attempts SET frames_done = greatest(frames_done, $3), fps = $4
-            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running' RETURNING (SELECT job_id FROM chunks WHERE id = $1)
+            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
+                RETURNING (SELECT job_id FROM chunks WHERE id = $1)
             """, [String(key.chunk), String(key.attempt), String(frames), String(fps)])
         if let job = updated.first?.int(0) { try notify(job: job) }
     }
@@ -46,7 +47,8 @@ extension FarmStore {
     }
 
     public func chunk(_ id: Int64) throws -> ChunkRecord? {
-        try connection.query("SELECT \(ChunkRecord.columns) FROM chunks WHERE id = $1", [String(id)]).first.map(ChunkRecord.init)
+        try connection.query("SELECT \(ChunkRecord.columns) FROM chunks WHERE id = $1", [String(id)]).first.map(
+            ChunkRecord.init)
     }
 
     /// Marks `key`'s result accepted if it is still the live attempt: the chunk and the attempt
@@ -83,7 +85,9 @@ extension FarmStore {
                 """, [String(key.chunk)])[0].int(0)
             guard failures >= Self.failuresPerChunk else { return nil }
             let chunk = try self.chunk(key.chunk)
-            let what = chunk.map { $0.kind == .audio ? "the audio task" : "chunk \($0.index) (frames \($0.start)..\($0.end))" } ?? "a chunk"
+            let what =
+                chunk.map { $0.kind == .audio ? "the audio task" : "chunk \($0.index) (frames \($0.start)..\($0.end))" }
+                ?? "a chunk"
             try connection.query(
                 """
                 UPDATE jobs SET state = 'failed', finished_at = now(), error = $2

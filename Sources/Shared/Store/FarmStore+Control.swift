@@ -1,21 +1,4 @@
 import FarmCore
-/// Why an operator's command was refused; the CLI turns each case into its exit code.
-public enum FarmControlError: Error, CustomStringConvertible, Equatable {
-    case noSuchJob(Int64)
-    case noSuchWorker(String)
-    case noSuchChunk(job: Int64, index: Int)
-    /// The job or chunk is in a state where the command makes no sense.
-    case conflict(String)
-
-    public var description: String {
-        switch self {
-        case .noSuchJob(let id): "no job \(id) (farm status lists the jobs)"
-        case .noSuchWorker(let id): "no worker \(id) (farm workers lists them)"
-        case .noSuchChunk(let job, let index): "job \(job) has no video chunk \(index) (farm status \(job) lists its chunks)"
-        case .conflict(let text): text
-        }
-    }
-}
 
 /// What operators do to jobs and workers. Each change is one transaction with the job row
 /// locked, and wakes watchers through `NOTIFY farm`; the coordinator acts on it within a tick.
@@ -54,7 +37,8 @@ extension FarmStore {
                         : "job \(id) is \(job.state.rawValue); its failed chunks are retried by themselves")
             }
             let chunks = try connection.query(
-                "UPDATE chunks SET failures_from = attempt WHERE job_id = $1 AND state <> 'done' RETURNING id", [String(id)])
+                "UPDATE chunks SET failures_from = attempt WHERE job_id = $1 AND state <> 'done' RETURNING id",
+                [String(id)])
             try reopen(id)
             return (try lockedJob(id), chunks.count)
         }
@@ -66,17 +50,21 @@ extension FarmStore {
         try connection.transaction {
             let job = try lockedJob(id)
             guard job.state != .joining else {
-                throw FarmControlError.conflict("job \(id) is being joined into its file; retry the chunk once it is done")
+                throw FarmControlError.conflict(
+                    "job \(id) is being joined into its file; retry the chunk once it is done")
             }
             guard
                 let chunk = try connection.query(
-                    "SELECT \(ChunkRecord.columns) FROM chunks WHERE job_id = $1 AND kind = 'video' AND idx = $2 FOR UPDATE",
+                    "SELECT \(ChunkRecord.columns) FROM chunks "
+                        + "WHERE job_id = $1 AND kind = 'video' AND idx = $2 FOR UPDATE",
                     [String(id), String(index)]
                 ).first.map(ChunkRecord.init)
             else { throw FarmControlError.noSuchChunk(job: id, index: index) }
             guard chunk.state != .running else {
                 throw FarmControlError.conflict(
-                    "chunk \(index) of job \(id) is rendering now (attempt \(chunk.attempt) on \(chunk.worker ?? "a worker")); retry it when it ends")
+                    "chunk \(index) of job \(id) is rendering now "
+                        + "(attempt \(chunk.attempt) on \(chunk.worker ?? "a worker")); retry it when it ends"
+                )
             }
             try requeueWithFreshTries(job: id, kind: .video, index: index)
             try reopen(id)
@@ -95,7 +83,9 @@ extension FarmStore {
 
     private func lockedJob(_ id: Int64) throws -> JobRecord {
         guard
-            let job = try connection.query("SELECT \(JobRecord.columns) FROM jobs WHERE id = $1 FOR UPDATE", [String(id)]).first
+            let job = try connection.query(
+                "SELECT \(JobRecord.columns) FROM jobs WHERE id = $1 FOR UPDATE", [String(id)]
+            ).first
                 .map(JobRecord.init)
         else { throw FarmControlError.noSuchJob(id) }
         return job
@@ -104,7 +94,9 @@ extension FarmStore {
     private func changeUnfinishedJob(_ id: Int64, verb: String, _ change: () throws -> Void) throws -> JobRecord {
         try connection.transaction {
             let job = try lockedJob(id)
-            guard !job.isFinished else { throw FarmControlError.conflict("job \(id) is \(job.state.rawValue); there is nothing to \(verb)") }
+            guard !job.isFinished else {
+                throw FarmControlError.conflict("job \(id) is \(job.state.rawValue); there is nothing to \(verb)")
+            }
             try change()
             try notify(job: id)
             return try lockedJob(id)
@@ -117,7 +109,8 @@ extension FarmStore {
         try connection.query(
             """
             UPDATE jobs SET state = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN 'queued' ELSE state END,
-                            started_at = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN NULL ELSE started_at END,
+                            started_at = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN NULL
+                                              ELSE started_at END,
                             error = NULL, finished_at = NULL
             WHERE id = $1
             """, [String(id)])

@@ -14,7 +14,8 @@ extension FarmStore {
                 """,
                 [
                     job.name, String(job.priority), job.projectFile, job.projectText, job.mediaRoot, job.outputPath,
-                    job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width), String(job.height),
+                    job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width),
+                    String(job.height),
                 ])[0].int(0)
             try connection.query(
                 "INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame) VALUES ($1, 'audio', 0, 0, $2)",
@@ -30,13 +31,15 @@ extension FarmStore {
     }
 
     public func job(_ id: Int64) throws -> JobRecord? {
-        try connection.query("SELECT \(JobRecord.columns) FROM jobs WHERE id = $1", [String(id)]).first.map(JobRecord.init)
+        try connection.query("SELECT \(JobRecord.columns) FROM jobs WHERE id = $1", [String(id)]).first.map(
+            JobRecord.init)
     }
 
     /// Video chunks of a job in frame order.
     public func videoChunks(job: Int64) throws -> [Chunk] {
         try connection.query(
-            "SELECT idx, start_frame, end_frame FROM chunks WHERE job_id = $1 AND kind = 'video' ORDER BY idx", [String(job)]
+            "SELECT idx, start_frame, end_frame FROM chunks WHERE job_id = $1 AND kind = 'video' ORDER BY idx",
+            [String(job)]
         ).map { Chunk(index: Int($0.int(0)), start: $0.int(1), end: $0.int(2)) }
     }
 
@@ -58,7 +61,9 @@ extension FarmStore {
     public func markJoining(job: Int64) throws -> Bool {
         try connection.transaction {
             let row = try connection.query("SELECT state FROM jobs WHERE id = $1 FOR UPDATE", [String(job)]).first
-            guard let state = try row.map({ try JobState(stored: $0.string(0)) }), !state.isFinished else { return false }
+            guard let state = try row.map({ try JobState(stored: $0.string(0)) }), !state.isFinished else {
+                return false
+            }
             let open = try connection.query(
                 "SELECT count(*) FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)])[0].int(0)
             guard open == 0 else { return false }

@@ -19,10 +19,11 @@ extension FarmStore {
                            WHERE o.job_id = j.id AND a.worker_id = $1 AND a.outcome = 'failed'
                              AND a.attempt > o.failures_from) < $2
                       AND NOT (
-                        EXISTS (SELECT 1 FROM attempts a WHERE a.chunk_id = c.id AND a.worker_id = $1 AND a.outcome = 'failed'
-                                AND a.attempt > c.failures_from)
+                        EXISTS (SELECT 1 FROM attempts a WHERE a.chunk_id = c.id AND a.worker_id = $1
+                                AND a.outcome = 'failed' AND a.attempt > c.failures_from)
                         AND EXISTS (SELECT 1 FROM workers w WHERE w.id <> $1 AND w.state <> 'lost' AND NOT w.draining
-                                    AND NOT EXISTS (SELECT 1 FROM attempts b WHERE b.chunk_id = c.id AND b.worker_id = w.id
+                                    AND NOT EXISTS (SELECT 1 FROM attempts b
+                                                    WHERE b.chunk_id = c.id AND b.worker_id = w.id
                                                     AND b.outcome = 'failed' AND b.attempt > c.failures_from)))
                     ORDER BY j.priority DESC, j.id, c.kind = 'audio' DESC, c.idx
                     LIMIT 1
@@ -40,9 +41,11 @@ extension FarmStore {
                 """, [row.string(0), worker, String(leaseSeconds)])[0]
             let job = chunk.int(0)
             try connection.query(
-                "INSERT INTO attempts (chunk_id, attempt, worker_id) VALUES ($1, $2, $3)", [row.string(0), chunk.string(5), worker])
+                "INSERT INTO attempts (chunk_id, attempt, worker_id) VALUES ($1, $2, $3)",
+                [row.string(0), chunk.string(5), worker])
             try connection.query(
-                "UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND state = 'queued'",
+                "UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()) "
+                    + "WHERE id = $1 AND state = 'queued'",
                 [String(job)])
             try notify(job: job)
             return ClaimedChunk(
@@ -81,7 +84,8 @@ extension FarmStore {
             for key in keys {
                 try connection.query(
                     """
-                    UPDATE attempts SET outcome = 'lost', finished_at = now(), error = 'lease expired: worker went silent'
+                    UPDATE attempts SET outcome = 'lost', finished_at = now(),
+                           error = 'lease expired: worker went silent'
                     WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
                     """, [String(key.chunk), String(key.attempt)])
             }
@@ -103,12 +107,15 @@ extension FarmStore {
                 UPDATE chunks c SET state = 'queued', worker_id = NULL, lease_expires = NULL
                 FROM old WHERE c.id = old.id RETURNING old.id, old.attempt, old.worker_id
                 """)
-            let result = stopped.map { (key: AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))), worker: $0.string(2)) }
+            let result = stopped.map {
+                (key: AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))), worker: $0.string(2))
+            }
             for (key, _) in result {
                 try connection.query(
                     """
                     UPDATE attempts SET outcome = 'cancelled', finished_at = now(),
-                           error = 'job ' || (SELECT j.state FROM jobs j JOIN chunks c ON c.job_id = j.id WHERE c.id = $1)
+                           error = 'job ' || (SELECT j.state FROM jobs j JOIN chunks c ON c.job_id = j.id
+                                              WHERE c.id = $1)
                     WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
                     """, [String(key.chunk), String(key.attempt)])
             }

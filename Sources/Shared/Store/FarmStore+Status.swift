@@ -12,7 +12,8 @@ extension FarmStore {
                 FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
             )
             SELECT j.id, j.name, j.state, j.paused, j.priority, j.frame_count, j.output_path, j.error,
-                   extract(epoch FROM j.submitted_at), extract(epoch FROM j.started_at), extract(epoch FROM j.finished_at),
+                   extract(epoch FROM j.submitted_at), extract(epoch FROM j.started_at),
+                   extract(epoch FROM j.finished_at),
                    extract(epoch FROM now()),
                    coalesce(sum(CASE WHEN c.kind <> 'video' THEN 0
                                      WHEN c.state = 'done' THEN c.end_frame - c.start_frame
@@ -45,7 +46,8 @@ extension FarmStore {
                    CASE WHEN c.state = 'done' THEN c.end_frame - c.start_frame
                         WHEN c.state = 'running' THEN coalesce(a.frames_done, 0) ELSE 0 END,
                    CASE WHEN c.state <> 'queued' THEN a.fps END,
-                   CASE WHEN c.state <> 'queued' THEN extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) END,
+                   CASE WHEN c.state <> 'queued'
+                        THEN extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) END,
                    (SELECT x.error FROM attempts x WHERE x.chunk_id = c.id AND x.outcome IN ('failed', 'lost')
                     ORDER BY x.attempt DESC LIMIT 1)
             FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
@@ -56,7 +58,8 @@ extension FarmStore {
             ChunkStatus(
                 index: Int(row.int(0)), kind: try ChunkKind(stored: row.string(1)), start: row.int(2), end: row.int(3),
                 state: try ChunkStatus.State(stored: row.string(4)),
-                worker: row[5], attempt: Int(row.int(6)), framesDone: row.int(7), fps: row.double(8), seconds: row.double(9),
+                worker: row[5], attempt: Int(row.int(6)), framesDone: row.int(7), fps: row.double(8),
+                seconds: row.double(9),
                 error: row[10])
         }
         let errors = try attempts(job: id, where: "a.outcome IN ('failed', 'lost')", newestFirst: true, limit: 5)
@@ -67,9 +70,11 @@ extension FarmStore {
     public func attemptLog(job id: Int64, chunk: Int? = nil) throws -> [AttemptStatus] {
         guard try self.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
         if let chunk {
-            guard try !connection.query(
-                "SELECT 1 FROM chunks WHERE job_id = $1 AND kind = 'video' AND idx = $2", [String(id), String(chunk)]
-            ).isEmpty
+            guard
+                try !connection.query(
+                    "SELECT 1 FROM chunks WHERE job_id = $1 AND kind = 'video' AND idx = $2",
+                    [String(id), String(chunk)]
+                ).isEmpty
             else { throw FarmControlError.noSuchChunk(job: id, index: chunk) }
             return try attempts(job: id, where: "c.kind = 'video' AND c.idx = $3", parameters: [String(chunk)])
         }
@@ -100,7 +105,8 @@ extension FarmStore {
             let stored = try WorkerState(stored: row.string(2))
             return WorkerStatus(
                 id: row.string(0), host: row.string(1), state: draining && stored != .lost ? .draining : stored,
-                draining: draining, cores: Int(row.int(4)), slots: Int(row.int(5)), version: row.string(6), current: holding,
+                draining: draining, cores: Int(row.int(4)), slots: Int(row.int(5)), version: row.string(6),
+                current: holding,
                 lastHeartbeat: Self.timestamp(row.double(7)) ?? "", secondsSinceHeartbeat: row.double(8) ?? 0,
                 chunksDone: Int(row.int(9)), averageFps: row.double(10))
         }
@@ -109,7 +115,8 @@ extension FarmStore {
     // MARK: Helpers
 
     private func attempts(
-        job: Int64, where condition: String = "true", parameters: [String] = [], newestFirst: Bool = false, limit: Int = 1_000_000
+        job: Int64, where condition: String = "true", parameters: [String] = [], newestFirst: Bool = false,
+        limit: Int = 1_000_000
     ) throws -> [AttemptStatus] {
         // `condition` is one of this file's fixed fragments; its values go in as $3 and on.
         try connection.query(

@@ -9,7 +9,8 @@ extension FarmStore {
         try connection.query(
             """
             INSERT INTO workers (id, host, cores, slots, version, state) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (id) DO UPDATE SET host = $2, cores = $3, slots = $4, version = $5, state = $6, last_seen = now()
+            ON CONFLICT (id) DO UPDATE SET host = $2, cores = $3, slots = $4, version = $5, state = $6,
+                last_seen = now()
             RETURNING draining
             """,
             [

@@ -89,11 +89,15 @@ public enum Migrations {
             // Any fixed key: it serialises concurrent migrators and is released at COMMIT.
             try connection.query("SELECT pg_advisory_xact_lock(4242001)")
             try connection.query(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                    + "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
             let current = try connection.query("SELECT coalesce(max(version), 0) FROM schema_migrations")[0].int(0)
             if current > latest {
                 throw PostgresError(
-                    message: "the database schema is version \(current), newer than this farm (\(latest)); upgrade the farm", state: nil)
+                    message:
+                        "the database schema is version \(current), newer than this farm (\(latest)); upgrade the farm",
+                    state: nil)
             }
             var applied: [Int] = []
             for step in steps where step.version > current {

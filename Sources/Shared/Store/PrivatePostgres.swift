@@ -73,7 +73,8 @@ public final class PrivatePostgres {
             let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             let detail = (result.output + "\n" + log.split(separator: "\n").suffix(5).joined(separator: "\n"))
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            throw PostgresError(message: "private PostgreSQL in \(directory.path): \(name) failed: \(detail)", state: nil)
+            throw PostgresError(
+                message: "private PostgreSQL in \(directory.path): \(name) failed: \(detail)", state: nil)
         }
         return result.output
     }
@@ -107,12 +108,14 @@ public final class PrivatePostgres {
             return URL(fileURLWithPath: override)
         }
         let root = "/usr/lib/postgresql"
-        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init)
+            .sorted()
         for version in versions.reversed() {
             let bin = URL(fileURLWithPath: "\(root)/\(version)/bin")
             if FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path) { return bin }
         }
         throw PostgresError(
-            message: "no PostgreSQL server found in \(root); install the postgresql package or pass --database", state: nil)
+            message: "no PostgreSQL server found in \(root); install the postgresql package or pass --database",
+            state: nil)
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// A job row, as the coordinator and the CLI read it.
 public struct JobRecord: Sendable {
     static let columns =
-        "id, name, state, priority, output_path, container, fps, frame_count, error, paused, project_file, width, height"
+        "id, name, state, priority, output_path, container, fps, frame_count, error, paused, "
+        + "project_file, width, height"
 
     public var id: Int64
     public var name: String

@@ -23,7 +23,9 @@ public struct Throughput: Sendable {
 
     /// Frames per second over the window, or nil while it spans less than `minimumSpan`.
     public var rate: Double? {
-        guard let first = samples.first, let last = samples.last, last.time - first.time >= minimumSpan else { return nil }
+        guard let first = samples.first, let last = samples.last, last.time - first.time >= minimumSpan else {
+            return nil
+        }
         return Double(last.frames - first.frames) / (last.time - first.time)
     }
 

@@ -33,7 +33,9 @@ public final class MessageSocket {
         }
         if let identity {
             let bytes = Array(identity.utf8)
-            guard zmq_setsockopt(socket, ZMQ_ROUTING_ID, bytes, bytes.count) == 0 else { throw TransportError("set id") }
+            guard zmq_setsockopt(socket, ZMQ_ROUTING_ID, bytes, bytes.count) == 0 else {
+                throw TransportError("set id")
+            }
         }
         // Reconnect quickly after a coordinator restart, backing off to a second.
         try set(ZMQ_RECONNECT_IVL, 100)
@@ -46,7 +48,9 @@ public final class MessageSocket {
 
     private func set(_ option: Int32, _ value: Int32) throws {
         var value = value
-        guard zmq_setsockopt(socket, option, &value, MemoryLayout<Int32>.size) == 0 else { throw TransportError("set option \(option)") }
+        guard zmq_setsockopt(socket, option, &value, MemoryLayout<Int32>.size) == 0 else {
+            throw TransportError("set option \(option)")
+        }
     }
 
     public func bind(_ endpoint: String) throws {

@@ -50,7 +50,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
 
     /// Forgets the scratch folder of an attempt once its result is accepted or dropped.
     public func discard(_ key: AttemptKey) {
-        try? FileManager.default.removeItem(at: scratch.appendingPathComponent("chunk-\(key.chunk)-attempt-\(key.attempt)"))
+        try? FileManager.default.removeItem(
+            at: scratch.appendingPathComponent("chunk-\(key.chunk)-attempt-\(key.attempt)"))
     }
 
     /// The project with the media this assignment needs probed and checked.

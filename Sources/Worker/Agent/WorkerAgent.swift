@@ -57,10 +57,12 @@ public final class WorkerAgent {
         self.logger = logger
         let cores = ProcessInfo.processInfo.activeProcessorCount
         info = WorkerInfo(
-            id: configuration.id, host: Self.hostName, cores: cores, slots: configuration.slots, version: FarmVersion.current)
+            id: configuration.id, host: Self.hostName, cores: cores, slots: configuration.slots,
+            version: FarmVersion.current)
         try FileManager.default.createDirectory(at: configuration.scratch, withIntermediateDirectories: true)
         renderer = AssignmentRenderer(
-            mediaRoot: configuration.mediaRoot, scratch: configuration.scratch, encoderThreads: configuration.encoderThreads)
+            mediaRoot: configuration.mediaRoot, scratch: configuration.scratch,
+            encoderThreads: configuration.encoderThreads)
         renderSlots = RenderSlots(slots: configuration.slots, renderer: renderer)
         socket = try MessageSocket(.dealer, identity: configuration.id)
         try socket.connect(configuration.coordinator)
@@ -75,7 +77,8 @@ public final class WorkerAgent {
     public func stop() { stopFlag.raise() }
 
     public func run() throws {
-        logger.info("worker \(info.id) on \(info.host): \(info.slots) slot(s), connecting to \(configuration.coordinator)")
+        logger.info(
+            "worker \(info.id) on \(info.host): \(info.slots) slot(s), connecting to \(configuration.coordinator)")
         send(.hello(info))
         while !stopFlag.isRaised {
             // A render may finish any moment: look often while one runs, so its upload starts at once.
@@ -106,7 +109,9 @@ public final class WorkerAgent {
             break
         case .assign(let assignment):
             guard tasks[assignment.key] == nil else { return }
-            let what = assignment.kind == .audio ? "audio" : "chunk \(assignment.index) [\(assignment.start), \(assignment.end))"
+            let what =
+                assignment.kind == .audio
+                ? "audio" : "chunk \(assignment.index) [\(assignment.start), \(assignment.end))"
             logger.info("job \(assignment.job) \(what): attempt \(assignment.key.attempt) assigned")
             tasks[assignment.key] = WorkerTask(assignment)
         case .cancel(let verdict):
@@ -155,7 +160,10 @@ public final class WorkerAgent {
         }
         if now - lastHeartbeat >= .seconds(configuration.heartbeatSeconds) {
             lastHeartbeat = now
-            send(.heartbeat(Heartbeat(worker: info, running: Array(tasks.keys), waiting: tasks.values.filter(\.isQueued).map(\.key))))
+            send(
+                .heartbeat(
+                    Heartbeat(
+                        worker: info, running: Array(tasks.keys), waiting: tasks.values.filter(\.isQueued).map(\.key))))
         }
         try uploader.resendStalled(Array(tasks.values))
     }
@@ -172,7 +180,12 @@ public final class WorkerAgent {
             guard let outcome = task.outcome.current else { continue }
             switch outcome {
             case .success(let output):
-                logger.info("\(task.key) rendered: \(output.frames) frames at \(String(format: "%.1f", output.fps)) fps; uploading")
+                logger.info(
+                    """
+                    \(task.key) rendered: \(output.frames) frames at \(String(format: "%.1f", output.fps)) fps; \
+                    uploading
+                    """
+                )
                 try uploader.begin(task, output: output)
             case .failure(let failure):
                 if task.cancellation.isRaised {

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Foundation
 import FarmCore
 import FarmMedia
 import FarmWire
 import FarmWorker
+import Foundation
 import Logging
 
 #if canImport(Glibc)
@@ -36,7 +36,9 @@ struct WorkerCommand: ParsableCommand {
     @Option(name: .long, help: "The coordinator's ZeroMQ endpoint.")
     var coordinator: String
 
-    @Option(name: .long, help: "Folder that projects' relative asset paths resolve against (default: the path the submitter used).")
+    @Option(
+        name: .long,
+        help: "Folder that projects' relative asset paths resolve against (default: the path the submitter used).")
     var mediaRoot: String?
 
     @Option(name: .long, help: "Chunks rendered at the same time.")
@@ -65,7 +67,8 @@ struct WorkerCommand: ParsableCommand {
         FarmLogging.bootstrap(level: .info)
         FFmpegLog.configure(verbose: verbose)
         let name = id ?? "\(WorkerAgent.hostName)-\(getpid())"
-        let folder = scratch.map { URL(fileURLWithPath: $0) }
+        let folder =
+            scratch.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("farm-worker-\(name)")
         var configuration = WorkerAgent.Configuration(coordinator: coordinator, id: name, scratch: folder)
         configuration.slots = slots

@@ -12,14 +12,16 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "PostgreSQL connection string, e.g. postgresql://farm@db/farm (default: $DATABASE_URL; without either, a private server in --data).",
+            "PostgreSQL connection string, e.g. postgresql://farm@db/farm (default: $DATABASE_URL; "
+                + "without either, a private server in --data).",
             valueName: "url"))
     var database: String?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The farm's data folder: the private PostgreSQL and accepted segments (default: $FARM_DATA, else /var/lib/farm as root, else ~/.local/share/farm).",
+            "The farm's data folder: the private PostgreSQL and accepted segments (default: $FARM_DATA, "
+                + "else /var/lib/farm as root, else ~/.local/share/farm).",
             valueName: "dir"))
     var data: String?
 
@@ -65,7 +67,9 @@ struct ChunkOptions: ParsableArguments {
         let given = [chunkSeconds != nil, chunks != nil, chunkFrames != nil].filter { $0 }.count
         if given > 1 { throw ValidationError("give at most one of --chunk-seconds, --chunks and --chunk-frames") }
         if let chunks, chunks < 1 { throw ValidationError("--chunks must be >= 1 (got \(chunks))") }
-        if let chunkFrames, chunkFrames < 1 { throw ValidationError("--chunk-frames must be >= 1 (got \(chunkFrames))") }
+        if let chunkFrames, chunkFrames < 1 {
+            throw ValidationError("--chunk-frames must be >= 1 (got \(chunkFrames))")
+        }
         if let chunkSeconds {
             guard let seconds = Rational(parsing: chunkSeconds), !seconds.isNegative, seconds != Rational(0) else {
                 throw ValidationError("--chunk-seconds must be a positive number (got \(chunkSeconds))")

@@ -17,9 +17,14 @@ struct FarmConnection {
 
     /// `creating`: a data folder with no farm yet gets one (for `submit`); otherwise that is an error.
     init(_ options: DatabaseOptions, creating: Bool = false) throws {
-        guard creating || options.namedDatabase != nil || FileManager.default.fileExists(atPath: options.privateServerFolder.path) else {
+        guard
+            creating || options.namedDatabase != nil
+                || FileManager.default.fileExists(atPath: options.privateServerFolder.path)
+        else {
             FarmExit.printError(
-                "no farm here: give --database or $DATABASE_URL, or the --data folder of a farm (\(options.privateServerFolder.path) does not exist)")
+                "no farm here: give --database or $DATABASE_URL, or the --data folder of a farm "
+                    + "(\(options.privateServerFolder.path) does not exist)"
+            )
             throw FarmExit.failed
         }
         let (url, server) = try FarmExit.guarding { try options.open() }

@@ -4,7 +4,8 @@ import Foundation
 enum JSONOutput {
     static func print<T: Encodable>(_ value: T, lines: Bool = false) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = lines ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            lines ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         data.append(UInt8(ascii: "\n"))
         FileHandle.standardOutput.write(data)

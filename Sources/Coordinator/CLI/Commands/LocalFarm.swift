@@ -24,7 +24,9 @@ struct LocalFarm {
 
     /// Submits the job, follows it with `watch` (given the store, the job id and a check that
     /// throws when this farm breaks down), and returns what `watch` returns.
-    func render<T>(_ submission: JobSubmission, watch: (FarmStore, Int64, @escaping () throws -> Void) throws -> T) throws -> T {
+    func render<T>(_ submission: JobSubmission, watch: (FarmStore, Int64, @escaping () throws -> Void) throws -> T)
+        throws -> T
+    {
         SignalMask.unblockAll()
         FarmLogging.bootstrap(level: verbose ? .info : .error)
         let data = database.dataDirectory
@@ -59,7 +61,8 @@ struct LocalFarm {
                 try interruption.check()
                 if let error = coordinatorError.current { throw Failure(description: "coordinator stopped: \(error)") }
                 if processes.allSatisfy({ !$0.isRunning }) {
-                    throw Failure(description: "every worker exited; see the logs in \(data.appendingPathComponent("logs").path)")
+                    throw Failure(
+                        description: "every worker exited; see the logs in \(data.appendingPathComponent("logs").path)")
                 }
             }
         } catch let interrupted as Interrupted {

@@ -44,11 +44,15 @@ struct Logs: ParsableCommand {
             print("job \(job): no attempts yet")
             return
         }
-        var table = TextTable(["CHUNK", "ATTEMPT", "WORKER", "OUTCOME", "STARTED", "TIME", "FRAMES", "FPS", "ERROR"], numeric: [1, 5, 6, 7])
+        var table = TextTable(
+            ["CHUNK", "ATTEMPT", "WORKER", "OUTCOME", "STARTED", "TIME", "FRAMES", "FPS", "ERROR"],
+            numeric: [1, 5, 6, 7])
         for attempt in attempts {
             table.add([
-                StatusText.chunkName(attempt.kind, attempt.chunk), String(attempt.attempt), attempt.worker, attempt.outcome.rawValue,
-                attempt.startedAt, Format.seconds(attempt.seconds), String(attempt.framesDone), StatusText.fps(attempt.fps),
+                StatusText.chunkName(attempt.kind, attempt.chunk), String(attempt.attempt), attempt.worker,
+                attempt.outcome.rawValue,
+                attempt.startedAt, Format.seconds(attempt.seconds), String(attempt.framesDone),
+                StatusText.fps(attempt.fps),
                 attempt.error ?? "",
             ])
         }

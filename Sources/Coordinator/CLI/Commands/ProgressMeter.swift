@@ -23,9 +23,12 @@ final class ProgressMeter {
         let fps = Double(progress.framesDone) / max(elapsed, 0.001)
         let remaining = Double(progress.frameCount - progress.framesDone) / max(fps, 0.001)
         let fraction = Double(progress.framesDone) / Double(max(progress.frameCount, 1))
-        let figures = "\(progress.framesDone)/\(progress.frameCount) frames  \(Format.rate(fps)) fps  ETA \(Format.clock(remaining))"
+        let figures =
+            "\(progress.framesDone)/\(progress.frameCount) frames  \(Format.rate(fps)) fps  "
+            + "ETA \(Format.clock(remaining))"
         if isTerminal {
-            FileHandle.standardError.write(Data("\r\u{1B}[2K\(Format.bar(fraction, width: 30)) \(Int(fraction * 100))%  \(figures)".utf8))
+            FileHandle.standardError.write(
+                Data("\r\u{1B}[2K\(Format.bar(fraction, width: 30)) \(Int(fraction * 100))%  \(figures)".utf8))
             drewBar = true
         } else {
             FileHandle.standardError.write(Data("render: \(Int(fraction * 100))%  \(figures)\n".utf8))
@@ -61,6 +64,7 @@ enum Format {
     static func duration(_ value: Rational) -> String { String(format: "%.3f s", value.seconds) }
 
     static func bytes(_ count: Int) -> String {
-        count >= 1 << 20 ? String(format: "%.1f MB", Double(count) / 1e6) : String(format: "%.1f kB", Double(count) / 1e3)
+        count >= 1 << 20
+            ? String(format: "%.1f MB", Double(count) / 1e6) : String(format: "%.1f kB", Double(count) / 1e3)
     }
 }

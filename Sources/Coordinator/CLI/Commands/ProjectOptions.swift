@@ -9,7 +9,9 @@ struct ProjectOptions: ParsableArguments {
     @Argument(help: "The project file (JSON).")
     var project: String
 
-    @Option(name: .long, help: "Folder that relative asset paths are resolved against (default: the project file's folder).")
+    @Option(
+        name: .long, help: "Folder that relative asset paths are resolved against (default: the project file's folder)."
+    )
     var mediaRoot: String?
 
     @Flag(name: .long, help: "Show FFmpeg's own warnings.")

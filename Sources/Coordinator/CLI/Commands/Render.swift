@@ -78,9 +78,10 @@ struct Render: ParsableCommand {
             } else {
                 try renderOnFarm(loaded, target: target, interruption: interruption)
             }
-        } catch where interruption.signal != nil {
+        } catch  where interruption.signal != nil {
             // Whatever the render threw on the way out, the cause is the signal.
-            FileHandle.standardError.write(Data("\(output): \(Interrupted(signal: interruption.signal!)); nothing written\n".utf8))
+            FileHandle.standardError.write(
+                Data("\(output): \(Interrupted(signal: interruption.signal!)); nothing written\n".utf8))
             throw ExitCode(128 + interruption.signal!)
         }
     }
@@ -106,7 +107,8 @@ struct Render: ParsableCommand {
         }
         guard detail.job.state == .done else { throw FarmExit.of(jobState: detail.job.state) }
         printSummary(
-            loaded.project, frames: loaded.project.frameCount, url: target.url, elapsed: (clock.now - started) / .seconds(1),
+            loaded.project, frames: loaded.project.frameCount, url: target.url,
+            elapsed: (clock.now - started) / .seconds(1),
             how: "\(submission.chunks.count) video chunks and the audio")
     }
 
@@ -127,7 +129,9 @@ struct Render: ParsableCommand {
         configuration.container = target.container
         configuration.cancellation = interruption.flag
         let renderer = TimelineRenderer(loaded: loaded, configuration: configuration)
-        let ((), elapsed) = try withProgress { meter in try renderer.render(frames: range, to: target.url) { meter.update($0) } }
+        let ((), elapsed) = try withProgress { meter in
+            try renderer.render(frames: range, to: target.url) { meter.update($0) }
+        }
         printSummary(project, frames: Int64(range.count), url: target.url, elapsed: elapsed, how: "in one process")
     }
 

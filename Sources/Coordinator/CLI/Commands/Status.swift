@@ -48,13 +48,18 @@ struct Status: ParsableCommand {
 
     static func text(_ jobs: [JobStatus]) -> String {
         var table = TextTable(
-            ["JOB", "NAME", "STATE", "PROGRESS", "FRAMES", "FPS", "ETA", "SUBMITTED", "QUEUED", "RUNNING", "DONE", "FAILED"],
+            [
+                "JOB", "NAME", "STATE", "PROGRESS", "FRAMES", "FPS", "ETA", "SUBMITTED", "QUEUED", "RUNNING", "DONE",
+                "FAILED",
+            ],
             numeric: [0, 3, 4, 5, 6, 8, 9, 10, 11])
         for job in jobs {
             table.add([
-                String(job.id), job.name, StatusText.state(job), StatusText.progress(job), "\(job.framesDone)/\(job.frameCount)",
+                String(job.id), job.name, StatusText.state(job), StatusText.progress(job),
+                "\(job.framesDone)/\(job.frameCount)",
                 StatusText.fps(job.fps), StatusText.eta(job.etaSeconds), StatusText.age(job.submittedAt),
-                String(job.chunks.queued), String(job.chunks.running), String(job.chunks.done), String(job.chunks.failed),
+                String(job.chunks.queued), String(job.chunks.running), String(job.chunks.done),
+                String(job.chunks.failed),
             ])
         }
         return table.text
@@ -64,17 +69,20 @@ struct Status: ParsableCommand {
         let job = detail.job
         var lines = [
             "job \(job.id) \(job.name): \(StatusText.state(job)), priority \(job.priority)",
-            "  progress  \(StatusText.progress(job))  \(job.framesDone)/\(job.frameCount) frames  \(StatusText.fps(job.fps)) fps  "
-                + "ETA \(StatusText.eta(job.etaSeconds))",
+            "  progress  \(StatusText.progress(job))  \(job.framesDone)/\(job.frameCount) frames  "
+                + "\(StatusText.fps(job.fps)) fps  ETA \(StatusText.eta(job.etaSeconds))",
             "  chunks    \(StatusText.counts(job.chunks))",
             "  submitted \(job.submittedAt)" + (job.finishedAt.map { ", finished \($0)" } ?? ""),
-            "  output    \(job.output)" + (job.state == .done ? "" : job.isFinished ? " (not written)" : " (when done)"),
+            "  output    \(job.output)"
+                + (job.state == .done ? "" : job.isFinished ? " (not written)" : " (when done)"),
         ]
         if let error = job.error { lines.append("  error     \(error)") }
-        var table = TextTable(["CHUNK", "FRAMES", "STATE", "WORKER", "ATTEMPT", "DONE", "FPS", "TIME"], numeric: [4, 5, 6, 7])
+        var table = TextTable(
+            ["CHUNK", "FRAMES", "STATE", "WORKER", "ATTEMPT", "DONE", "FPS", "TIME"], numeric: [4, 5, 6, 7])
         for chunk in detail.chunks {
             table.add([
-                StatusText.chunkName(chunk.kind, chunk.index), StatusText.range(chunk), chunk.state.rawValue, chunk.worker ?? "-",
+                StatusText.chunkName(chunk.kind, chunk.index), StatusText.range(chunk), chunk.state.rawValue,
+                chunk.worker ?? "-",
                 String(chunk.attempt), "\(chunk.framesDone)/\(chunk.end - chunk.start)", StatusText.fps(chunk.fps),
                 chunk.seconds.map(Format.seconds) ?? "-",
             ])

@@ -52,7 +52,8 @@ struct Workers: ParsableCommand {
             for worker in workers {
                 let current = worker.current.map { "job \($0.job) \(StatusText.chunkName($0.kind, $0.chunk))" }
                 table.add([
-                    worker.id, worker.host, worker.state.rawValue, current.isEmpty ? "-" : current.joined(separator: ", "),
+                    worker.id, worker.host, worker.state.rawValue,
+                    current.isEmpty ? "-" : current.joined(separator: ", "),
                     StatusText.age(seconds: worker.secondsSinceHeartbeat), String(worker.chunksDone),
                     StatusText.fps(worker.averageFps), String(worker.slots),
                 ])

@@ -61,8 +61,8 @@ struct TerminalJobDisplay: JobDisplay {
         let job = detail.job
         var lines = [
             "job \(job.id) \(job.name) · \(StatusText.state(job)) · priority \(job.priority)",
-            "\(Format.bar(job.percent / 100, width: 30)) \(StatusText.progress(job))  \(job.framesDone)/\(job.frameCount) frames  "
-                + "\(StatusText.fps(fps)) fps  ETA \(StatusText.eta(eta))",
+            "\(Format.bar(job.percent / 100, width: 30)) \(StatusText.progress(job))  "
+                + "\(job.framesDone)/\(job.frameCount) frames  \(StatusText.fps(fps)) fps  ETA \(StatusText.eta(eta))",
         ]
         let running = detail.chunks.filter { $0.state == .running }
         for chunk in running.prefix(maximumChunkBars) {
@@ -78,7 +78,9 @@ struct TerminalJobDisplay: JobDisplay {
                     + " \(StatusText.range(chunk).padding(toLength: 13, withPad: " ", startingAt: 0))"
                     + " \((chunk.worker ?? "-").padding(toLength: 16, withPad: " ", startingAt: 0)) \(figures)")
         }
-        if running.count > maximumChunkBars { lines.append("  … and \(running.count - maximumChunkBars) more running") }
+        if running.count > maximumChunkBars {
+            lines.append("  … and \(running.count - maximumChunkBars) more running")
+        }
         lines.append("chunks: \(StatusText.counts(job.chunks))")
         if let error = detail.errors.first { lines.append("last error: \(StatusText.error(error))") }
         return lines
@@ -87,7 +89,9 @@ struct TerminalJobDisplay: JobDisplay {
     /// Columns and rows of the terminal (100 × 40 if it does not say).
     private var terminalSize: (width: Int, height: Int) {
         var size = winsize()
-        guard ioctl(handle.fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (100, 40) }
+        guard ioctl(handle.fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return (100, 40)
+        }
         return (max(Int(size.ws_col), 2), Int(size.ws_row))
     }
 }
@@ -115,7 +119,8 @@ struct PlainJobDisplay: JobDisplay {
         lastKey = key
         lastLine = .now
         write(
-            "job \(job.id) \(StatusText.state(job)) \(StatusText.progress(job)) \(job.framesDone)/\(job.frameCount) frames "
+            "job \(job.id) \(StatusText.state(job)) \(StatusText.progress(job)) "
+                + "\(job.framesDone)/\(job.frameCount) frames "
                 + "\(StatusText.fps(fps)) fps ETA \(StatusText.eta(eta)) | \(StatusText.counts(job.chunks))")
     }
 

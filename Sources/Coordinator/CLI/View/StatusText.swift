@@ -22,12 +22,15 @@ enum StatusText {
     static func chunkName(_ kind: ChunkKind, _ index: Int) -> String { kind == .audio ? "audio" : "chunk \(index)" }
 
     static func counts(_ counts: ChunkCounts) -> String {
-        "\(counts.queued) queued · \(counts.running) running · \(counts.done) done · \(counts.failed) failed · \(counts.total) total"
+        "\(counts.queued) queued · \(counts.running) running · \(counts.done) done · "
+            + "\(counts.failed) failed · \(counts.total) total"
     }
 
     /// `3s ago`, `5m ago`, `2h ago`, `4d ago` for an ISO 8601 time.
     static func age(_ iso: String?, now: Date = Date()) -> String {
-        guard let iso, let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(iso) else { return "-" }
+        guard let iso, let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(iso) else {
+            return "-"
+        }
         return age(seconds: now.timeIntervalSince(date))
     }
 
@@ -43,7 +46,8 @@ enum StatusText {
 
     /// One attempt's error, with where it happened.
     static func error(_ attempt: AttemptStatus) -> String {
-        "\(chunkName(attempt.kind, attempt.chunk)) attempt \(attempt.attempt) on \(attempt.worker) (\(attempt.outcome.rawValue)): \(attempt.error ?? "no reason given")"
+        "\(chunkName(attempt.kind, attempt.chunk)) attempt \(attempt.attempt) on \(attempt.worker) "
+            + "(\(attempt.outcome.rawValue)): \(attempt.error ?? "no reason given")"
     }
 
     /// The closing line of a watch: the output and a summary, or why there is none.
@@ -57,7 +61,9 @@ enum StatusText {
             return "job \(job.id) done: \(job.output), \(job.frameCount) frames\(took)\(rate), "
                 + "\(job.chunks.total) chunks, \(attempts) attempts"
         case .cancelled:
-            return "job \(job.id) cancelled\(took) after \(job.chunks.done) of \(job.chunks.total) chunks; no output written"
+            return
+                "job \(job.id) cancelled\(took) after \(job.chunks.done) of \(job.chunks.total) chunks; "
+                + "no output written"
         default:
             return "job \(job.id) \(job.state.rawValue)\(took): \(job.error ?? "no reason given")"
         }

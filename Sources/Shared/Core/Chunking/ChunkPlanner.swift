@@ -25,7 +25,9 @@ public enum ChunkPlanner {
             let count = max(1, min(Int64(requested), units))
             // Spread the remainder over the chunks so lengths differ by at most one unit.
             return (0..<count).map { i in
-                Chunk(index: Int(i), start: min(frameCount, units * i / count * unit), end: min(frameCount, units * (i + 1) / count * unit))
+                Chunk(
+                    index: Int(i), start: min(frameCount, units * i / count * unit),
+                    end: min(frameCount, units * (i + 1) / count * unit))
             }
         }
     }

@@ -227,7 +227,8 @@ public struct JSONParser {
     }
 
     private mutating func parseHex4() throws -> UInt32 {
-        guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+        guard index + 4 <= bytes.count,
+            let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
         else { throw error("invalid \\u escape") }
         index += 4
         return value

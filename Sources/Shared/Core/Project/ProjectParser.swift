@@ -30,7 +30,8 @@ public struct ProjectParser {
         // Absent sections take their defaults; present ones must parse (nil then means a diagnostic).
         let resolvedOutput = root.raw("output").map { parseOutput($0, "output", log) } ?? defaultOutput
         let fps = resolvedOutput?.fps ?? Rational(30)
-        let resolvedExport = root.raw("export").map { parseExport($0, "export", log, fps: fps) } ?? defaultExport(fps: fps)
+        let resolvedExport =
+            root.raw("export").map { parseExport($0, "export", log, fps: fps) } ?? defaultExport(fps: fps)
         if let output = resolvedOutput, let export = resolvedExport, export.audio.codec == .aac,
             !Self.aacSampleRates.contains(output.audio.sampleRate)
         {
@@ -70,7 +71,8 @@ public struct ProjectParser {
     private func defaultExport(fps: Rational) -> ExportSettings {
         ExportSettings(
             container: .mp4,
-            video: .init(codec: .h264, crf: 20, bitrate: nil, preset: "veryfast", gop: defaultGOP(fps), lossless: false),
+            video: .init(
+                codec: .h264, crf: 20, bitrate: nil, preset: "veryfast", gop: defaultGOP(fps), lossless: false),
             audio: .init(codec: .aac, bitrate: 192_000))
     }
 
@@ -118,13 +120,16 @@ public struct ProjectParser {
         return OutputSettings(width: width, height: height, fps: fps, background: background, audio: audio)
     }
 
-    private func parseExport(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, fps: Rational) -> ExportSettings? {
+    private func parseExport(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, fps: Rational) -> ExportSettings?
+    {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
         let defaults = defaultExport(fps: fps)
-        let container = object.optional("container", default: defaults.container, JSONField.choice(ExportSettings.Container.self))
+        let container = object.optional(
+            "container", default: defaults.container, JSONField.choice(ExportSettings.Container.self))
         let video = object.optional("video", default: defaults.video) { value, path, log -> ExportSettings.Video? in
             guard let video = JSONObjectReader(value, path: path, log: log) else { return nil }
-            let codec = video.optional("codec", default: defaults.video.codec, JSONField.choice(ExportSettings.VideoCodec.self))
+            let codec = video.optional(
+                "codec", default: defaults.video.codec, JSONField.choice(ExportSettings.VideoCodec.self))
             let crf = video.optional("crf", default: defaults.video.crf, JSONField.integer)
             let bitrate = video.optional("bitrate", default: nil) { JSONField.integer($0, $1, $2).map { Optional($0) } }
             let preset = video.optional("preset", default: defaults.video.preset, JSONField.string)
@@ -136,7 +141,10 @@ public struct ProjectParser {
             if let bitrate = bitrate ?? nil, bitrate < 10_000 {
                 log.add(video.childPath("bitrate"), "must be at least 10000 bits per second (got \(bitrate))")
             }
-            let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+            let presets = [
+                "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow",
+                "placebo",
+            ]
             if let preset, !presets.contains(preset) {
                 log.add(video.childPath("preset"), "\"\(preset)\" is not one of \(presets.joined(separator: ", "))")
             }
@@ -145,10 +153,13 @@ public struct ProjectParser {
         }
         let audio = object.optional("audio", default: defaults.audio) { value, path, log -> ExportSettings.Audio? in
             guard let audio = JSONObjectReader(value, path: path, log: log) else { return nil }
-            let codec = audio.optional("codec", default: defaults.audio.codec, JSONField.choice(ExportSettings.AudioCodec.self))
+            let codec = audio.optional(
+                "codec", default: defaults.audio.codec, JSONField.choice(ExportSettings.AudioCodec.self))
             let bitrate = audio.optional("bitrate", default: defaults.audio.bitrate, JSONField.integer)
             audio.rejectUnknownKeys()
-            if let bitrate, bitrate < 8000 { log.add(audio.childPath("bitrate"), "must be at least 8000 (got \(bitrate))") }
+            if let bitrate, bitrate < 8000 {
+                log.add(audio.childPath("bitrate"), "must be at least 8000 (got \(bitrate))")
+            }
             guard let codec, let bitrate else { return nil }
             return .init(codec: codec, bitrate: bitrate)
         }
@@ -187,7 +198,9 @@ public struct ProjectParser {
         return valid ? assets : nil
     }
 
-    private func parseTrack(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?) -> Track? {
+    private func parseTrack(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?)
+        -> Track?
+    {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
         let kind = object.required("kind", JSONField.choice(Track.Kind.self))
         _ = object.optional("name", default: "", JSONField.string)
@@ -213,17 +226,21 @@ public struct ProjectParser {
             log.add(
                 "\(path)[\(next)]",
                 "overlaps \(path)[\(previous)] on the same track (starts at \(items[next].at), "
-                    + "which is before \(items[previous].end) where \(path)[\(previous)] ends); move it to another track")
+                    + "which is before \(items[previous].end) where \(path)[\(previous)] ends); "
+                    + "move it to another track"
+            )
         }
     }
 
-    private func parseItem(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?) -> Item? {
+    private func parseItem(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?) -> Item?
+    {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
         let asset = object.required("asset") { value, path, log -> String? in
             guard let id = JSONField.string(value, path, log) else { return nil }
             if let assets, assets[id] == nil {
                 let hint = closestWord(to: id, in: Array(assets.keys)).map { " (did you mean \"\($0)\"?)" } ?? ""
-                log.add(path, "unknown asset \"\(id)\"\(hint); assets are: \(assets.keys.sorted().joined(separator: ", "))")
+                log.add(
+                    path, "unknown asset \"\(id)\"\(hint); assets are: \(assets.keys.sorted().joined(separator: ", "))")
                 return nil
             }
             return id
@@ -234,7 +251,9 @@ public struct ProjectParser {
         if let duration, duration <= .zero { log.add(object.childPath("duration"), "must be > 0 (got \(duration))") }
         var sourceStart: Rational? = .zero
         var sourceDuration: Rational? = duration
-        if let source = object.raw("source"), let reader = JSONObjectReader(source, path: object.childPath("source"), log: log) {
+        if let source = object.raw("source"),
+            let reader = JSONObjectReader(source, path: object.childPath("source"), log: log)
+        {
             sourceStart = reader.optional("start", default: .zero, JSONField.time)
             if reader.has("duration") { sourceDuration = reader.required("duration", JSONField.time) }
             reader.rejectUnknownKeys()
@@ -250,9 +269,13 @@ public struct ProjectParser {
         let fit = object.optional("fit", default: .contain, JSONField.choice(Fit.self))
         let frame = object.optional("frame", default: .constant(.unit)) { parseAnimated($0, $1, $2, parse: parseRect) }
         let crop = object.optional("crop", default: .constant(.unit)) { parseAnimated($0, $1, $2, parse: parseRect) }
-        let opacity = object.optional("opacity", default: .constant(1)) { parseAnimated($0, $1, $2, parse: parseUnitValue) }
+        let opacity = object.optional("opacity", default: .constant(1)) {
+            parseAnimated($0, $1, $2, parse: parseUnitValue)
+        }
         let volume = object.optional("volume", default: .constant(1)) { parseAnimated($0, $1, $2, parse: parseGain) }
-        let pastEnd = object.optional("pastEnd", default: nil) { JSONField.choice(PastEnd.self)($0, $1, $2).map { Optional($0) } }
+        let pastEnd = object.optional("pastEnd", default: nil) {
+            JSONField.choice(PastEnd.self)($0, $1, $2).map { Optional($0) }
+        }
         let muted = object.optional("muted", default: false, JSONField.bool)
         object.rejectUnknownKeys()
         guard let asset, let at, let duration, let sourceStart, let sourceDuration, let fit, let frame, let crop,

@@ -23,7 +23,11 @@ public struct AtomicFile {
         if durable { try AtomicFile.fsync(path: temporary.path) }
         guard rename(temporary.path, destination.path) == 0 else {
             let code = errno
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename to \(destination.path): \(String(cString: strerror(code)))"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "rename to \(destination.path): \(String(cString: strerror(code)))"
+                ])
         }
         if durable { try? AtomicFile.fsync(path: destination.deletingLastPathComponent().path) }
     }
@@ -51,12 +55,16 @@ public struct AtomicFile {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             let code = errno
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "open \(path): \(String(cString: strerror(code)))"])
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "open \(path): \(String(cString: strerror(code)))"])
         }
         defer { close(descriptor) }
         guard Glibc.fsync(descriptor) == 0 else {
             let code = errno
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "fsync \(path): \(String(cString: strerror(code)))"])
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [NSLocalizedDescriptionKey: "fsync \(path): \(String(cString: strerror(code)))"])
         }
     }
 }

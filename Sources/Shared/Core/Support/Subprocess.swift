@@ -22,7 +22,8 @@ public enum Subprocess {
     /// as that user. Standard output and error are captured together.
     public static func run(_ program: String, _ arguments: [String], as user: String? = nil) throws -> Result {
         let argv = (user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] } ?? [program]) + arguments
-        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("farm-subprocess-\(UUID().uuidString)")
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "farm-subprocess-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: capture) }
         let pid = try spawn(argv, standardOutput: capture, standardError: capture)
         let status = wait(pid, timeout: nil)!
@@ -31,7 +32,9 @@ public enum Subprocess {
 
     /// Starts `argv` (its first element a path) and returns its process id. When both outputs
     /// name the same file they share one descriptor, so their lines interleave in order.
-    public static func spawn(_ argv: [String], standardOutput: URL, standardError: URL, directory: URL? = nil) throws -> pid_t {
+    public static func spawn(_ argv: [String], standardOutput: URL, standardError: URL, directory: URL? = nil) throws
+        -> pid_t
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -57,7 +60,7 @@ public enum Subprocess {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
         guard spawned == 0 else {

@@ -70,7 +70,8 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public static func + (a: Rational, b: Rational) -> Rational {
         let g = gcd(a.denominator, b.denominator)
-        return Rational(a.numerator * (b.denominator / g) + b.numerator * (a.denominator / g), a.denominator / g * b.denominator)
+        return Rational(
+            a.numerator * (b.denominator / g) + b.numerator * (a.denominator / g), a.denominator / g * b.denominator)
     }
 
     public static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.numerator, b.denominator) }

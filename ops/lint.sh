@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The style check `ops/test.sh` runs first: swift-format's rules from .swift-format, and lines of
+# at most 120 columns (the formatter leaves long string literals alone, so they are counted here).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+status=0
+if swift format --version >/dev/null 2>&1; then
+    swift format lint --strict --recursive Sources Tests Package.swift || status=1
+else
+    echo "lint: this toolchain has no swift format; only line lengths are checked" >&2
+fi
+long=$(find Sources Tests Package.swift -name '*.swift' -print0 |
+    xargs -0 awk 'length($0) > 120 { print FILENAME ":" FNR ": " length($0) " columns" }')
+if [[ -n $long ]]; then
+    echo "$long" >&2
+    echo "lint: lines longer than 120 columns" >&2
+    status=1
+fi
+if ((status != 0)); then
+    echo "lint: fix the above (swift format format --in-place FILE does most of it)" >&2
+fi
+exit "$status"
