@@ -444,7 +444,7 @@ import Testing
             // before the next join, instead of failing it.
             let folder = dir.appendingPathComponent("data/jobs/\(job)")
             try FileManager.default.removeItem(at: folder.appendingPathComponent("segment-000000.mov"))
-            try FileManager.default.removeItem(at: folder.appendingPathComponent("audio.mov"))
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("audio-000000.mov"))
             #expect(try farm.cli(["retry", String(job), "--chunk", "3"]).status == 0)
             try farm.wait("the job to be joined a third time") {
                 let detail = try Self.status(farm, job)

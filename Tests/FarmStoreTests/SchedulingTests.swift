@@ -7,14 +7,15 @@ import Testing
 /// The store's scheduling rules against a real PostgreSQL: claims, the attempt fence, lease
 /// expiry and the per-worker blocklist, without a coordinator in between.
 @Suite struct SchedulingTests {
-    /// A job of `chunks` video chunks of 10 frames (plus the audio task), straight into the store.
+    /// A job of `chunks` video chunks of 10 frames and one audio block, straight into the store.
     static func submit(_ store: FarmStore, chunks: Int, priority: Int = 0) throws -> Int64 {
         let planned = (0..<chunks).map { Chunk(index: $0, start: Int64($0 * 10), end: Int64($0 * 10 + 10)) }
         return try store.submit(
             JobSubmission(
                 name: "job", projectFile: "/projects/job.json", projectText: "{}", mediaRoot: "/media",
                 outputPath: "/out/job.mp4", container: .mp4, fps: Rational(30), frameCount: Int64(chunks * 10),
-                width: 64, height: 64, priority: priority, chunks: planned))
+                width: 64, height: 64, priority: priority, chunks: planned,
+                audioBlocks: [Chunk(index: 0, start: 0, end: 48000)], sampleRate: 48000))
     }
 
     static func seen(_ store: FarmStore, _ ids: String...) throws {

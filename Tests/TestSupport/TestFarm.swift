@@ -70,9 +70,10 @@ public final class FarmProcess {
         try process.run()
     }
 
-    public func kill(_ signal: Int32 = SIGKILL) {
+    /// Sends `signal`; waits for the process to end unless `wait` is false (SIGSTOP, SIGCONT).
+    public func kill(_ signal: Int32 = SIGKILL, wait: Bool = true) {
         Glibc.kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        if wait { process.waitUntilExit() }
     }
 
     /// SIGTERM, as an operator or a service manager stops it. A program that is still running

@@ -31,21 +31,26 @@ final class JoinScheduler {
         for job in try store.jobsReadyToJoin() where !joining.contains(job.id) {
             guard try store.markJoining(job: job.id) else { continue }
             joining.insert(job.id)
-            let chunks = try store.videoChunks(job: job.id)
             let folder = folder(job.id)
-            let segments = chunks.map { SegmentJoiner.Segment(url: folder.result(kind: .video, chunk: $0), chunk: $0) }
-            let audio = folder.result(kind: .audio, chunk: Chunk(index: 0, start: 0, end: job.frameCount))
+            let segments = try store.chunks(job: job.id, kind: .video).map {
+                SegmentJoiner.Segment(url: folder.result(kind: .video, chunk: $0), chunk: $0)
+            }
+            let audio = try store.chunks(job: job.id, kind: .audio).map {
+                SegmentJoiner.Segment(url: folder.result(kind: .audio, chunk: $0), chunk: $0)
+            }
             if try requeueMissing(job: job.id, segments: segments, audio: audio) {
                 joining.remove(job.id)
                 continue
             }
-            logger.info("job \(job.id): all \(chunks.count) chunks and the audio are in; joining \(job.outputPath)")
+            let parts = "\(segments.count) chunks and \(audio.count) audio blocks"
+            logger.info("job \(job.id): all \(parts) are in; joining \(job.outputPath)")
             let results = self.results
             let thread = Thread {
                 var error: String?
                 do {
                     try SegmentJoiner.join(
-                        segments: segments, audio: audio, fps: job.fps, container: job.container,
+                        segments: segments, audio: audio, fps: job.fps, sampleRate: job.sampleRate,
+                        container: job.container,
                         to: URL(fileURLWithPath: job.outputPath))
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
@@ -59,19 +64,17 @@ final class JoinScheduler {
     /// Segments removed after an earlier join (a job sent back by `farm retry`), or lost before
     /// their accepted file was in place, are rendered again rather than failing the join.
     /// Returns whether any were missing.
-    private func requeueMissing(job: Int64, segments: [SegmentJoiner.Segment], audio: URL) throws -> Bool {
-        let exists = { (url: URL) in FileManager.default.fileExists(atPath: url.path) }
-        let missing = segments.filter { !exists($0.url) }.map(\.chunk.index)
-        let audioMissing = !exists(audio)
-        guard !missing.isEmpty || audioMissing else { return false }
-        logger.warning(
-            """
-            job \(job): \(missing.count) segment(s)\(audioMissing ? " and the audio" : "") missing; \
-            rendering them again
-            """
-        )
+    private func requeueMissing(job: Int64, segments: [SegmentJoiner.Segment], audio: [SegmentJoiner.Segment])
+        throws -> Bool
+    {
+        let absent = { (segment: SegmentJoiner.Segment) in !FileManager.default.fileExists(atPath: segment.url.path) }
+        let missing = segments.filter(absent).map(\.chunk.index)
+        let audioMissing = audio.filter(absent).map(\.chunk.index)
+        guard !missing.isEmpty || !audioMissing.isEmpty else { return false }
+        let what = "\(missing.count) segment(s) and \(audioMissing.count) audio block(s)"
+        logger.warning("job \(job): \(what) missing; rendering them again")
         try store.requeue(job: job, chunks: missing, kind: .video)
-        if audioMissing { try store.requeue(job: job, chunks: [0], kind: .audio) }
+        try store.requeue(job: job, chunks: audioMissing, kind: .audio)
         return true
     }
 

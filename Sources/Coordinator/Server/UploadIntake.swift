@@ -51,6 +51,8 @@ final class UploadIntake {
         }
         let received = try uploads.receive(piece, bytes: bytes, into: folder(chunk.job))
         outbox.send(.pieceAck(UploadAck(key: piece.key, received: received)), to: route)
+        // Its render is over: the worker's slot is free for the next chunk while this one uploads.
+        if piece.offset == 0, sessions.uploading(piece.key) { try sessions.assignChunks() }
     }
 
     /// The last piece is in: check size and checksum, then verify the media on the verifier's
@@ -74,15 +76,19 @@ final class UploadIntake {
             outbox.send(.pieceAck(UploadAck(key: done.key, received: 0)), to: route)
             return
         }
-        let fps = try store.job(chunk.job)?.fps ?? Rational(30)
+        guard let job = try store.job(chunk.job) else { return }
         verifying.insert(done.key)
         let results = verified
         verifier.async {
             var problem: String?
             do {
                 switch chunk.kind {
-                case .video: try SegmentVerifier.verifyVideo(upload.url, chunk: chunk.chunk, fps: fps)
-                case .audio: try SegmentVerifier.verifyAudio(upload.url)
+                case .video: try SegmentVerifier.verifyVideo(upload.url, chunk: chunk.chunk, fps: job.fps)
+                case .audio:
+                    try SegmentVerifier.verifyAudio(
+                        upload.url, block: chunk.chunk, sampleRate: job.sampleRate,
+                        startsRender: chunk.start == job.samples.lowerBound,
+                        endsRender: chunk.end == job.samples.upperBound)
                 }
                 try AtomicFile.fsync(path: upload.url.path)
             } catch {
@@ -128,7 +134,8 @@ final class UploadIntake {
         let chunk = result.chunk
         try AtomicFile.replace(
             folder(chunk.job).result(kind: chunk.kind, chunk: chunk.chunk), with: result.file, synced: true)
-        let what = chunk.kind == .audio ? "audio" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
+        let what =
+            chunk.kind == .audio ? "audio block \(chunk.index)" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
         let fps = String(format: "%.1f", result.done.fps)
         logger.info(
             """

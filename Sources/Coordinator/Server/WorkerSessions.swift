@@ -11,8 +11,14 @@ final class WorkerSessions {
         var route: [UInt8]
         var info: WorkerInfo
         var lastHeard: ContinuousClock.Instant
+        /// Every attempt the worker holds.
         var running: Set<AttemptKey> = []
+        /// Those of `running` whose render is over and whose result is uploading.
+        var uploading: Set<AttemptKey> = []
         var draining = false
+
+        /// Attempts that occupy a render slot.
+        var rendering: Int { running.subtracting(uploading).count }
     }
 
     private let store: FarmStore
@@ -42,6 +48,7 @@ final class WorkerSessions {
         // The worker's own list says whether it renders: a cancelled chunk counts until it has really stopped.
         try heard(beat.worker, route: route, rendering: !beat.running.isEmpty)
         sessions[id]?.running.formUnion(beat.running)
+        sessions[id]?.uploading.formUnion(beat.uploading ?? [])
         let stale = try store.renewLeases(worker: id, holding: beat.running, leaseSeconds: leaseSeconds)
         for key in stale {
             sessions[id]?.running.remove(key)
@@ -68,11 +75,12 @@ final class WorkerSessions {
         sessions[info.id] = session
     }
 
-    /// Gives every worker with room its next chunks: one per slot plus one waiting, so a worker
-    /// starts rendering its next chunk while the last one uploads.
+    /// Gives every worker a chunk for each free render slot. A chunk whose render is over and
+    /// uploads frees its slot, so the next render overlaps the upload; no chunk ever waits on a
+    /// busy worker while another worker could render it.
     func assignChunks() throws {
         for id in sessions.keys.sorted() {
-            while let session = sessions[id], !session.draining, session.running.count < session.info.slots + 1 {
+            while let session = sessions[id], !session.draining, session.rendering < session.info.slots {
                 guard let claimed = try store.claim(worker: id, leaseSeconds: leaseSeconds) else { break }
                 sessions[id]?.running.insert(claimed.key)
                 try store.workerSeen(session.info, rendering: true)
@@ -83,7 +91,16 @@ final class WorkerSessions {
 
     /// Forgets that any worker holds `key` (it ended, failed or was taken back).
     func release(_ key: AttemptKey) {
-        for id in sessions.keys { sessions[id]?.running.remove(key) }
+        for id in sessions.keys {
+            sessions[id]?.running.remove(key)
+            sessions[id]?.uploading.remove(key)
+        }
+    }
+
+    /// Notes that `key`'s render is over and its result uploads; true if that freed a slot.
+    func uploading(_ key: AttemptKey) -> Bool {
+        guard let id = sessions.first(where: { $0.value.running.contains(key) })?.key else { return false }
+        return sessions[id]?.uploading.insert(key).inserted ?? false
     }
 
     /// Marks workers lost that were not heard for a lease.

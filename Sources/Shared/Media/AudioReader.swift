@@ -63,8 +63,15 @@ public final class AudioReader {
         scratch.deallocate()
     }
 
-    /// Adds the next `count` samples times `gain(i)` into `block` from its sample `mixOffset`.
-    public func read(count: Int, into block: SampleBlock, at mixOffset: Int, gain: (Int) -> Float) throws {
+    /// How loud the samples of one read are.
+    public enum Gain {
+        case constant(Float)
+        /// One factor per sample read, from index 0.
+        case perSample([Float])
+    }
+
+    /// Adds the next `count` samples times `gain` into `block` from its sample `mixOffset`.
+    public func read(count: Int, into block: SampleBlock, at mixOffset: Int, gain: Gain) throws {
         let mix = block.buffers
         var produced = 0
         while produced < count {
@@ -83,7 +90,14 @@ public final class AudioReader {
             for channel in 0..<channels {
                 let target = mix[channel] + mixOffset + produced
                 pending[channel].withUnsafeBufferPointer { source in
-                    for i in 0..<available { target[i] += source[pendingStart + i] * gain(produced + i) }
+                    switch gain {
+                    case .constant(let factor):
+                        for i in 0..<available { target[i] += source[pendingStart + i] * factor }
+                    case .perSample(let factors):
+                        factors.withUnsafeBufferPointer { factors in
+                            for i in 0..<available { target[i] += source[pendingStart + i] * factors[produced + i] }
+                        }
+                    }
                 }
             }
             pendingStart += available

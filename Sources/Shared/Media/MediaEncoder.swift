@@ -105,6 +105,10 @@ public final class MediaEncoder {
     /// The unit of the timestamps given to `encode` and of the packets it hands out.
     public var timeBase: Rational { Rational(context.pointee.time_base) }
 
+    /// Samples the encoder puts before the sound (AAC's priming, 1024); its packets' timestamps
+    /// run that much behind the samples given to it.
+    public var initialPadding: Int { Int(context.pointee.initial_padding) }
+
     /// Samples per audio frame the encoder wants (1024 for AAC); PCM takes any count.
     public var audioFrameSize: Int {
         let size = Int(context.pointee.frame_size)

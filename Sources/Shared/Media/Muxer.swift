@@ -11,11 +11,16 @@ public final class Muxer {
     private var streams: [(stream: UnsafeMutablePointer<AVStream>, timeBase: AVRational)] = []
     private let path: String
     private let container: ExportSettings.Container
+    private let movieTimescale: Int?
     private var opened = false
 
-    public init(path: String, container: ExportSettings.Container) throws {
+    /// `movieTimescale` (MP4 and MOV) is the unit of the file's edit lists, milliseconds unless
+    /// given: a file whose sound must end on an exact sample (an audio block) gives its sample
+    /// rate, or the demuxer trims its last packet to the millisecond.
+    public init(path: String, container: ExportSettings.Container, movieTimescale: Int? = nil) throws {
         self.path = path
         self.container = container
+        self.movieTimescale = movieTimescale
         let name: String
         switch container {
         case .mp4: name = "mp4"
@@ -36,12 +41,16 @@ public final class Muxer {
     /// Encoders must know this before they open.
     public var needsGlobalHeader: Bool { (format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
 
-    /// Adds a stream carrying `encoder`'s packets; returns its index.
-    public func addStream(for encoder: MediaEncoder) throws -> Int {
+    /// Adds a stream carrying `encoder`'s packets; returns its index. `startsFile` false marks
+    /// sound that continues another file's (an audio block after the first): the container must
+    /// not trim the encoder's priming samples from its start, since the packets carry none.
+    public func addStream(for encoder: MediaEncoder, startsFile: Bool = true) throws -> Int {
         let isVideo = encoder.context.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         let timeBase = encoder.context.pointee.time_base
         return try addStream(timeBase: timeBase, frameRate: isVideo ? encoder.context.pointee.framerate : nil) {
-            avcodec_parameters_from_context($0, encoder.context)
+            let result = avcodec_parameters_from_context($0, encoder.context)
+            if !startsFile { $0.pointee.initial_padding = 0 }
+            return result
         }
     }
 
@@ -75,8 +84,17 @@ public final class Muxer {
         opened = true
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        if container != .mkv { av_dict_set(&options, "movflags", "+faststart", 0) }
+        if container != .mkv {
+            av_dict_set(&options, "movflags", "+faststart", 0)
+            if let movieTimescale { av_dict_set(&options, "movie_timescale", String(movieTimescale), 0) }
+        }
         try FFmpegError.check(avformat_write_header(format, &options), "write header of \(path)")
+        // Options the muxer did not take stay in the dictionary; ignored, they would change the file.
+        if let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            throw FFmpegError(
+                operation: "write header of \(path)",
+                message: "the muxer has no option \(String(cString: unused.pointee.key))")
+        }
         // The muxer may have chosen its own time bases (MP4 picks a multiple of the frame rate).
         for index in streams.indices { streams[index].timeBase = streams[index].stream.pointee.time_base }
     }

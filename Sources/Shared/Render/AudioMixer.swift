@@ -5,12 +5,13 @@ import FarmMedia
 ///
 /// Sound comes from audio-track items and from video-track items whose media has sound (unless
 /// `muted`). An item covers timeline samples `[round(at * rate), round(end * rate))`; its volume
-/// (constant or keyframed) is evaluated at every sample's exact time. The timeline's audio is
-/// mixed and encoded once for the whole render, never per chunk.
+/// (constant or keyframed) is evaluated at every sample (`VolumeEnvelope`). Sound is mixed in
+/// audio blocks that depend on the project alone (`AudioBlocks`), never per video chunk.
 public final class AudioMixer {
     private struct Voice {
         var key: Int
         var item: Item
+        var envelope: VolumeEnvelope
         var path: String
         var first: Int64
         var end: Int64
@@ -20,6 +21,8 @@ public final class AudioMixer {
     private let voices: [Voice]
     private var readers: [Int: (reader: AudioReader, position: Int64)] = [:]
     private let block: SampleBlock
+    /// Per-sample gains of the voice being mixed; reused, so mixing allocates nothing per block.
+    private var gains: [Float] = []
 
     public init(loaded: LoadedProject, blockCapacity: Int = 4096) {
         let project = loaded.project
@@ -33,17 +36,14 @@ public final class AudioMixer {
                 }
                 voices.append(
                     Voice(
-                        key: voices.count, item: item, path: asset.path, first: (item.at * rate).rounded,
+                        key: voices.count, item: item,
+                        envelope: VolumeEnvelope(item.volume, sampleRate: layout.sampleRate), path: asset.path,
+                        first: (item.at * rate).rounded,
                         end: (item.end * rate).rounded))
             }
         }
         self.voices = voices
         block = SampleBlock(channels: layout.channels, capacity: blockCapacity)
-    }
-
-    /// The number of timeline samples up to the start of output frame `n`.
-    public static func sampleIndex(ofFrame n: Int64, output: OutputSettings) -> Int64 {
-        (output.time(ofFrame: n) * Rational(Int64(output.audio.sampleRate))).rounded
     }
 
     /// Mixes timeline samples `[start, start + count)` (count at most the block capacity) and
@@ -59,15 +59,7 @@ public final class AudioMixer {
             if entry == nil || entry!.position != local {
                 entry = (try AudioReader(path: voice.path, item: voice.item, layout: layout, offset: local), local)
             }
-            let rate = Int64(layout.sampleRate)
-            let volume = voice.item.volume
-            let gain: (Int) -> Float
-            if case .constant(let value) = volume {
-                let constant = Float(value)
-                gain = { _ in constant }
-            } else {
-                gain = { i in Float(volume.value(at: Rational(local + Int64(i), rate))) }
-            }
+            let gain = voice.envelope.gains(from: local, count: Int(to - from), into: &gains)
             try entry!.reader.read(count: Int(to - from), into: block, at: Int(from - start), gain: gain)
             entry!.position = local + (to - from)
             readers[voice.key] = to == voice.end ? nil : entry

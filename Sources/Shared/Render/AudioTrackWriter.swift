@@ -1,40 +1,54 @@
 import FarmCore
 import FarmMedia
 
-/// Pulls mixed timeline samples from an `AudioMixer` and feeds them to an audio encoder in the
-/// encoder's frame size, with timestamps counted in samples from the file's start.
+/// Writes a render's sound into a file as audio blocks (`AudioBlocks`), each mixed and encoded
+/// by its own `AudioBlockEncoder`, with timestamps in samples from the file's first block.
+///
+/// A whole render writes every block of its range; a farm worker writes one block to a file of
+/// its own, which the coordinator joins with the others.
 final class AudioTrackWriter {
-    private let encoder: MediaEncoder
+    private let loaded: LoadedProject
+    private var blocks: ArraySlice<Chunk>
+    private let render: Range<Int64>
     private let stream: Int
-    private let mixer: AudioMixer
-    private let frameSize: Int
-    private let start: Int64
-    /// The next timeline sample to encode.
-    private var next: Int64
+    private let globalHeader: Bool
+    /// Samples from the render's start to the file's: the first block's offset.
+    private let origin: Int64
+    /// The first block's encoder, made early because the muxer needs its parameters.
+    private var firstEncoder: AudioBlockEncoder?
 
-    init(encoder: MediaEncoder, stream: Int, mixer: AudioMixer, start: Int64) {
-        self.encoder = encoder
-        self.stream = stream
-        self.mixer = mixer
-        self.start = start
-        next = start
-        frameSize = encoder.audioFrameSize
+    /// `blocks`, in order, of the render that covers timeline samples `render`.
+    init(loaded: LoadedProject, blocks: [Chunk], render: Range<Int64>, muxer: Muxer) throws {
+        precondition(!blocks.isEmpty, "an audio track needs a block")
+        self.loaded = loaded
+        self.blocks = blocks[...]
+        self.render = render
+        globalHeader = muxer.needsGlobalHeader
+        let first = try AudioBlockEncoder(loaded: loaded, block: blocks[0], render: render, globalHeader: globalHeader)
+        stream = try muxer.addStream(for: first.encoder, startsFile: first.startsRender)
+        origin = blocks[0].start - render.lowerBound
+        firstEncoder = first
     }
 
-    /// Encodes whole encoder frames up to timeline sample `end`; with `final`, the last partial one too.
-    func encode(upTo end: Int64, muxer: Muxer, final: Bool) throws {
-        while next < end {
-            let count = Int(min(Int64(frameSize), end - next))
-            if count < frameSize && !final { return }
-            let mixed = try mixer.mix(from: next, count: count)
-            try encoder.encode(mixed, count: count, pts: next - start) { packet in
-                try muxer.write(packet, stream: stream, from: encoder.timeBase)
+    /// Encodes every block that starts before timeline sample `end`.
+    func encode(upTo end: Int64, muxer: Muxer, cancellation: StopFlag?) throws {
+        while let block = blocks.first, block.start < end {
+            blocks.removeFirst()
+            let encoder =
+                try firstEncoder
+                ?? AudioBlockEncoder(loaded: loaded, block: block, render: render, globalHeader: globalHeader)
+            firstEncoder = nil
+            let timeBase = encoder.encoder.timeBase
+            try encoder.encode(cancellation: cancellation) { packet in
+                packet.pts = packet.pts.map { $0 - origin }
+                packet.dts = packet.dts.map { $0 - origin }
+                try muxer.write(packet, stream: stream, from: timeBase)
             }
-            next += Int64(count)
         }
     }
 
-    func drain(muxer: Muxer) throws {
-        try encoder.drain { packet in try muxer.write(packet, stream: stream, from: encoder.timeBase) }
+    /// Encodes the blocks not written yet.
+    func finish(muxer: Muxer, cancellation: StopFlag?) throws {
+        try encode(upTo: .max, muxer: muxer, cancellation: cancellation)
     }
 }

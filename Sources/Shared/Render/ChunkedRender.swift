@@ -1,17 +1,18 @@
 import FarmCore
 import Foundation
 
-/// The farm's rendering pipeline run in one process: each chunk rendered by its own fresh
-/// renderer into a segment, the audio rendered once as its own task, then the segments joined.
+/// The farm's rendering pipeline as separate tasks: each video chunk and each audio block
+/// rendered by a fresh renderer into a file of its own, then the files joined.
 ///
-/// Workers run exactly `renderSegment` and `renderAudio`, and the coordinator's joins call the
-/// same `SegmentJoiner`. Running them here, one after another, is how tests prove that chunking
-/// never changes the output.
+/// Workers run exactly `renderSegment` and `renderAudioBlock`, the coordinator's joins and
+/// `LocalRender` call the same `SegmentJoiner`; running them here, one after another, is how
+/// tests prove that chunking never changes the output.
 public struct ChunkedRender {
     public let loaded: LoadedProject
-    /// Folder for segment and audio files.
+    /// Folder for segment and audio block files.
     public let workDirectory: URL
     public var encoderThreads = 1
+    public var decoderThreads = 1
     public var cancellation: StopFlag?
     /// Sync results to disk (a worker's scratch copies need not be: the coordinator syncs its own).
     public var durable = true
@@ -21,60 +22,77 @@ public struct ChunkedRender {
         self.workDirectory = workDirectory
     }
 
-    /// The file name of a chunk's segment or of the audio task's result. Both are MOV: it
-    /// carries every export codec (H.264, HEVC, FFV1, PCM, AAC) with exact timestamps.
+    /// The file name of a chunk's segment or of an audio block. Both are MOV: it carries every
+    /// export codec (H.264, HEVC, FFV1, PCM, AAC) with exact timestamps.
     public static func fileName(kind: ChunkKind, chunk: Chunk) -> String {
-        kind == .audio ? "audio.mov" : String(format: "segment-%06d.mov", chunk.index)
+        String(format: kind == .audio ? "audio-%06d.mov" : "segment-%06d.mov", chunk.index)
     }
 
-    public func segmentURL(_ chunk: Chunk) -> URL {
-        workDirectory.appendingPathComponent(Self.fileName(kind: .video, chunk: chunk))
+    public func url(kind: ChunkKind, chunk: Chunk) -> URL {
+        workDirectory.appendingPathComponent(Self.fileName(kind: kind, chunk: chunk))
     }
 
-    public var audioURL: URL {
-        workDirectory.appendingPathComponent(Self.fileName(kind: .audio, chunk: Chunk(index: 0, start: 0, end: 0)))
+    /// Every timeline sample of the project.
+    public var samples: Range<Int64> { loaded.project.output.samples(ofFrames: 0..<loaded.project.frameCount) }
+
+    /// The project's audio blocks: what the audio tasks render.
+    public var audioBlocks: [Chunk] {
+        AudioBlocks.plan(samples: samples, sampleRate: loaded.project.output.audio.sampleRate)
     }
 
     /// Renders one chunk's frames, video only, with a fresh encoder.
     public func renderSegment(_ chunk: Chunk, progress: (RenderProgress) -> Void = { _ in }) throws -> URL {
-        var configuration = TimelineRenderer.Configuration()
-        configuration.includeAudio = false
-        configuration.container = .mov
-        configuration.encoderThreads = encoderThreads
-        configuration.cancellation = cancellation
-        configuration.durable = durable
-        let url = segmentURL(chunk)
-        try TimelineRenderer(loaded: loaded, configuration: configuration).render(
-            frames: chunk.frames, to: url, progress: progress)
+        let url = url(kind: .video, chunk: chunk)
+        try TimelineRenderer(loaded: loaded, configuration: configuration(video: true))
+            .render(frames: chunk.frames, to: url, progress: progress)
         return url
     }
 
-    /// Mixes and encodes the whole timeline's sound once.
-    public func renderAudio(progress: (RenderProgress) -> Void = { _ in }) throws -> URL {
+    /// Mixes and encodes one audio block of a render covering timeline samples `render` (by
+    /// default the whole timeline, as on a farm).
+    public func renderAudioBlock(_ block: Chunk, of render: Range<Int64>? = nil) throws -> URL {
+        let url = url(kind: .audio, chunk: block)
+        try TimelineRenderer(loaded: loaded, configuration: configuration(video: false))
+            .render(audioBlock: block, of: render ?? samples, to: url)
+        return url
+    }
+
+    private func configuration(video: Bool) -> TimelineRenderer.Configuration {
         var configuration = TimelineRenderer.Configuration()
-        configuration.includeVideo = false
+        configuration.includeVideo = video
+        configuration.includeAudio = !video
         configuration.container = .mov
+        configuration.encoderThreads = encoderThreads
+        configuration.decoderThreads = decoderThreads
         configuration.cancellation = cancellation
         configuration.durable = durable
-        try TimelineRenderer(loaded: loaded, configuration: configuration)
-            .render(frames: 0..<loaded.project.frameCount, to: audioURL, progress: progress)
-        return audioURL
+        return configuration
     }
 
-    public func join(chunks: [Chunk], container: ExportSettings.Container? = nil, to destination: URL) throws {
+    public func join(
+        chunks: [Chunk], blocks: [Chunk], container: ExportSettings.Container? = nil, to destination: URL
+    ) throws {
         try SegmentJoiner.join(
-            segments: chunks.map { SegmentJoiner.Segment(url: segmentURL($0), chunk: $0) }, audio: audioURL,
-            fps: loaded.project.output.fps, container: container ?? loaded.project.export.container, to: destination)
+            segments: chunks.map { SegmentJoiner.Segment(url: url(kind: .video, chunk: $0), chunk: $0) },
+            audio: blocks.map { SegmentJoiner.Segment(url: url(kind: .audio, chunk: $0), chunk: $0) },
+            fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
+            container: container ?? loaded.project.export.container, to: destination)
     }
 
-    /// Plans, renders every chunk and the audio, and joins them.
-    public func renderAll(size: ChunkPlanner.Size, to destination: URL) throws {
+    /// The video chunks of `size`, on the boundaries the export needs.
+    public func plan(_ size: ChunkPlanner.Size) -> [Chunk] {
         let project = loaded.project
-        let chunks = ChunkPlanner.plan(
+        return ChunkPlanner.plan(
             frameCount: project.frameCount, fps: project.output.fps, size: size,
             alignment: project.export.video.chunkAlignment)
+    }
+
+    /// Plans, renders every chunk and audio block, and joins them.
+    public func renderAll(size: ChunkPlanner.Size, to destination: URL) throws {
+        let chunks = plan(size)
         for chunk in chunks { _ = try renderSegment(chunk) }
-        _ = try renderAudio()
-        try join(chunks: chunks, to: destination)
+        let blocks = audioBlocks
+        for block in blocks { _ = try renderAudioBlock(block) }
+        try join(chunks: chunks, blocks: blocks, to: destination)
     }
 }

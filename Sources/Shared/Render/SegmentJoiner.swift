@@ -2,13 +2,14 @@ import FarmCore
 import FarmMedia
 import Foundation
 
-/// Joins chunk segments (video only, each starting at a keyframe) and the separately encoded
-/// audio into the final file by stream copy, in-process.
+/// Joins chunk segments (video only, each starting at a keyframe) and the audio blocks (sound
+/// only, see `AudioBlocks`) into the final file by stream copy, in-process.
 ///
 /// Every video packet's timestamps are rebuilt from its chunk's first frame index and the output
 /// frame duration: the packet's position inside its segment is counted in frames, then offset by
 /// the chunk start. Container durations (rounded in MP4) are never trusted, so nothing drifts at
 /// the seams. Each segment must hold exactly its chunk's frame count, else the join fails.
+/// Audio packets are timed in samples from their block's first sample (`AudioBlockSequence`).
 public enum SegmentJoiner {
     public struct Segment: Sendable {
         public var url: URL
@@ -20,14 +21,17 @@ public enum SegmentJoiner {
         }
     }
 
-    /// Writes `destination` atomically from `segments` (in frame order) and `audio`.
+    /// Writes `destination` atomically from `segments` (in frame order) and `audio` (audio blocks
+    /// in sample order; none for a silent file).
     public static func join(
-        segments: [Segment], audio: URL?, fps: Rational, container: ExportSettings.Container, to destination: URL
+        segments: [Segment], audio: [Segment], fps: Rational, sampleRate: Int, container: ExportSettings.Container,
+        to destination: URL
     ) throws {
         let file = AtomicFile(destination: destination)
         do {
             try joinUnsafely(
-                segments: segments, audio: audio, fps: fps, container: container, path: file.temporary.path)
+                segments: segments, audio: audio, fps: fps, sampleRate: sampleRate, container: container,
+                path: file.temporary.path)
             try file.commit()
         } catch {
             file.discard()
@@ -36,7 +40,8 @@ public enum SegmentJoiner {
     }
 
     private static func joinUnsafely(
-        segments: [Segment], audio: URL?, fps: Rational, container: ExportSettings.Container, path: String
+        segments: [Segment], audio: [Segment], fps: Rational, sampleRate: Int, container: ExportSettings.Container,
+        path: String
     ) throws {
         guard let first = segments.first else { throw FFmpegError(operation: "join", message: "no segments") }
         for (previous, next) in zip(segments, segments.dropFirst()) where previous.chunk.end != next.chunk.start {
@@ -48,11 +53,16 @@ public enum SegmentJoiner {
         let frameBase = Rational(fps.denominator, fps.numerator)
         let videoInput = try DemuxedStream(path: first.url.path, kind: .video)
         let videoStream = try muxer.addStream(copying: videoInput, timeBase: frameBase, frameRate: fps)
-        var audioInput: DemuxedStream?
+        var audioInput: AudioBlockSequence?
         var audioStream = -1
-        if let audio {
-            let input = try DemuxedStream(path: audio.path, kind: .audio)
-            audioStream = try muxer.addStream(copying: input, timeBase: input.timeBase, frameRate: nil)
+        if !audio.isEmpty {
+            for (previous, next) in zip(audio, audio.dropFirst()) where previous.chunk.end != next.chunk.start {
+                throw FFmpegError(
+                    operation: "join",
+                    message: "audio blocks are not contiguous: \(previous.chunk.frames) then \(next.chunk.frames)")
+            }
+            let input = try AudioBlockSequence(blocks: audio, sampleRate: sampleRate)
+            audioStream = try muxer.addStream(copying: input.first, timeBase: input.timeBase, frameRate: nil)
             audioInput = input
         }
         try muxer.start()

@@ -45,11 +45,40 @@ public enum SegmentVerifier {
         }
     }
 
-    /// The audio task's file must hold an audio stream with at least one packet.
-    public static func verifyAudio(_ url: URL) throws {
+    /// An audio block must hold packets that follow each other without a gap, timed in samples
+    /// from the block's start, covering the block: exactly, but for the encoder's priming before
+    /// a render's first block and its flush after the last.
+    public static func verifyAudio(_ url: URL, block: Chunk, sampleRate: Int, startsRender: Bool, endsRender: Bool)
+        throws
+    {
         let input = try DemuxedStream(path: url.path, kind: .audio)
+        let toSamples = input.timeBase * Rational(Int64(sampleRate))
         let packet = Packet()
-        guard try input.read(into: packet) else { throw Failure(description: "audio file holds no packets") }
-        packet.unref()
+        var first: Int64?
+        var next: Int64?
+        var count = 0
+        while try input.read(into: packet) {
+            defer { packet.unref() }
+            guard let stamp = packet.pts else { throw Failure(description: "audio packet \(count) has no timestamp") }
+            let pts = Rational(stamp) * toSamples
+            let duration = Rational(packet.duration) * toSamples
+            guard pts.denominator == 1, duration.denominator == 1, duration.numerator > 0 else {
+                throw Failure(description: "audio packet \(count) at \(stamp) is off the sample grid")
+            }
+            if let next, pts.numerator != next {
+                throw Failure(description: "audio packet \(count) starts at sample \(pts.numerator), not \(next)")
+            }
+            first = first ?? pts.numerator
+            next = pts.numerator + duration.numerator
+            count += 1
+        }
+        guard let first, let end = next else { throw Failure(description: "audio block holds no packets") }
+        let length = block.end - block.start
+        guard startsRender ? first <= 0 : first == 0 else {
+            throw Failure(description: "audio block starts at sample \(first), not 0")
+        }
+        guard endsRender ? end >= length : end == length else {
+            throw Failure(description: "audio block covers \(end) samples, the block has \(length)")
+        }
     }
 }

@@ -20,10 +20,10 @@ public struct RenderProgress: Sendable {
     }
 }
 
-/// Renders a range of a project's output frames, and/or its mixed audio, into a file.
+/// Renders a range of a project's output frames, and/or its sound, into a file.
 ///
-/// `farm render --local` renders everything in one call; a farm worker renders one chunk's
-/// frames with `audio: false`, and the audio task renders `video: false` over the whole timeline.
+/// A farm worker renders one chunk's frames with `includeAudio` off, or one audio block with
+/// `render(audioBlock:of:to:)`; tests and tools render a whole range with both in one pass.
 public final class TimelineRenderer {
     public struct Configuration: Sendable {
         /// Encoder threads (0 lets the encoder choose).
@@ -51,12 +51,34 @@ public final class TimelineRenderer {
     }
 
     /// Renders output frames `frames` (timestamps in the file start at 0) to `destination`,
-    /// which appears only once complete.
+    /// which appears only once complete. The sound, when included, is the audio blocks of the
+    /// frames' samples.
     public func render(frames: Range<Int64>, to destination: URL, progress: (RenderProgress) -> Void = { _ in }) throws
     {
+        try write(destination) { muxer in
+            try renderFrames(frames, muxer: muxer, progress: progress)
+        }
+    }
+
+    /// Renders one audio block (`AudioBlocks`) of a render covering timeline samples `render`,
+    /// sound only, to `destination`: a farm's audio task.
+    public func render(audioBlock block: Chunk, of render: Range<Int64>, to destination: URL) throws {
+        try write(destination, movieTimescale: loaded.project.output.audio.sampleRate) { muxer in
+            let audio = try AudioTrackWriter(loaded: loaded, blocks: [block], render: render, muxer: muxer)
+            try muxer.start()
+            try audio.finish(muxer: muxer, cancellation: configuration.cancellation)
+        }
+    }
+
+    /// Runs `body` on a muxer writing a temporary file that becomes `destination` when done.
+    private func write(_ destination: URL, movieTimescale: Int? = nil, _ body: (Muxer) throws -> Void) throws {
         let file = AtomicFile(destination: destination)
         do {
-            try renderUnsafely(frames: frames, to: file.temporary.path, progress: progress)
+            let muxer = try Muxer(
+                path: file.temporary.path, container: configuration.container ?? loaded.project.export.container,
+                movieTimescale: movieTimescale)
+            try body(muxer)
+            try muxer.finish()
             try file.commit(durable: configuration.durable)
         } catch {
             file.discard()
@@ -64,10 +86,9 @@ public final class TimelineRenderer {
         }
     }
 
-    private func renderUnsafely(frames: Range<Int64>, to path: String, progress: (RenderProgress) -> Void) throws {
+    private func renderFrames(_ frames: Range<Int64>, muxer: Muxer, progress: (RenderProgress) -> Void) throws {
         let project = loaded.project
         let output = project.output
-        let muxer = try Muxer(path: path, container: configuration.container ?? project.export.container)
         let video =
             try configuration.includeVideo
             ? VideoTrackWriter(
@@ -75,11 +96,11 @@ public final class TimelineRenderer {
             : nil
         var audio: AudioTrackWriter?
         if configuration.includeAudio {
-            let encoder = try MediaEncoder.audio(
-                output: output.audio, settings: project.export.audio, globalHeader: muxer.needsGlobalHeader)
-            let stream = try muxer.addStream(for: encoder)
-            let first = AudioMixer.sampleIndex(ofFrame: frames.lowerBound, output: output)
-            audio = AudioTrackWriter(encoder: encoder, stream: stream, mixer: AudioMixer(loaded: loaded), start: first)
+            let samples = output.samples(ofFrames: frames)
+            let blocks = AudioBlocks.plan(samples: samples, sampleRate: output.audio.sampleRate)
+            if !blocks.isEmpty {
+                audio = try AudioTrackWriter(loaded: loaded, blocks: blocks, render: samples, muxer: muxer)
+            }
         }
         try muxer.start()
         let clock = ContinuousClock()
@@ -88,19 +109,18 @@ public final class TimelineRenderer {
             configuration.includeVideo ? Compositor(loaded: loaded, decoderThreads: configuration.decoderThreads) : nil
         for n in frames {
             if configuration.cancellation?.isRaised == true { throw RenderCancelled() }
+            // Sound goes a block ahead of the pictures; the muxer interleaves them.
+            try audio?.encode(
+                upTo: output.sampleIndex(ofFrame: n + 1), muxer: muxer, cancellation: configuration.cancellation)
             if let video, let compositor {
                 try video.encode(compositor.render(frame: n), timelineFrame: n, first: frames.lowerBound, muxer: muxer)
             }
-            try audio?.encode(
-                upTo: AudioMixer.sampleIndex(ofFrame: n + 1, output: output), muxer: muxer,
-                final: n + 1 == frames.upperBound)
             progress(
                 RenderProgress(
                     framesDone: n + 1 - frames.lowerBound, frameCount: Int64(frames.count), elapsed: clock.now - started
                 ))
         }
         try video?.drain(muxer: muxer)
-        try audio?.drain(muxer: muxer)
-        try muxer.finish()
+        try audio?.finish(muxer: muxer, cancellation: configuration.cancellation)
     }
 }

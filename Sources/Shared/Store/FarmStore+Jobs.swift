@@ -3,27 +3,26 @@ import Foundation
 
 /// Jobs: submitted with their chunks, joined, finished.
 extension FarmStore {
-    /// Records a job and its chunks (the audio task first); returns the job id.
+    /// Records a job with its video chunks and audio blocks; returns the job id.
     public func submit(_ job: JobSubmission) throws -> Int64 {
         try connection.transaction {
             let id = try connection.query(
                 """
                 INSERT INTO jobs (name, priority, project_file, project_text, media_root, output_path, container,
-                                  fps, frame_count, width, height)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
+                                  fps, frame_count, width, height, sample_rate)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id
                 """,
                 [
                     job.name, String(job.priority), job.projectFile, job.projectText, job.mediaRoot, job.outputPath,
                     job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width),
-                    String(job.height),
+                    String(job.height), String(job.sampleRate),
                 ])[0].int(0)
-            try connection.query(
-                "INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame) VALUES ($1, 'audio', 0, 0, $2)",
-                [String(id), String(job.frameCount)])
-            for chunk in job.chunks {
-                try connection.query(
-                    "INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame) VALUES ($1, 'video', $2, $3, $4)",
-                    [String(id), String(chunk.index), String(chunk.start), String(chunk.end)])
+            for (kind, chunks) in [(ChunkKind.audio, job.audioBlocks), (.video, job.chunks)] {
+                for chunk in chunks {
+                    try connection.query(
+                        "INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame) VALUES ($1, $2, $3, $4, $5)",
+                        [String(id), kind.rawValue, String(chunk.index), String(chunk.start), String(chunk.end)])
+                }
             }
             try notify(job: id)
             return id
@@ -35,11 +34,12 @@ extension FarmStore {
             JobRecord.init)
     }
 
-    /// Video chunks of a job in frame order.
-    public func videoChunks(job: Int64) throws -> [Chunk] {
+    /// A job's chunks of one kind in order: video chunks (output frames) or audio blocks
+    /// (timeline samples).
+    public func chunks(job: Int64, kind: ChunkKind) throws -> [Chunk] {
         try connection.query(
-            "SELECT idx, start_frame, end_frame FROM chunks WHERE job_id = $1 AND kind = 'video' ORDER BY idx",
-            [String(job)]
+            "SELECT idx, start_frame, end_frame FROM chunks WHERE job_id = $1 AND kind = $2 ORDER BY idx",
+            [String(job), kind.rawValue]
         ).map { Chunk(index: Int($0.int(0)), start: $0.int(1), end: $0.int(2)) }
     }
 

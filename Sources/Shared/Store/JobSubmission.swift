@@ -15,12 +15,16 @@ public struct JobSubmission: Sendable {
     public var width: Int
     public var height: Int
     public var priority: Int
+    /// Video chunks: ranges of output frames.
     public var chunks: [Chunk]
+    /// Audio blocks: ranges of timeline samples (`AudioBlocks`).
+    public var audioBlocks: [Chunk]
+    public var sampleRate: Int
 
     public init(
         name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,
         container: ExportSettings.Container, fps: Rational, frameCount: Int64, width: Int, height: Int, priority: Int,
-        chunks: [Chunk]
+        chunks: [Chunk], audioBlocks: [Chunk], sampleRate: Int
     ) {
         self.name = name
         self.projectFile = projectFile
@@ -34,6 +38,8 @@ public struct JobSubmission: Sendable {
         self.height = height
         self.priority = priority
         self.chunks = chunks
+        self.audioBlocks = audioBlocks
+        self.sampleRate = sampleRate
     }
 
     /// Reads `file` again for its exact text (the workers parse the same bytes) and plans chunks.
@@ -56,5 +62,8 @@ public struct JobSubmission: Sendable {
         self.priority = priority
         chunks = ChunkPlanner.plan(
             frameCount: frameCount, fps: fps, size: chunkSize, alignment: project.export.video.chunkAlignment)
+        sampleRate = project.output.audio.sampleRate
+        audioBlocks = AudioBlocks.plan(
+            samples: project.output.samples(ofFrames: 0..<frameCount), sampleRate: sampleRate)
     }
 }

@@ -77,6 +77,14 @@ public enum Migrations {
             ALTER TABLE chunks ADD COLUMN failures_from integer NOT NULL DEFAULT 0;
             """
         ),
+        (
+            3,
+            """
+            -- Sound is rendered as audio blocks (kind 'audio', one row each) whose start_frame and
+            -- end_frame hold timeline sample indices; the join needs the rate to time them.
+            ALTER TABLE jobs ADD COLUMN sample_rate integer NOT NULL DEFAULT 48000;
+            """
+        ),
     ]
 
     /// The newest schema version this build knows.

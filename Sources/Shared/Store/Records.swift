@@ -5,7 +5,7 @@ import Foundation
 public struct JobRecord: Sendable {
     static let columns =
         "id, name, state, priority, output_path, container, fps, frame_count, error, paused, "
-        + "project_file, width, height"
+        + "project_file, width, height, sample_rate"
 
     public var id: Int64
     public var name: String
@@ -20,6 +20,7 @@ public struct JobRecord: Sendable {
     public var projectFile: String
     public var width: Int
     public var height: Int
+    public var sampleRate: Int
 
     init(_ row: Row) throws {
         id = row.int(0)
@@ -41,6 +42,12 @@ public struct JobRecord: Sendable {
         projectFile = row.string(10)
         width = Int(row.int(11))
         height = Int(row.int(12))
+        sampleRate = Int(row.int(13))
+    }
+
+    /// Every timeline sample of the job: what its audio blocks cover.
+    public var samples: Range<Int64> {
+        0..<AudioBlocks.sampleIndex(ofFrame: frameCount, fps: fps, sampleRate: sampleRate)
     }
 
     public var isFinished: Bool { state.isFinished }

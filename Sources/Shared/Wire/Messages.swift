@@ -40,11 +40,15 @@ public struct Heartbeat: Codable, Sendable {
     /// Those of `running` not started yet; a draining worker gives them back. Absent from
     /// workers older than 0.4.
     public var waiting: [AttemptKey]?
+    /// Those of `running` rendered and uploading: they take no render slot. Absent from
+    /// workers older than 0.5.
+    public var uploading: [AttemptKey]?
 
-    public init(worker: WorkerInfo, running: [AttemptKey], waiting: [AttemptKey]?) {
+    public init(worker: WorkerInfo, running: [AttemptKey], waiting: [AttemptKey]?, uploading: [AttemptKey]?) {
         self.worker = worker
         self.running = running
         self.waiting = waiting
+        self.uploading = uploading
     }
 }
 

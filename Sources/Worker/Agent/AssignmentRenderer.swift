@@ -41,7 +41,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let url: URL
         switch assignment.kind {
         case .video: url = try chunked.renderSegment(assignment.chunk, progress: progress)
-        case .audio: url = try chunked.renderAudio(progress: progress)
+        case .audio: url = try chunked.renderAudioBlock(assignment.chunk)
         }
         let seconds = (clock.now - started) / .seconds(1)
         let frames = assignment.end - assignment.start
@@ -71,17 +71,24 @@ public final class AssignmentRenderer: @unchecked Sendable {
         return LoadedProject(project: project, media: media.filter { needed.contains($0.key) })
     }
 
-    /// A video chunk needs the assets of video items on screen during its frames; the audio
-    /// task needs the asset of every item that is not muted (any of them may carry sound).
+    /// A video chunk needs the assets of video items on screen during its frames; an audio
+    /// block needs the asset of every item that is not muted (any may carry sound) and sounds
+    /// while the block is mixed, its pre-roll and tail included.
     static func assets(of project: Project, for assignment: Assignment) -> Set<String> {
-        guard assignment.kind == .video else {
-            return Set(project.tracks.flatMap { $0.items.filter { !$0.muted }.map(\.asset) })
+        switch assignment.kind {
+        case .video:
+            let start = project.output.time(ofFrame: assignment.start)
+            let end = project.output.time(ofFrame: assignment.end)
+            return Set(
+                project.tracks.filter { $0.kind == .video }.flatMap { track in
+                    track.items.filter { $0.at < end && $0.end > start }.map(\.asset)
+                })
+        case .audio:
+            let span = AudioBlockEncoder.timeSpan(of: assignment.chunk, sampleRate: project.output.audio.sampleRate)
+            return Set(
+                project.tracks.flatMap { track in
+                    track.items.filter { !$0.muted && $0.at < span.upperBound && $0.end > span.lowerBound }.map(\.asset)
+                })
         }
-        let start = project.output.time(ofFrame: assignment.start)
-        let end = project.output.time(ofFrame: assignment.end)
-        return Set(
-            project.tracks.filter { $0.kind == .video }.flatMap { track in
-                track.items.filter { $0.at < end && $0.end > start }.map(\.asset)
-            })
     }
 }

@@ -163,7 +163,8 @@ public final class WorkerAgent {
             send(
                 .heartbeat(
                     Heartbeat(
-                        worker: info, running: Array(tasks.keys), waiting: tasks.values.filter(\.isQueued).map(\.key))))
+                        worker: info, running: Array(tasks.keys), waiting: tasks.values.filter(\.isQueued).map(\.key),
+                        uploading: tasks.values.filter(\.isUploading).map(\.key))))
         }
         try uploader.resendStalled(Array(tasks.values))
     }

@@ -39,6 +39,14 @@ final class WorkerTask {
         return false
     }
 
+    /// Rendered; its result is uploading or waiting for the verdict.
+    var isUploading: Bool {
+        switch phase {
+        case .uploading, .awaitingVerdict: return true
+        case .queued, .rendering: return false
+        }
+    }
+
     var isQueued: Bool {
         if case .queued = phase { return true }
         return false

@@ -12,9 +12,10 @@ struct Render: ParsableCommand {
             data folder (unless --database or $DATABASE_URL names one), a coordinator and local \
             workers (one per core), splits the timeline into chunks, renders them in parallel, \
             joins them into the output and shuts everything down again. With --local it renders \
-            in this one process instead, with no database.
+            the same chunks and audio blocks in this one process instead, on a thread per core, \
+            with no database.
 
-            Either way the output is the same, frame for frame. The container comes from the \
+            Either way the output is the same, frame for frame and sample for sample. The container comes from the \
             output's extension (.mp4, .mov, .mkv), else from the project's export.container. The \
             file appears only when complete: it is written under a temporary name, synced to disk \
             and renamed.
@@ -34,6 +35,7 @@ struct Render: ParsableCommand {
               farm render project.json -o final.mp4 --workers 2 --chunk-seconds 4
               farm render project.json -o final.mp4 --database postgresql://farm@db/farm
               farm render project.json -o shot.mov --local --frames 120..240
+              farm render project.json -o final.mp4 --local --threads 4
             """
     )
 
@@ -55,11 +57,13 @@ struct Render: ParsableCommand {
     @Option(name: .long, help: "With --local: render only output frames A..B (A included, B excluded), e.g. 0..300.")
     var frames: FrameRange?
 
-    @Option(name: .long, help: "Encoder threads (default: 1 per worker, or as many as the encoder likes with --local).")
+    @Option(
+        name: .long,
+        help: "With --local: chunks rendered at once (default: one per core). On a farm: encoder threads per worker.")
     var threads: Int?
 
     @Option(name: .long, help: "Decoder threads per video source with --local (0: one per core).")
-    var decoderThreads = 0
+    var decoderThreads = 1
 
     func validate() throws {
         if let threads, threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
@@ -109,7 +113,7 @@ struct Render: ParsableCommand {
         printSummary(
             loaded.project, frames: loaded.project.frameCount, url: target.url,
             elapsed: (clock.now - started) / .seconds(1),
-            how: "\(submission.chunks.count) video chunks and the audio")
+            how: "\(submission.chunks.count) video chunks and \(submission.audioBlocks.count) audio blocks")
     }
 
     private func renderLocally(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {
@@ -121,18 +125,20 @@ struct Render: ParsableCommand {
                 Data("--frames \(range.lowerBound)..\(range.upperBound) is outside the timeline's 0..\(total)\n".utf8))
             throw FarmExit.badInput
         }
-        var configuration = TimelineRenderer.Configuration()
-        configuration.encoderThreads = threads ?? 0
-        // Source decoding runs beside compositing and encoding; decoded pictures are identical
-        // whatever the thread count, so this changes speed only.
-        configuration.decoderThreads = decoderThreads
+        var configuration = LocalRender.Configuration()
+        if let threads { configuration.threads = max(1, threads) }
+        // Decoded pictures are identical whatever the thread count: this changes speed only.
+        configuration.decoderThreads =
+            decoderThreads == 0 ? ProcessInfo.processInfo.activeProcessorCount : decoderThreads
         configuration.container = target.container
         configuration.cancellation = interruption.flag
-        let renderer = TimelineRenderer(loaded: loaded, configuration: configuration)
+        let renderer = LocalRender(loaded: loaded, configuration: configuration)
         let ((), elapsed) = try withProgress { meter in
             try renderer.render(frames: range, to: target.url) { meter.update($0) }
         }
-        printSummary(project, frames: Int64(range.count), url: target.url, elapsed: elapsed, how: "in one process")
+        printSummary(
+            project, frames: Int64(range.count), url: target.url, elapsed: elapsed,
+            how: "in one process on \(configuration.threads) thread\(configuration.threads == 1 ? "" : "s")")
     }
 
     /// Runs a local render under a progress meter; on failure prints one line and exits 1.

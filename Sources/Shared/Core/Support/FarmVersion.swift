@@ -1,4 +1,4 @@
 /// The farm's release, reported by workers in `hello` and by `--version`.
 public enum FarmVersion {
-    public static let current = "0.4.0"
+    public static let current = "0.5.0"
 }

@@ -1,0 +1,43 @@
+/// The timeline's sound cut into blocks that any worker can mix and encode, like video chunks.
+///
+/// Boundaries depend on the render range alone (for a farm job, the whole timeline: the project
+/// alone), never on the video chunking or the number of workers: so the encoded sound is the
+/// same however a job is spread. Every boundary is a whole number of AAC frames from the range's
+/// start, so each block's packets line up with its neighbours' at the seam. A block's `start`
+/// and `end` are timeline sample indices.
+public enum AudioBlocks {
+    /// Samples per AAC frame.
+    public static let frameSamples: Int64 = 1024
+
+    /// About ten seconds: long enough that the pre-roll each block encodes again costs ~2 %,
+    /// short enough that a long timeline's sound spreads over every worker.
+    public static func length(sampleRate: Int) -> Int64 {
+        max(1, (Int64(sampleRate) * 10 + frameSamples / 2) / frameSamples) * frameSamples
+    }
+
+    /// The blocks covering timeline samples `samples`: boundaries every `length` samples from the
+    /// range's start, the last block cut at its end.
+    public static func plan(samples: Range<Int64>, sampleRate: Int) -> [Chunk] {
+        let length = length(sampleRate: sampleRate)
+        return stride(from: samples.lowerBound, to: samples.upperBound, by: Int(length)).enumerated().map {
+            Chunk(index: $0, start: $1, end: min($1 + length, samples.upperBound))
+        }
+    }
+
+    /// The number of timeline samples before output frame `n` starts, at `fps` and `sampleRate`.
+    public static func sampleIndex(ofFrame n: Int64, fps: Rational, sampleRate: Int) -> Int64 {
+        (Rational(n) / fps * Rational(Int64(sampleRate))).rounded
+    }
+}
+
+extension OutputSettings {
+    /// The number of timeline samples before output frame `n` starts.
+    public func sampleIndex(ofFrame n: Int64) -> Int64 {
+        AudioBlocks.sampleIndex(ofFrame: n, fps: fps, sampleRate: audio.sampleRate)
+    }
+
+    /// Timeline samples of output frames `frames`.
+    public func samples(ofFrames frames: Range<Int64>) -> Range<Int64> {
+        sampleIndex(ofFrame: frames.lowerBound)..<sampleIndex(ofFrame: frames.upperBound)
+    }
+}

@@ -1,0 +1,71 @@
+import FarmCore
+import FarmMedia
+
+/// Mixes and encodes one audio block with a fresh mixer and a fresh encoder, so the block's
+/// packets are the same whoever renders it and whatever was rendered before.
+///
+/// An AAC packet holds a transform over two frames of sound, so a block's first packet needs
+/// the sound before the block and its last one the sound after it. The encoder starts `preRoll`
+/// samples early and is fed `tail` samples past the block's end; only the packets that belong
+/// to the block are kept: those whose samples lie inside it. Joined, the blocks decode without
+/// a click or a lag at their seams. The block that starts a render keeps the encoder's priming
+/// packet and the one that ends it keeps the encoder's flush, as a single encode would.
+public final class AudioBlockEncoder {
+    /// Samples encoded before a block and dropped: four AAC frames settle the encoder.
+    static let preRoll: Int64 = 4 * AudioBlocks.frameSamples
+    /// Samples encoded after a block and dropped: its last packet's transform reaches one frame on.
+    static let tail: Int64 = 2 * AudioBlocks.frameSamples
+
+    let encoder: MediaEncoder
+    private let loaded: LoadedProject
+    private let block: Chunk
+    private let render: Range<Int64>
+    private let overlaps: Bool
+
+    /// `block` is a range of timeline samples inside `render`, the samples of the whole render.
+    init(loaded: LoadedProject, block: Chunk, render: Range<Int64>, globalHeader: Bool) throws {
+        let project = loaded.project
+        encoder = try MediaEncoder.audio(
+            output: project.output.audio, settings: project.export.audio, globalHeader: globalHeader)
+        self.loaded = loaded
+        self.block = block
+        self.render = render
+        // PCM frames stand alone: nothing before or after a block changes its samples.
+        overlaps = encoder.initialPadding > 0
+    }
+
+    /// The timeline seconds a block's mix reads, pre-roll and tail included: the items that
+    /// sound then are the ones it needs.
+    public static func timeSpan(of block: Chunk, sampleRate: Int) -> Range<Rational> {
+        let rate = Rational(Int64(sampleRate))
+        return Rational(max(0, block.start - preRoll)) / rate..<Rational(block.end + tail) / rate
+    }
+
+    var startsRender: Bool { block.start == render.lowerBound }
+    var endsRender: Bool { block.end == render.upperBound }
+
+    /// Encodes the block and hands every kept packet to `write`, timestamped in samples from
+    /// the render's start (the priming packet of the first block before 0).
+    func encode(cancellation: StopFlag? = nil, write: (Packet) throws -> Void) throws {
+        let first = startsRender || !overlaps ? block.start : max(0, block.start - Self.preRoll)
+        let last = endsRender || !overlaps ? block.end : min(render.upperBound, block.end + Self.tail)
+        let lower = startsRender ? Int64.min : block.start - render.lowerBound
+        let upper = endsRender ? Int64.max : block.end - render.lowerBound
+        let keep = lower..<upper
+        let mixer = AudioMixer(loaded: loaded)
+        let frameSize = Int64(encoder.audioFrameSize)
+        let kept = { (packet: Packet) in
+            guard let pts = packet.pts, keep.contains(pts) else { return }
+            try write(packet)
+        }
+        var next = first
+        while next < last {
+            if cancellation?.isRaised == true { throw RenderCancelled() }
+            let count = Int(min(frameSize, last - next))
+            let samples = try mixer.mix(from: next, count: count)
+            try encoder.encode(samples, count: count, pts: next - render.lowerBound, write: kept)
+            next += Int64(count)
+        }
+        try encoder.drain(write: kept)
+    }
+}

@@ -1,0 +1,129 @@
+import FarmCore
+import Foundation
+
+/// `farm render --local`: a farm's tasks — video chunks and audio blocks — rendered by a pool of
+/// threads in this process, then joined. Each task is rendered exactly as a farm worker renders
+/// it, so the file is the farm's, and the same whatever the number of threads.
+public struct LocalRender {
+    public struct Configuration: Sendable {
+        /// Tasks rendered at once.
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// Decoder threads per video source (1: the pool already keeps every core busy).
+        public var decoderThreads = 1
+        /// Encoder threads per task, for exports not encoded a GOP at a time.
+        public var encoderThreads = 1
+        /// The container; nil takes the project's `export.container`.
+        public var container: ExportSettings.Container?
+        /// Raised by another thread to abandon the render.
+        public var cancellation: StopFlag?
+
+        public init() {}
+    }
+
+    public let loaded: LoadedProject
+    public let configuration: Configuration
+
+    public init(loaded: LoadedProject, configuration: Configuration = Configuration()) {
+        self.loaded = loaded
+        self.configuration = configuration
+    }
+
+    /// One task of the pool.
+    private enum Task {
+        case segment(Chunk)
+        case audio(Chunk)
+    }
+
+    /// Renders output frames `frames` to `destination`, which appears only once complete.
+    /// `progress` is called on this thread about ten times a second.
+    public func render(frames: Range<Int64>, to destination: URL, progress: (RenderProgress) -> Void = { _ in }) throws
+    {
+        let scratch = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).parts-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let stop = StopFlag()
+        var chunked = ChunkedRender(loaded: loaded, workDirectory: scratch)
+        chunked.encoderThreads = configuration.encoderThreads
+        chunked.decoderThreads = configuration.decoderThreads
+        chunked.cancellation = stop
+        chunked.durable = false
+        let chunks = plan(frames)
+        let samples = loaded.project.output.samples(ofFrames: frames)
+        let blocks = AudioBlocks.plan(samples: samples, sampleRate: loaded.project.output.audio.sampleRate)
+        // Sound first: its blocks are short, and the pictures then even out the threads' ends.
+        let tasks = blocks.map(Task.audio) + chunks.map(Task.segment)
+        try run(
+            tasks, chunked: chunked, samples: samples, frameCount: Int64(frames.count), stop: stop, progress: progress)
+        try SegmentJoiner.join(
+            segments: chunks.map { SegmentJoiner.Segment(url: chunked.url(kind: .video, chunk: $0), chunk: $0) },
+            audio: blocks.map { SegmentJoiner.Segment(url: chunked.url(kind: .audio, chunk: $0), chunk: $0) },
+            fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
+            container: configuration.container ?? loaded.project.export.container, to: destination)
+    }
+
+    /// Video chunks of `frames` on the boundaries a farm job's chunks would have (the export's
+    /// GOP), about four per thread so the threads finish together.
+    private func plan(_ frames: Range<Int64>) -> [Chunk] {
+        let project = loaded.project
+        let alignment = project.export.video.chunkAlignment
+        let perChunk = max(Int64(frames.count) / Int64(max(1, configuration.threads) * 4), 1)
+        let chunks = ChunkPlanner.plan(
+            frameCount: project.frameCount, fps: project.output.fps, size: .frames(perChunk), alignment: alignment)
+        return chunks.compactMap { chunk -> Chunk? in
+            let start = max(chunk.start, frames.lowerBound)
+            let end = min(chunk.end, frames.upperBound)
+            return start < end ? Chunk(index: chunk.index, start: start, end: end) : nil
+        }
+    }
+
+    private func run(
+        _ tasks: [Task], chunked: ChunkedRender, samples: Range<Int64>, frameCount: Int64, stop: StopFlag,
+        progress: (RenderProgress) -> Void
+    ) throws {
+        let next = Locked(0)
+        let framesDone = Locked<[Int: Int64]>([:])
+        let failure = Locked<Error?>(nil)
+        let finished = DispatchGroup()
+        for _ in 0..<max(1, min(configuration.threads, tasks.count)) {
+            finished.enter()
+            let thread = Thread {
+                defer { finished.leave() }
+                while !stop.isRaised {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < tasks.count else { return }
+                    do {
+                        switch tasks[index] {
+                        case .audio(let block):
+                            _ = try chunked.renderAudioBlock(block, of: samples)
+                        case .segment(let chunk):
+                            _ = try chunked.renderSegment(chunk) { update in
+                                framesDone.withLock { $0[index] = update.framesDone }
+                            }
+                        }
+                    } catch {
+                        failure.withLock { $0 = $0 ?? error }
+                        stop.raise()
+                    }
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        while finished.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            if configuration.cancellation?.isRaised == true { stop.raise() }
+            let done = framesDone.withLock { $0.values.reduce(0, +) }
+            progress(RenderProgress(framesDone: done, frameCount: frameCount, elapsed: clock.now - started))
+        }
+        if let error = failure.current {
+            throw configuration.cancellation?.isRaised == true ? RenderCancelled() : error
+        }
+        if configuration.cancellation?.isRaised == true { throw RenderCancelled() }
+        progress(RenderProgress(framesDone: frameCount, frameCount: frameCount, elapsed: clock.now - started))
+    }
+}

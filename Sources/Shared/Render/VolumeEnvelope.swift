@@ -1,0 +1,53 @@
+import FarmCore
+import FarmMedia
+
+/// An item's volume per sample, from its keyframes converted to sample positions once.
+///
+/// Exact at the keys and linear between them, in double precision; a sample's gain depends on
+/// its index alone, so every block, chunk and worker computes the same value for it. No rational
+/// arithmetic per sample: that made the mixer the slowest part of a render.
+struct VolumeEnvelope {
+    private let constant: Float?
+    /// Key positions in item-local samples (fractional where a key falls between samples).
+    private let positions: [Double]
+    private let values: [Double]
+
+    init(_ volume: Animated<Double>, sampleRate: Int) {
+        switch volume {
+        case .constant(let value):
+            constant = Float(value)
+            positions = []
+            values = []
+        case .keys(let keys):
+            constant = keys.count == 1 ? Float(keys[0].value) : nil
+            let rate = Rational(Int64(sampleRate))
+            positions = keys.map { ($0.time * rate).seconds }
+            values = keys.map(\.value)
+        }
+    }
+
+    /// The gain of item-local samples `first ..< first + count`: a constant, or one factor each
+    /// in `buffer` (grown once to the largest block, then reused).
+    func gains(from first: Int64, count: Int, into buffer: inout [Float]) -> AudioReader.Gain {
+        if let constant { return .constant(constant) }
+        if buffer.count < count { buffer = [Float](repeating: 0, count: count) }
+        buffer.withUnsafeMutableBufferPointer { gains in
+            // Samples rise, so the segment only moves forward within one call.
+            var segment = 0
+            for i in 0..<count {
+                let n = Double(first + Int64(i))
+                while segment < positions.count && positions[segment] <= n { segment += 1 }
+                if segment == 0 {
+                    gains[i] = Float(values[0])
+                } else if segment == positions.count {
+                    gains[i] = Float(values[segment - 1])
+                } else {
+                    let (a, b) = (positions[segment - 1], positions[segment])
+                    let (from, to) = (values[segment - 1], values[segment])
+                    gains[i] = Float(from + (to - from) * ((n - a) / (b - a)))
+                }
+            }
+        }
+        return .perSample(buffer)
+    }
+}

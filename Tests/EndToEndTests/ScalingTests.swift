@@ -1,0 +1,140 @@
+import FarmCore
+import FarmStore
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Long projects on many workers: the sound is parallel work whose result depends on the
+/// project alone, long timelines come out exact, and no chunk waits behind a busy worker.
+@Suite(.serialized) struct ScalingTests {
+    @Test(arguments: ["pcm", "aac"]) func soundIsTheSameLocallyAndOnAnyFarm(codec: String) throws {
+        try withTemporaryDirectory { dir in
+            let project = try TestProjects.soundAcrossBlocks(in: dir, audioCodec: codec)
+            let local = dir.appendingPathComponent("local.mov")
+            try FarmTests.farm(["render", project.path, "-o", local.path, "--local", "--threads", "1"])
+            let frames = try frameHashes(local)
+            let sound = try audioHash(local)
+            #expect(frames.count == 750)
+            let database = try TestDatabase.create()
+            for (name, arguments) in [
+                ("one worker", ["--workers", "1", "--chunk-seconds", "4"]),
+                ("three workers", ["--workers", "3", "--chunk-frames", "30"]),
+                ("local, two threads", ["--local", "--threads", "2"]),
+            ] {
+                let output = dir.appendingPathComponent("\(name).mov")
+                let database = arguments.contains("--local") ? [] : ["--database", database]
+                let result = try FarmTests.farm(["render", project.path, "-o", output.path] + arguments + database)
+                #expect(try audioHash(output) == sound, "\(codec), \(name): \(result.stdout)")
+                #expect(try frameHashes(output) == frames, "\(codec), \(name)")
+            }
+            let store = try FarmStore(url: database)
+            let blocks = try store.connection.query(
+                "SELECT count(*) FROM chunks WHERE kind = 'audio' GROUP BY job_id ORDER BY job_id")
+            #expect(blocks.map { $0.int(0) } == [3, 3], "every farm job splits the sound into the same three blocks")
+        }
+    }
+
+    @Test func aTenMinuteTimelineEndsExactly() throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make(
+                "a.mp4", in: dir, video: "testsrc2=size=160x90:rate=30:duration=600",
+                codec: ["-c:v", "libx264", "-preset", "ultrafast", "-g", "30"])
+            try TestMedia.make(
+                "b.mp4", in: dir, video: "testsrc=size=160x90:rate=25:duration=600",
+                codec: ["-c:v", "libx264", "-preset", "ultrafast", "-g", "25"])
+            try TestMedia.make("music.wav", in: dir, audio: "sine=frequency=440:sample_rate=48000:duration=600")
+            // Sixty 10 s cuts alternating between the sources, music ramping up and down throughout.
+            let cuts = (0..<60).map { index in
+                "{\"asset\": \"\(index % 2 == 0 ? "a" : "b")\", \"at\": \"\(index * 10)\", \"duration\": \"10\", "
+                    + "\"source\": {\"start\": \"\(index * 7 % 500)\"}}"
+            }
+            let ramps = (0...60).map { "[\"\($0 * 10)\", \($0 % 2 == 0 ? "0.2" : "0.9")]" }
+            let project = dir.appendingPathComponent("long.json")
+            try Data(
+                """
+                {
+                  "output": {"width": 160, "height": 90, "fps": "30"},
+                  "export": {"container": "mp4", "video": {"codec": "h264", "preset": "ultrafast"},
+                    "audio": {"codec": "aac"}},
+                  "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}, "music": {"path": "music.wav"}},
+                  "tracks": [
+                    {"kind": "video", "items": [\(cuts.joined(separator: ",\n"))]},
+                    {"kind": "audio", "items": [{"asset": "music", "at": "0", "duration": "600",
+                      "volume": {"keys": [\(ramps.joined(separator: ", "))]}}]}
+                  ]
+                }
+                """.utf8
+            ).write(to: project)
+            let output = dir.appendingPathComponent("long.mp4")
+            let result = try FarmTests.farm(
+                ["render", project.path, "-o", output.path, "--data", dir.appendingPathComponent("farm").path])
+            print("10-minute timeline: \(result.stdout)")
+            let info = try probe(output, ["-count_packets", "-show_streams"])
+            let streams = try #require(info["streams"] as? [[String: Any]])
+            let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
+            #expect(video["nb_read_packets"] as? String == "18000")
+            let samples = try decodedSampleCount(output)
+            #expect(samples == 600 * 48000, "decoded \(samples) samples")
+            let videoEnd = try #require(Double(video["duration"] as? String ?? ""))
+            let audio = try #require(streams.first { $0["codec_type"] as? String == "audio" })
+            let audioEnd = try #require(Double(audio["duration"] as? String ?? ""))
+            #expect(
+                abs(videoEnd - 600) < 0.001 && abs(audioEnd - 600) < 0.001, "video \(videoEnd) s, audio \(audioEnd) s")
+        }
+    }
+
+    /// Samples the decoder gives after the encoder's priming is trimmed, counted per frame.
+    func decodedSampleCount(_ file: URL) throws -> Int {
+        let frames = try run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "a", "-show_entries", "frame=nb_samples", "-of", "csv=p=0", file.path])
+        return frames.stdout.split(separator: "\n").compactMap { Int($0) }.reduce(0, +)
+    }
+
+    @Test func aBusyWorkerHoldsNoChunkAnotherWorkerCouldRender() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)
+            // A long lease: the stopped worker keeps what it holds, and only the scheduling
+            // decides where the other chunks go.
+            let farm = try TestFarm(directory: dir, leaseSeconds: 120)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            let busy = try farm.startWorker("busy")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "90"])
+            let rendering = """
+                SELECT c.kind || ' ' || c.idx FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                WHERE c.job_id = $1 AND a.worker_id = 'busy' AND a.outcome = 'running'
+                """
+            try farm.wait("the first worker to be in the middle of a video chunk") {
+                try !farm.store.connection.query(
+                    rendering + " AND c.kind = 'video' AND a.frames_done > 0", [String(job)]
+                )
+                .isEmpty
+            }
+            // From here on it is a deliberately slow task: the worker stops where it is.
+            busy.kill(SIGSTOP, wait: false)
+            let held = try farm.store.connection.query(rendering, [String(job)]).map { $0.string(0) }
+            try farm.startWorker("idle")
+            try farm.wait("every chunk but the stopped worker's to be done") {
+                let open = try farm.store.connection.query(
+                    "SELECT count(*) FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)])[0].int(0)
+                return open == Int64(held.count)
+            }
+            let attempts = try farm.attempts(job)
+            let made = attempts.map { "\($0.kind) \($0.index) \($0.worker)" }
+            print("held by the stopped worker: \(held); attempts: \(made)")
+            #expect(held.count == 1, "the busy worker held \(held) while rendering one chunk")
+            #expect(attempts.allSatisfy { $0.attempt == 1 })
+            let stillHeld = try farm.store.connection.query(rendering, [String(job)]).map { $0.string(0) }
+            #expect(stillHeld == held)
+            kill(busy.process.processIdentifier, SIGCONT)
+            let record = try farm.finish(job)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+        }
+    }
+}
