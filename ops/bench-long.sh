@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Long-timeline benchmark, release build, all in one run on every core of this machine:
+#   1. a 2-hour timeline of 720 cuts of 10 s at 192x108 (two sources, one of them with sound,
+#      and music under it with a volume ramp every minute), rendered by `farm render` on an
+#      embedded farm (one worker per core), by `farm render --local`, and by the ffmpeg program
+#      (the concat demuxer over the same 720 cuts, the music mixed in with the same ramps, the
+#      same encoder settings);
+#   2. the same timeline's sound alone: `farm-bench --audio` mixes and encodes its audio blocks
+#      on every core, against mixing alone on one core.
+# Frame and sample counts of every output are checked, so a fast wrong render shows.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin="$(bash ops/build-release.sh farm farm-worker farm-bench)"
+dir="${BENCH_DIR:-.build/bench-long}"
+mkdir -p "$dir"
+make() { [[ -s "$dir/$1" ]] || ffmpeg -hide_banner -nostdin -v error -y "${@:2}" "$dir/$1"; }
+make a.mp4 -f lavfi -i testsrc2=size=192x108:rate=30:duration=600 -f lavfi -i sine=frequency=330:duration=600 \
+    -c:v libx264 -preset ultrafast -g 30 -pix_fmt yuv420p -c:a aac -shortest
+# b is silent, but has a sound track, as the concat demuxer needs the same streams in every file.
+make b.mp4 -f lavfi -i testsrc=size=192x108:rate=30:duration=600 -f lavfi -i anullsrc=r=44100:cl=mono \
+    -c:v libx264 -preset ultrafast -g 30 -pix_fmt yuv420p -c:a aac -t 600
+make music.wav -f lavfi -i "aevalsrc=0.2*sin(2*PI*220*t)+0.1*sin(2*PI*277*t):s=48000:d=600"
+
+python3 - "$dir" <<'PY'
+import json, os, sys
+dir = sys.argv[1]
+cuts = [{"asset": "a" if k % 2 == 0 else "b", "at": str(10 * k), "duration": "10",
+         "source": {"start": str(k * 37 % 580)}} for k in range(720)]
+music = [{"asset": "music", "at": str(600 * k), "duration": "600",
+          "volume": {"keys": [[str(60 * m), 0.3 if m % 2 == 0 else 1.0] for m in range(11)]}} for k in range(12)]
+project = {
+    "output": {"width": 192, "height": 108, "fps": "30"},
+    "export": {"container": "mp4", "video": {"codec": "h264", "preset": "veryfast", "crf": 23, "gop": 60},
+               "audio": {"codec": "aac", "bitrate": 128000}},
+    "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}, "music": {"path": "music.wav"}},
+    "tracks": [{"kind": "video", "items": cuts}, {"kind": "audio", "items": music}],
+}
+json.dump(project, open(os.path.join(dir, "long.json"), "w"))
+# One cut: rendered once first, so the private database exists before any timed run.
+project["tracks"] = [{"kind": "video", "items": cuts[:1]}]
+json.dump(project, open(os.path.join(dir, "tiny.json"), "w"))
+with open(os.path.join(dir, "cuts.txt"), "w") as f:
+    for cut in cuts:
+        start = float(cut["source"]["start"])
+        f.write(f"file '{cut['asset']}.mp4'\ninpoint {start}\noutpoint {start + 10}\n")
+# The music's ramp as one expression of t: 0.3 at even minutes, 1 at odd ones, linear between.
+ramp = "0.3+0.7*(1-abs(mod(t/60,2)-1))"
+open(os.path.join(dir, "music-volume.txt"), "w").write(ramp)
+PY
+
+now() { date +%s.%N; }
+elapsed() { awk "BEGIN { print $(now) - $1 }"; }
+data="$dir/farm"
+"$bin/farm" render "$dir/tiny.json" -o "$dir/warmup.mp4" --data "$data" --workers 1 >/dev/null 2>&1 || true
+
+start=$(now)
+"$bin/farm" render "$dir/long.json" -o "$dir/farm.mp4" --data "$data" >/dev/null 2>&1
+farm_time=$(elapsed "$start")
+start=$(now)
+"$bin/farm" render "$dir/long.json" -o "$dir/local.mp4" --local >/dev/null 2>&1
+local_time=$(elapsed "$start")
+start=$(now)
+# Sound goes through the same kind of work as the farm's: the cuts' own sound (a's sine) mixed
+# with the ramped music, both resampled to 48 kHz stereo.
+ffmpeg -hide_banner -nostdin -v error -y -f concat -safe 0 -i "$dir/cuts.txt" -stream_loop 11 -i "$dir/music.wav" \
+    -filter_complex "[0:a]aresample=48000,aformat=channel_layouts=stereo[c];[1:a]volume='$(cat "$dir/music-volume.txt")':eval=frame,aformat=channel_layouts=stereo[m];[c][m]amix=inputs=2:normalize=0:duration=first[aout]" \
+    -map 0:v -map "[aout]" -c:v libx264 -preset veryfast -crf 23 -g 60 -keyint_min 60 -sc_threshold 0 \
+    -threads 0 -c:a aac -b:a 128k -t 7200 -movflags +faststart "$dir/ffmpeg.mp4"
+ffmpeg_time=$(elapsed "$start")
+
+count() {
+    ffprobe -v error -count_packets -select_streams v -show_entries stream=nb_read_packets -of csv=p=0 "$1"
+}
+samples() {
+    ffprobe -v error -select_streams a -show_entries frame=nb_samples -of csv=p=0 "$1" | awk '{ s += $1 } END { print s }'
+}
+echo "== 2-hour timeline: 720 cuts, 216000 frames at 192x108, libx264 veryfast crf 23, $(nproc) cores"
+awk -v f="$farm_time" -v l="$local_time" -v x="$ffmpeg_time" 'BEGIN {
+    printf "  farm render (embedded farm): %7.1f s\n", f
+    printf "  farm render --local:         %7.1f s\n", l
+    printf "  ffmpeg (concat of the cuts): %7.1f s\n", x
+    printf "  farm / ffmpeg: %.2f (target <= 0.8)   local / farm: %.2f (target <= 1.1)\n", f / x, l / f
+}'
+for file in farm local ffmpeg; do
+    echo "  $file.mp4: $(count "$dir/$file.mp4") frames, $(samples "$dir/$file.mp4") samples (expected 216000, 345600000)"
+done
+echo "== the same timeline's sound alone"
+"$bin/farm-bench" --audio "$dir/long.json"
