@@ -50,3 +50,15 @@ import Testing
         #expect(project.frameCount == 13)
     }
 }
+
+extension ProjectParserTests {
+    @Test func anUnknownKeyUnderSourceListsEveryKeyAllowedThere() {
+        let found = diagnostics(
+            """
+            {"assets": {"a": {"path": "a.mp4"}},
+             "tracks": [{"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "1",
+               "source": {"start": "1", "length": "2"}}]}]}
+            """)
+        #expect(found == ["tracks[0].items[0].source.length: unknown key (allowed here: duration, start)"])
+    }
+}

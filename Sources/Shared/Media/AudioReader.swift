@@ -25,6 +25,9 @@ public final class AudioReader {
     private let scratch: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
     private var scratchCapacity = 0
 
+    /// Decoded and dropped before a seek target: several frames of any codec.
+    static let preRoll = Rational(1, 5)
+
     /// Starts reading at timeline sample `offset` into the item.
     public init(path: String, item: Item, layout: AudioLayout, offset: Int64) throws {
         input = try MediaInput(path: path, stream: .audio)
@@ -51,7 +54,10 @@ public final class AudioReader {
                 &resampler, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(effectiveRate), &inLayout, decoder.pointee.sample_fmt,
                 decoder.pointee.sample_rate, 0, nil), "resampler for \(path)")
         try FFmpegError.check(swr_init(resampler), "resampler for \(path)")
-        let seekTime = Rational(wantedStart, Int64(effectiveRate))
+        // A decoder that starts at the seek point gets its first frames wrong (an AAC frame needs
+        // the one before it), so decoding starts a little earlier and the samples before the
+        // wanted start are dropped: the sound after a cut equals a full decode's.
+        let seekTime = Rational(wantedStart, Int64(effectiveRate)) - Self.preRoll
         if seekTime > .zero {
             try input.seek(toTimestamp: (seekTime / input.timeBase).floor + input.startTimestamp)
         }

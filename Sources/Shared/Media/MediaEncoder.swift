@@ -10,6 +10,8 @@ public final class MediaEncoder {
     private let packet = Packet()
     /// The frame pictures or samples are copied into, allocated on first use.
     private var input: Frame?
+    /// Converts the canvas for encoders that take another pixel format (ProRes).
+    private var converter: OpaquePointer?
 
     private init(codecName: String, configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void) throws {
         guard let codec = avcodec_find_encoder_by_name(codecName) else {
@@ -32,6 +34,31 @@ public final class MediaEncoder {
     deinit {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&owned)
+        sws_freeContext(converter)
+    }
+
+    /// Writes `picture` into `frame` in the encoder's pixel format, with the same bit-exact
+    /// scaler settings as the compositor: the same canvas always gives the same frame.
+    private func convert(_ picture: Picture, into frame: UnsafeMutablePointer<AVFrame>) throws {
+        if converter == nil {
+            converter = sws_getContext(
+                Int32(picture.width), Int32(picture.height), AV_PIX_FMT_YUV420P, context.pointee.width,
+                context.pointee.height, context.pointee.pix_fmt, Scaler.flags, nil, nil, nil)
+        }
+        guard let converter else {
+            throw FFmpegError(operation: "encode", message: "no conversion to the encoder's pixel format")
+        }
+        let source = UnsafeRawPointer(picture.planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+        let rows = withUnsafeMutablePointer(to: &frame.pointee.data) { data in
+            withUnsafeMutablePointer(to: &frame.pointee.linesize) { strides in
+                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                    strides.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        sws_scale(converter, source, picture.strides, 0, Int32(picture.height), planes, strides)
+                    }
+                }
+            }
+        }
+        if rows <= 0 { throw FFmpegError(code: rows, operation: "convert for the encoder") }
     }
 
     /// A video encoder for `settings` at the output's size and rate.
@@ -43,15 +70,17 @@ public final class MediaEncoder {
         case .h264: name = "libx264"
         case .hevc: name = "libx265"
         case .ffv1: name = "ffv1"
+        case .prores: name = "prores_ks"
         }
         return try MediaEncoder(codecName: name) { context in
             context.pointee.width = Int32(output.width)
             context.pointee.height = Int32(output.height)
-            context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+            // ProRes is 4:2:2 10-bit; the canvas is converted on the way in (`encode(_:pts:write:)`).
+            context.pointee.pix_fmt = settings.codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P
             context.pointee.time_base = AVRational(Rational(output.fps.denominator, output.fps.numerator))
             context.pointee.framerate = AVRational(output.fps)
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-            context.pointee.gop_size = Int32(settings.codec == .ffv1 ? 1 : settings.gop)
+            context.pointee.gop_size = Int32(settings.isIntraOnly ? 1 : settings.gop)
             context.pointee.thread_count = Int32(threads)
             context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_CLOSED_GOP))
             if globalHeader { context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_GLOBAL_HEADER)) }
@@ -83,6 +112,10 @@ public final class MediaEncoder {
                 try option("x265-params", params)
             case .ffv1:
                 try option("level", "3")
+            case .prores:
+                try option("profile", "hq")
+                // Apple's vendor code: editors and players then take the file for what it is.
+                try option("vendor", "apl0")
             }
         }
     }
@@ -119,12 +152,16 @@ public final class MediaEncoder {
     /// comes out to `write`, valid only during the call.
     public func encode(_ picture: Picture, pts: Int64, write: (Packet) throws -> Void) throws {
         let frame = try inputFrame { frame in
-            frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            frame.pointee.format = context.pointee.pix_fmt.rawValue
             frame.pointee.width = context.pointee.width
             frame.pointee.height = context.pointee.height
         }
         try FFmpegError.check(av_frame_make_writable(frame), "frame buffer")
-        picture.copy(into: frame)
+        if context.pointee.pix_fmt == AV_PIX_FMT_YUV420P {
+            picture.copy(into: frame)
+        } else {
+            try convert(picture, into: frame)
+        }
         frame.pointee.pts = pts
         try encode(frame, write: write)
     }

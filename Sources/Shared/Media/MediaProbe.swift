@@ -45,12 +45,32 @@ public enum MediaProbe {
         if info.kind != .still {
             info.duration = duration(of: format, streamIndex: info.kind == .video ? videoIndex : audioIndex)
         }
-        try checkDecodes(path: path, info: info)
+        let orientation = try checkDecodes(path: path, info: info)
+        // A still's EXIF orientation is the photo's own rotation (a portrait phone picture is
+        // stored sideways with Orientation 6); players show it upright, so must we.
+        if info.kind == .still, let orientation { info.rotation = orientation }
         return info
+    }
+
+    /// The clockwise rotation an EXIF Orientation value asks for; mirrored ones (2, 4, 5, 7)
+    /// keep their rotation part, the mirror is not applied.
+    static func rotation(exifOrientation value: String) -> Int? {
+        switch value {
+        case "1", "2": return 0
+        case "3", "4": return 180
+        case "5", "6": return 90
+        case "7", "8": return 270
+        default: return nil
+        }
     }
 
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
         guard let matrix = cffmpeg_display_matrix(stream) else { return 0 }
+        return rotation(matrix: matrix)
+    }
+
+    /// The clockwise quarter turns a display matrix asks for, in degrees.
+    private static func rotation(matrix: UnsafePointer<Int32>) -> Int {
         let degrees = av_display_rotation_get(matrix)
         guard degrees.isFinite else { return 0 }
         // The display matrix angle is counter-clockwise; players rotate clockwise by its negation.
@@ -70,12 +90,22 @@ public enum MediaProbe {
         return nil
     }
 
-    private static func checkDecodes(path: String, info: MediaInfo) throws {
+    /// Decodes the first picture and sound; returns the picture's EXIF orientation as a
+    /// rotation, if it has one.
+    private static func checkDecodes(path: String, info: MediaInfo) throws -> Int? {
         let frame = Frame()
+        var orientation: Int?
         if info.kind != .audio {
             let input = try MediaInput(path: path, stream: .video)
             guard try input.decodeNext(into: frame) else {
                 throw FFmpegError(operation: path, message: "no picture could be decoded")
+            }
+            if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_DISPLAYMATRIX) {
+                // The decoder turned the EXIF orientation into a display matrix.
+                orientation = rotation(matrix: UnsafeRawPointer(side.pointee.data).assumingMemoryBound(to: Int32.self))
+            } else if let entry = av_dict_get(frame.pointer.pointee.metadata, "Orientation", nil, 0) {
+                let value = String(cString: entry.pointee.value).trimmingCharacters(in: .whitespaces)
+                orientation = rotation(exifOrientation: value)
             }
         }
         if info.hasAudio {
@@ -84,5 +114,6 @@ public enum MediaProbe {
                 throw FFmpegError(operation: path, message: "no sound could be decoded")
             }
         }
+        return orientation
     }
 }

@@ -38,6 +38,11 @@ public final class Muxer {
         avformat_free_context(format)
     }
 
+    /// A four-character code as FFmpeg stores it (MKTAG).
+    private static func tag(_ code: String) -> UInt32 {
+        code.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
     /// Encoders must know this before they open.
     public var needsGlobalHeader: Bool { (format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
 
@@ -73,6 +78,11 @@ public final class Muxer {
             throw FFmpegError(operation: "add stream to \(path)", message: "out of memory")
         }
         try FFmpegError.check(fill(stream.pointee.codecpar), "stream parameters")
+        // HEVC in MP4 and MOV is tagged hvc1 (parameter sets in the sample description), the
+        // tag Apple's players require; FFmpeg's default, hev1, they refuse.
+        if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC, container != .mkv {
+            stream.pointee.codecpar.pointee.codec_tag = Self.tag("hvc1")
+        }
         stream.pointee.time_base = timeBase
         if let frameRate { stream.pointee.avg_frame_rate = frameRate }
         streams.append((stream, timeBase))

@@ -16,8 +16,8 @@ public final class Compositor {
     private let decoderThreads: Int
     private let canvas: Picture
     private let background: YUVColor
-    /// Video tracks bottom to top, each with its items sorted by time.
-    private let layers: [[(key: ItemKey, item: Item)]]
+    /// Visible video tracks bottom to top: the track's opacity and its items sorted by time.
+    private let layers: [(opacity: Double, items: [(key: ItemKey, item: Item)])]
     private var sources: [ItemKey: LayerSource] = [:]
 
     struct ItemKey: Hashable {
@@ -31,10 +31,10 @@ public final class Compositor {
         self.decoderThreads = decoderThreads
         canvas = Picture(width: project.output.width, height: project.output.height)
         background = YUVColor(project.output.background)
-        layers = project.tracks.enumerated().filter { $0.element.kind == .video }.map { trackIndex, track in
-            track.items.enumerated().map { (ItemKey(track: trackIndex, item: $0), $1) }.sorted {
-                $0.item.at < $1.item.at
-            }
+        layers = project.tracks.enumerated().filter { $0.element.kind == .video && !$0.element.hidden }.map {
+            trackIndex, track in
+            let items = track.items.enumerated().map { (key: ItemKey(track: trackIndex, item: $0), item: $1) }
+            return (track.opacity, items.sorted { $0.item.at < $1.item.at })
         }
     }
 
@@ -46,17 +46,19 @@ public final class Compositor {
     public func render(frame n: Int64) throws -> Picture {
         let time = project.output.time(ofFrame: n)
         canvas.fill(background)
-        for track in layers {
-            guard let (key, item) = track.first(where: { $0.item.at <= time && time < $0.item.end }) else { continue }
-            try draw(item, key: key, at: time)
+        for layer in layers {
+            guard let (key, item) = layer.items.first(where: { $0.item.at <= time && time < $0.item.end }) else {
+                continue
+            }
+            try draw(item, key: key, at: time, trackOpacity: layer.opacity)
         }
         releaseSources(before: time)
         return canvas
     }
 
-    private func draw(_ item: Item, key: ItemKey, at time: Rational) throws {
+    private func draw(_ item: Item, key: ItemKey, at time: Rational, trackOpacity: Double) throws {
         let local = time - item.at
-        let opacity = Int((item.opacity.value(at: local) * 255).rounded())
+        let opacity = Int((item.opacity.value(at: local) * trackOpacity * 255).rounded())
         guard opacity > 0, let info = media[item.asset], let asset = project.assets[item.asset] else { return }
         let sourceTime = item.sourceTime(at: time)
         if item.pastEnd == .black, let length = info.duration, sourceTime >= length {

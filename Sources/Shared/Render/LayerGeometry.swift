@@ -15,11 +15,17 @@ struct LayerGeometry: Hashable {
         func even(_ value: Double) -> Int { Int((value / 2).rounded()) * 2 }
         let cropX = Swift.min(Swift.max(even(crop.x * Double(sourceWidth)), 0), sourceWidth - 2)
         let cropY = Swift.min(Swift.max(even(crop.y * Double(sourceHeight)), 0), sourceHeight - 2)
-        let cropW = Swift.min(Swift.max(even(crop.width * Double(sourceWidth)), 2), sourceWidth - cropX)
-        let cropH = Swift.min(Swift.max(even(crop.height * Double(sourceHeight)), 2), sourceHeight - cropY)
+        let cropW = Swift.min(
+            Swift.max(even((crop.x + crop.width) * Double(sourceWidth)) - cropX, 2), sourceWidth - cropX)
+        let cropH = Swift.min(
+            Swift.max(even((crop.y + crop.height) * Double(sourceHeight)) - cropY, 2), sourceHeight - cropY)
+        // Both edges snap to the grid and the size follows from them, so rectangles that touch in
+        // the project touch on the canvas (snapping x and width apart could open a 2-pixel gap).
+        let left = even(frame.x * Double(canvasWidth))
+        let top = even(frame.y * Double(canvasHeight))
         let rect = PixelRect(
-            x: even(frame.x * Double(canvasWidth)), y: even(frame.y * Double(canvasHeight)),
-            width: even(frame.width * Double(canvasWidth)), height: even(frame.height * Double(canvasHeight)))
+            x: left, y: top, width: even((frame.x + frame.width) * Double(canvasWidth)) - left,
+            height: even((frame.y + frame.height) * Double(canvasHeight)) - top)
         guard rect.width >= 2, rect.height >= 2, cropW >= 2, cropH >= 2 else { return nil }
         var source = PixelRect(x: cropX, y: cropY, width: cropW, height: cropH)
         var destination = rect

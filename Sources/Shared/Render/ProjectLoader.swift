@@ -53,6 +53,9 @@ public struct ProjectLoader {
         return LoadedProject(project: project, media: media)
     }
 
+    /// The slowest an item's sound may play.
+    static let slowestSoundSpeed = Rational(1, 100)
+
     private func checkItem(_ item: Item, info: MediaInfo, kind: Track.Kind, path: String, log: DiagnosticLog) {
         switch (kind, info.kind) {
         case (.video, .audio):
@@ -63,6 +66,14 @@ public struct ProjectLoader {
             return
         default:
             break
+        }
+        // Sound plays like tape, resampled by 1/speed: slower than this it is no longer sound, and
+        // the resampler's rate would overflow.
+        if info.hasAudio, !item.muted, item.speed < Self.slowestSoundSpeed {
+            log.add(
+                "\(path).source.duration",
+                "plays \(item.sourceDuration) s of media in \(item.duration) s, too slow for its sound (at least "
+                    + "1/100 of normal speed); set \"muted\": true, or play more of the media")
         }
         guard let length = info.duration else { return }
         let asset = "asset \"\(item.asset)\" (\(format(length.seconds)) s)"

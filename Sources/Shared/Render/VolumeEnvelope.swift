@@ -3,7 +3,8 @@ import FarmMedia
 
 /// An item's volume per sample, from its keyframes converted to sample positions once.
 ///
-/// Exact at the keys and linear between them, in double precision; a sample's gain depends on
+/// Exact at the keys and along each key's interpolation between them, in double precision (the
+/// curves are `Interpolation`'s, as for pictures); a sample's gain depends on
 /// its index alone, so every block, chunk and worker computes the same value for it. No rational
 /// arithmetic per sample: that made the mixer the slowest part of a render.
 struct VolumeEnvelope {
@@ -11,6 +12,7 @@ struct VolumeEnvelope {
     /// Key positions in item-local samples (fractional where a key falls between samples).
     private let positions: [Double]
     private let values: [Double]
+    private let curves: [Interpolation]
 
     init(_ volume: Animated<Double>, sampleRate: Int) {
         switch volume {
@@ -18,11 +20,13 @@ struct VolumeEnvelope {
             constant = Float(value)
             positions = []
             values = []
+            curves = []
         case .keys(let keys):
             constant = keys.count == 1 ? Float(keys[0].value) : nil
             let rate = Rational(Int64(sampleRate))
             positions = keys.map { ($0.time * rate).seconds }
             values = keys.map(\.value)
+            curves = keys.map(\.interpolation)
         }
     }
 
@@ -44,7 +48,7 @@ struct VolumeEnvelope {
                 } else {
                     let (a, b) = (positions[segment - 1], positions[segment])
                     let (from, to) = (values[segment - 1], values[segment])
-                    gains[i] = Float(from + (to - from) * ((n - a) / (b - a)))
+                    gains[i] = Float(from + (to - from) * curves[segment - 1].ease((n - a) / (b - a)))
                 }
             }
         }

@@ -80,7 +80,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
             let start = project.output.time(ofFrame: assignment.start)
             let end = project.output.time(ofFrame: assignment.end)
             return Set(
-                project.tracks.filter { $0.kind == .video }.flatMap { track in
+                project.tracks.filter { $0.kind == .video && !$0.hidden }.flatMap { track in
                     track.items.filter { $0.at < end && $0.end > start }.map(\.asset)
                 })
         case .audio:

@@ -4,8 +4,8 @@ public enum Animated<Value: Interpolatable>: Sendable, Codable, Hashable {
     /// Keys sorted by time; times are relative to the item's start.
     case keys([Keyframe<Value>])
 
-    /// The value at item-local time `t`: held before the first key and after the last,
-    /// interpolated linearly in between.
+    /// The value at item-local time `t`: held before the first key and after the last, and
+    /// between two keys moved along the first key's `interpolation`.
     public func value(at t: Rational) -> Value {
         switch self {
         case .constant(let value):
@@ -20,7 +20,8 @@ public enum Animated<Value: Interpolatable>: Sendable, Codable, Hashable {
                     // The fraction is exact; only the final blend is floating point, the same for
                     // every chunk because it depends on `t` alone.
                     let fraction = ((t - lower.time) / (key.time - lower.time)).seconds
-                    return Value.interpolate(from: lower.value, to: key.value, fraction: fraction)
+                    return Value.interpolate(
+                        from: lower.value, to: key.value, fraction: lower.interpolation.ease(fraction))
                 }
                 lower = key
             }
@@ -32,10 +33,13 @@ public enum Animated<Value: Interpolatable>: Sendable, Codable, Hashable {
 public struct Keyframe<Value: Interpolatable>: Sendable, Codable, Hashable {
     public var time: Rational
     public var value: Value
+    /// The curve from this key to the next.
+    public var interpolation: Interpolation
 
-    public init(time: Rational, value: Value) {
+    public init(time: Rational, value: Value, interpolation: Interpolation = .linear) {
         self.time = time
         self.value = value
+        self.interpolation = interpolation
     }
 }
 

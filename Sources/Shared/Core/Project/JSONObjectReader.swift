@@ -19,7 +19,12 @@ final class JSONObjectReader {
 
     func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    func has(_ key: String) -> Bool { members.contains { $0.key == key } }
+    /// Whether `key` is present, marking it as known: an unknown-key hint lists it even when
+    /// it is absent.
+    func has(_ key: String) -> Bool {
+        used.insert(key)
+        return members.contains { $0.key == key }
+    }
 
     /// The raw value for `key`, marking it as known.
     func raw(_ key: String) -> JSONValue? {

@@ -70,7 +70,8 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     }
 
     public enum VideoCodec: String, Sendable, Codable, Hashable, CaseIterable {
-        case h264, hevc, ffv1
+        /// ProRes 422 HQ (prores_ks), 10-bit 4:2:2, every frame a keyframe.
+        case h264, hevc, ffv1, prores
     }
 
     public enum AudioCodec: String, Sendable, Codable, Hashable, CaseIterable {
@@ -94,7 +95,10 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         /// encodes each GOP of the timeline with a fresh single-threaded encoder, and chunks
         /// start on GOP boundaries: then no chunking changes a single bit. Lossless output
         /// decodes the same whatever the encoder saw, so it needs neither.
-        public var encodesPerGOP: Bool { codec != .ffv1 && !lossless }
+        public var encodesPerGOP: Bool { !isIntraOnly && !lossless }
+
+        /// Every frame stands alone (FFV1 at GOP 1, ProRes): chunks may start at any frame.
+        public var isIntraOnly: Bool { codec == .ffv1 || codec == .prores }
 
         /// The frame multiple chunk boundaries must fall on.
         public var chunkAlignment: Int64 { encodesPerGOP ? Int64(gop) : 1 }
@@ -116,7 +120,47 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         var unsupported: [(key: String, codec: String)] = []
         if audio.codec == .pcm { unsupported.append(("audio.codec", "pcm audio")) }
         if video.codec == .ffv1 { unsupported.append(("video.codec", "ffv1")) }
+        if video.codec == .prores { unsupported.append(("video.codec", "prores")) }
         return unsupported
+    }
+}
+
+/// Named export settings for common deliveries: a preset fills `export`, and keys written
+/// beside it override its values. They set encoding only, never the output size or rate.
+public enum ExportPreset: String, Sendable, CaseIterable {
+    /// MP4, H.264 crf 20 (medium preset), AAC 192 kb/s: plays everywhere.
+    case web = "web"
+    /// MP4, HEVC crf 24 tagged hvc1, AAC 192 kb/s: small files Apple's players take.
+    case hevcApple = "hevc-apple"
+    /// MOV, ProRes 422 HQ, PCM: a master for further editing.
+    case masterProres = "master-prores"
+    /// MKV, FFV1 (lossless), PCM: an archive.
+    case archiveFFV1 = "archive-ffv1"
+
+    /// The settings this preset stands for; `gop` is the output's two seconds.
+    public func settings(gop: Int) -> ExportSettings {
+        switch self {
+        case .web:
+            return ExportSettings(
+                container: .mp4,
+                video: .init(codec: .h264, crf: 20, bitrate: nil, preset: "medium", gop: gop, lossless: false),
+                audio: .init(codec: .aac, bitrate: 192_000))
+        case .hevcApple:
+            return ExportSettings(
+                container: .mp4,
+                video: .init(codec: .hevc, crf: 24, bitrate: nil, preset: "medium", gop: gop, lossless: false),
+                audio: .init(codec: .aac, bitrate: 192_000))
+        case .masterProres:
+            return ExportSettings(
+                container: .mov,
+                video: .init(codec: .prores, crf: 20, bitrate: nil, preset: "veryfast", gop: 1, lossless: false),
+                audio: .init(codec: .pcm, bitrate: 192_000))
+        case .archiveFFV1:
+            return ExportSettings(
+                container: .mkv,
+                video: .init(codec: .ffv1, crf: 20, bitrate: nil, preset: "veryfast", gop: 1, lossless: true),
+                audio: .init(codec: .pcm, bitrate: 192_000))
+        }
     }
 }
 
@@ -130,8 +174,18 @@ public struct Track: Sendable, Codable, Hashable {
         case video, audio
     }
 
+    /// How a track places its items: where each says (`at`), or one after another.
+    public enum Mode: String, Sendable, Codable, Hashable, CaseIterable {
+        case free, sequence
+    }
+
     public var kind: Kind
+    /// Items with their timeline positions resolved: the track's offset and sequence applied.
     public var items: [Item]
+    /// Multiplies every item's opacity.
+    public var opacity: Double = 1
+    /// Draws none of its pictures (its sound still plays unless muted).
+    public var hidden = false
 }
 
 /// How a picture is placed into its frame rectangle.

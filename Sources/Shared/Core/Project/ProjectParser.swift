@@ -123,7 +123,10 @@ public struct ProjectParser {
     private func parseExport(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, fps: Rational) -> ExportSettings?
     {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
-        let defaults = defaultExport(fps: fps)
+        let preset = object.optional("preset", default: nil) {
+            JSONField.choice(ExportPreset.self)($0, $1, $2).map { Optional($0) }
+        }
+        let defaults = (preset ?? nil)?.settings(gop: defaultGOP(fps)) ?? defaultExport(fps: fps)
         let container = object.optional(
             "container", default: defaults.container, JSONField.choice(ExportSettings.Container.self))
         let video = object.optional("video", default: defaults.video) { value, path, log -> ExportSettings.Video? in
@@ -134,7 +137,7 @@ public struct ProjectParser {
             let bitrate = video.optional("bitrate", default: nil) { JSONField.integer($0, $1, $2).map { Optional($0) } }
             let preset = video.optional("preset", default: defaults.video.preset, JSONField.string)
             let gop = video.optional("gop", default: defaults.video.gop, JSONField.integer)
-            let lossless = video.optional("lossless", default: false, JSONField.bool)
+            let lossless = video.optional("lossless", default: defaults.video.lossless, JSONField.bool)
             video.rejectUnknownKeys()
             if let crf, crf < 0 || crf > 51 { log.add(video.childPath("crf"), "must be from 0 to 51 (got \(crf))") }
             if let gop, gop < 1 { log.add(video.childPath("gop"), "must be at least 1 (got \(gop))") }
@@ -204,20 +207,39 @@ public struct ProjectParser {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
         let kind = object.required("kind", JSONField.choice(Track.Kind.self))
         _ = object.optional("name", default: "", JSONField.string)
+        let mode = object.optional("mode", default: .free, JSONField.choice(Track.Mode.self))
+        let offset = object.optional("offset", default: .zero, JSONField.time)
+        if let offset, offset.isNegative { log.add(object.childPath("offset"), "must be >= 0 (got \(offset))") }
+        let opacity = object.optional("opacity", default: 1, parseUnitValue)
+        let muted = object.optional("muted", default: false, JSONField.bool)
+        let hidden = object.optional("hidden", default: false, JSONField.bool)
         let items = object.required("items") { value, itemsPath, log -> [Item]? in
             guard case .array(let elements) = value else {
                 log.add(itemsPath, "expected an array of items, got \(value.kindDescription)")
                 return nil
             }
             let parsed = elements.enumerated().map { index, element in
-                parseItem(element, "\(itemsPath)[\(index)]", log, assets: assets)
+                parseItem(element, "\(itemsPath)[\(index)]", log, assets: assets, inSequence: mode == .sequence)
             }
             return parsed.contains { $0 == nil } ? nil : parsed.compactMap { $0 }
         }
         object.rejectUnknownKeys()
-        guard let kind, let items else { return nil }
+        guard let kind, var items, let mode, let offset, !offset.isNegative, let opacity, let muted, let hidden else {
+            return nil
+        }
+        // A sequence packs its items end to end, as timeline editors pack a track; then the
+        // whole track moves by its offset. Items keep absolute times from here on.
+        var cursor = Rational.zero
+        for index in items.indices {
+            if mode == .sequence {
+                items[index].at = cursor
+                cursor = items[index].end
+            }
+            items[index].at = items[index].at + offset
+            if muted { items[index].muted = true }
+        }
         reportOverlaps(items, path: object.childPath("items"), log: log)
-        return Track(kind: kind, items: items)
+        return Track(kind: kind, items: items, opacity: opacity, hidden: hidden)
     }
 
     private func reportOverlaps(_ items: [Item], path: String, log: DiagnosticLog) {
@@ -232,8 +254,9 @@ public struct ProjectParser {
         }
     }
 
-    private func parseItem(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?) -> Item?
-    {
+    private func parseItem(
+        _ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?, inSequence: Bool
+    ) -> Item? {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
         let asset = object.required("asset") { value, path, log -> String? in
             guard let id = JSONField.string(value, path, log) else { return nil }
@@ -245,7 +268,15 @@ public struct ProjectParser {
             }
             return id
         }
-        let at = object.required("at", JSONField.time)
+        let at: Rational?
+        if inSequence {
+            if object.has("at") {
+                log.add(object.childPath("at"), "items of a sequence track follow one another; remove \"at\"")
+            }
+            at = object.has("at") ? nil : .zero
+        } else {
+            at = object.required("at", JSONField.time)
+        }
         let duration = object.required("duration", JSONField.time)
         if let at, at.isNegative { log.add(object.childPath("at"), "must be >= 0 (got \(at))") }
         if let duration, duration <= .zero { log.add(object.childPath("duration"), "must be > 0 (got \(duration))") }
@@ -301,25 +332,55 @@ public struct ProjectParser {
             for (index, element) in elements.enumerated() {
                 let keyPath = "\(keysPath)[\(index)]"
                 guard case .array(let pair) = element, pair.count == 2 || pair.count == 3 else {
-                    log.add(keyPath, "expected [time, value] or [time, value, \"linear\"]")
+                    log.add(keyPath, "expected [time, value] or [time, value, interpolation]")
                     continue
                 }
-                if pair.count == 3, pair[2] != .string("linear") {
-                    log.add("\(keyPath)[2]", "only \"linear\" interpolation is supported")
-                }
+                let interpolation =
+                    pair.count == 3 ? parseInterpolation(pair[2], "\(keyPath)[2]", log) : .linear
                 guard let time = JSONField.time(pair[0], "\(keyPath)[0]", log),
-                    let value = parse(pair[1], "\(keyPath)[1]", log)
+                    let value = parse(pair[1], "\(keyPath)[1]", log), let interpolation
                 else { continue }
                 if time.isNegative { log.add("\(keyPath)[0]", "must be >= 0 (got \(time))") }
                 if let previous = keys.last, time <= previous.time {
                     log.add("\(keyPath)[0]", "key times must increase (\(time) after \(previous.time))")
                 }
-                keys.append(Keyframe(time: time, value: value))
+                keys.append(Keyframe(time: time, value: value, interpolation: interpolation))
             }
             return keys.count == elements.count ? keys : nil
         }
         object.rejectUnknownKeys()
         return keys.map { .keys($0) }
+    }
+
+    /// A key's curve to the next key: a name, or `{"bezier": [x1, y1, x2, y2]}` with x in 0...1.
+    private func parseInterpolation(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Interpolation? {
+        let names = Interpolation.names.map(\.name)
+        if case .string(let name) = value {
+            if let known = Interpolation.names.first(where: { $0.name == name }) { return known.value }
+            let hint = closestWord(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+            log.add(
+                path,
+                "unknown interpolation \"\(name)\"\(hint); use \(names.joined(separator: ", ")) "
+                    + "or {\"bezier\": [x1, y1, x2, y2]}"
+            )
+            return nil
+        }
+        guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
+        let points = object.required("bezier") { value, path, log -> [Double]? in
+            guard case .array(let elements) = value, elements.count == 4 else {
+                log.add(path, "expected [x1, y1, x2, y2], got \(JSONField.describe(value))")
+                return nil
+            }
+            let numbers = elements.enumerated().compactMap { JSONField.number($1, "\(path)[\($0)]", log) }
+            guard numbers.count == 4 else { return nil }
+            for index in [0, 2] where !(0...1).contains(numbers[index]) {
+                log.add("\(path)[\(index)]", "a control point's x must be from 0 to 1 (got \(numbers[index]))")
+                return nil
+            }
+            return numbers
+        }
+        object.rejectUnknownKeys()
+        return points.map { .bezier(x1: $0[0], y1: $0[1], x2: $0[2], y2: $0[3]) }
     }
 
     private func parseUnitValue(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {

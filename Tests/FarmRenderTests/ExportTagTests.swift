@@ -1,0 +1,34 @@
+import FarmCore
+import FarmRender
+import Foundation
+import TestSupport
+import Testing
+
+/// HEVC in MP4 and MOV carries the hvc1 tag Apple's players require, whether written by the
+/// encoder or copied by the join.
+@Suite struct ExportTagTests {
+    @Test(arguments: ["mp4", "mov"]) func hevcIsTaggedHvc1(container: String) throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make("clip.mp4", in: dir, video: "testsrc2=size=64x64:rate=30:duration=1")
+            let loaded = try loadProject(
+                """
+                {
+                  "output": {"width": 64, "height": 64, "fps": "30"},
+                  "export": {"container": "\(container)", "video": {"codec": "hevc", "gop": 10}},
+                  "assets": {"clip": {"path": "clip.mp4"}},
+                  "tracks": [{"kind": "video", "items": [{"asset": "clip", "at": "0", "duration": "1"}]}]
+                }
+                """, in: dir)
+            let direct = try render(loaded, to: "direct.\(container)", in: dir)
+            let joined = dir.appendingPathComponent("joined.\(container)")
+            let work = dir.appendingPathComponent("work")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            try ChunkedRender(loaded: loaded, workDirectory: work).renderAll(size: .frames(10), to: joined)
+            for file in [direct, joined] {
+                let info = try probe(file, ["-select_streams", "v", "-show_entries", "stream=codec_tag_string"])
+                let stream = try #require((info["streams"] as? [[String: Any]])?.first)
+                #expect(stream["codec_tag_string"] as? String == "hvc1", "\(file.lastPathComponent): \(stream)")
+            }
+        }
+    }
+}

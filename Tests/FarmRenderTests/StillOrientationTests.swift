@@ -1,0 +1,56 @@
+import FarmCore
+import FarmRender
+import Foundation
+import TestSupport
+import Testing
+
+/// A photo stored sideways with an EXIF Orientation is drawn upright, as players show it.
+@Suite struct StillOrientationTests {
+    /// A JPEG with an APP1 EXIF segment holding only Orientation, inserted after its SOI marker.
+    static func withOrientation(_ value: UInt8, jpeg: URL) throws {
+        var bytes = [UInt8](try Data(contentsOf: jpeg))
+        try #require(bytes.starts(with: [0xFF, 0xD8]))
+        let tiff: [UInt8] = [
+            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // big-endian TIFF header, IFD at offset 8
+            0x00, 0x01,  // one entry
+            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, value, 0x00, 0x00,  // Orientation, SHORT, 1
+            0x00, 0x00, 0x00, 0x00,  // no next IFD
+        ]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        bytes.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload, at: 2)
+        try Data(bytes).write(to: jpeg)
+    }
+
+    @Test func orientationSixTurnsThePhotoUpright() throws {
+        try withTemporaryDirectory { dir in
+            // Stored landscape: red on the left, blue on the right. Upright (turned 90° clockwise)
+            // the red half is on top.
+            try ffmpeg(
+                [
+                    "-f", "lavfi", "-i", "color=red:size=32x32[a];color=blue:size=32x32[b];[a][b]hstack", "-frames:v",
+                    "1", "-q:v", "2", "photo.jpg",
+                ], in: dir)
+            try Self.withOrientation(6, jpeg: dir.appendingPathComponent("photo.jpg"))
+            let loaded = try loadProject(
+                """
+                {
+                  "output": {"width": 32, "height": 64, "fps": "30"},
+                  "export": {"container": "mkv", "video": {"codec": "h264", "lossless": true},
+                    "audio": {"codec": "pcm"}},
+                  "assets": {"photo": {"path": "photo.jpg"}},
+                  "tracks": [{"kind": "video", "items": [{"asset": "photo", "at": "0", "duration": "0.1",
+                    "fit": "stretch"}]}]
+                }
+                """, in: dir)
+            #expect(loaded.media["photo"]?.rotation == 90)
+            let frame = try #require(
+                try decodedYUV(try render(loaded, to: "out.mkv", in: dir, audio: false), width: 32, height: 64).first)
+            // Red has high V, blue high U (BT.709, limited range).
+            let topRight = pixel(frame, width: 32, height: 64, x: 24, y: 8)
+            let bottomLeft = pixel(frame, width: 32, height: 64, x: 8, y: 56)
+            #expect(topRight.2 > 200 && topRight.1 < 128, "top right should be red, is \(topRight)")
+            #expect(bottomLeft.1 > 200 && bottomLeft.2 < 128, "bottom left should be blue, is \(bottomLeft)")
+        }
+    }
+}
