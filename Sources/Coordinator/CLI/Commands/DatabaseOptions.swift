@@ -54,7 +54,9 @@ struct DatabaseOptions: ParsableArguments {
 
 /// Chunk size for `farm render` and `farm submit`.
 struct ChunkOptions: ParsableArguments {
-    @Option(name: .long, help: "About this many seconds of timeline per chunk (default 2).")
+    @Option(
+        name: .long,
+        help: "About this many seconds of timeline per chunk (default 2; farm render: 8 per worker, at least 2 s).")
     var chunkSeconds: String?
 
     @Option(name: .long, help: "Split the timeline into this many chunks of near-equal length.")
@@ -77,9 +79,19 @@ struct ChunkOptions: ParsableArguments {
         }
     }
 
-    var size: ChunkPlanner.Size {
+    var size: ChunkPlanner.Size { size(frameCount: nil, fps: nil, workers: nil) }
+
+    /// The chunk size asked for, else the default. When the workers are known (`farm render`'s
+    /// own farm), about eight chunks each and never under 2 s: every chunk has a fixed cost
+    /// (decoders opened, an encoder started, an upload), so thousands of tiny chunks on a long
+    /// timeline would spend more on that than on rendering, while eight a worker still leaves
+    /// the last round short.
+    func size(frameCount: Int64?, fps: Rational?, workers: Int?) -> ChunkPlanner.Size {
         if let chunks { return .count(chunks) }
         if let chunkFrames { return .frames(chunkFrames) }
-        return .seconds(chunkSeconds.flatMap(Rational.init(parsing:)) ?? Rational(2))
+        if let seconds = chunkSeconds.flatMap(Rational.init(parsing:)) { return .seconds(seconds) }
+        guard let frameCount, let fps, let workers else { return .seconds(Rational(2)) }
+        let perWorker = (frameCount + Int64(workers) * 8 - 1) / (Int64(workers) * 8)
+        return .frames(max(perWorker, (fps * Rational(2)).ceil))
     }
 }

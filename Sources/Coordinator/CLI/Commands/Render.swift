@@ -91,11 +91,14 @@ struct Render: ParsableCommand {
     }
 
     private func renderOnFarm(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {
+        let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
+        let size = chunking.size(
+            frameCount: loaded.project.frameCount, fps: loaded.project.output.fps, workers: workerCount)
         let submission = try JobSubmission(
             loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
-            output: target.url, container: target.container, chunkSize: chunking.size)
+            output: target.url, container: target.container, chunkSize: size)
         let farm = LocalFarm(
-            database: database, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
+            database: database, workers: workerCount,
             encoderThreads: threads ?? 1, verbose: options.verbose, interruption: interruption)
         let clock = ContinuousClock()
         let started = clock.now
