@@ -26,7 +26,9 @@ import Testing
                 ("local, two threads", ["--local", "--threads", "2"]),
             ] {
                 let output = dir.appendingPathComponent("\(name).mov")
-                let database = arguments.contains("--local") ? [] : ["--database", database]
+                // A data folder of its own: another suite's farm may use the default one at the same time.
+                let farm = ["--database", database, "--data", dir.appendingPathComponent("farm-data").path]
+                let database = arguments.contains("--local") ? [] : farm
                 let result = try FarmTests.farm(["render", project.path, "-o", output.path] + arguments + database)
                 #expect(try audioHash(output) == sound, "\(codec), \(name): \(result.stdout)")
                 #expect(try frameHashes(output) == frames, "\(codec), \(name)")

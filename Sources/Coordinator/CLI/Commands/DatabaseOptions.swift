@@ -82,7 +82,8 @@ struct ChunkOptions: ParsableArguments {
     var size: ChunkPlanner.Size { size(frameCount: nil, fps: nil, workers: nil) }
 
     /// The chunk size asked for, else the default. When the workers are known (`farm render`'s
-    /// own farm), about eight chunks each and never under 2 s: every chunk has a fixed cost
+    /// own farm), eight chunks each of near-equal length, unless that makes them shorter than
+    /// 2 s, when 2 s chunks are used: every chunk has a fixed cost
     /// (decoders opened, an encoder started, an upload), so thousands of tiny chunks on a long
     /// timeline would spend more on that than on rendering, while eight a worker still leaves
     /// the last round short.
@@ -91,7 +92,9 @@ struct ChunkOptions: ParsableArguments {
         if let chunkFrames { return .frames(chunkFrames) }
         if let seconds = chunkSeconds.flatMap(Rational.init(parsing:)) { return .seconds(seconds) }
         guard let frameCount, let fps, let workers else { return .seconds(Rational(2)) }
-        let perWorker = (frameCount + Int64(workers) * 8 - 1) / (Int64(workers) * 8)
-        return .frames(max(perWorker, (fps * Rational(2)).ceil))
+        // Exactly eight a worker, of near-equal length, so every worker gets as many.
+        let count = workers * 8
+        return Rational(frameCount) / Rational(Int64(count)) >= fps * Rational(2)
+            ? .count(count) : .seconds(Rational(2))
     }
 }
