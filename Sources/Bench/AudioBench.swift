@@ -13,7 +13,7 @@ enum AudioBench {
         var scratchRender = ChunkedRender(loaded: loaded, workDirectory: scratch)
         scratchRender.durable = false
         let chunked = scratchRender
-        let blocks = chunked.audioBlocks
+        let blocks = loaded.project.audioBlocks()
         let samples = chunked.samples
         let clock = ContinuousClock()
 
@@ -27,29 +27,11 @@ enum AudioBench {
             }
         }
 
-        let nextBlock = Locked(0)
-        let failure = Locked<Error?>(nil)
-        let rendering = clock.measure {
-            let group = DispatchGroup()
-            for _ in 0..<threads {
-                group.enter()
-                Thread {
-                    defer { group.leave() }
-                    while true {
-                        let index = nextBlock.withLock { value -> Int in
-                            defer { value += 1 }
-                            return value
-                        }
-                        guard index < blocks.count else { return }
-                        do { _ = try chunked.renderAudioBlock(blocks[index]) } catch {
-                            failure.withLock { $0 = error }
-                        }
-                    }
-                }.start()
+        let rendering = try clock.measure {
+            try TaskPool.run(blocks.count, threads: threads) { index in
+                _ = try chunked.renderAudioBlock(blocks[index])
             }
-            group.wait()
         }
-        if let error = failure.current { throw error }
         let seconds = Double(samples.count) / Double(loaded.project.output.audio.sampleRate)
         let codec = loaded.project.export.audio.codec.rawValue
         print("audio benchmark: \(String(format: "%.0f", seconds)) s of sound, \(blocks.count) blocks, \(codec)")

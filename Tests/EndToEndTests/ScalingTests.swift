@@ -89,14 +89,6 @@ import Testing
         }
     }
 
-    /// Samples the decoder gives after the encoder's priming is trimmed, counted per frame.
-    func decodedSampleCount(_ file: URL) throws -> Int {
-        let frames = try run(
-            "ffprobe",
-            ["-v", "error", "-select_streams", "a", "-show_entries", "frame=nb_samples", "-of", "csv=p=0", file.path])
-        return frames.stdout.split(separator: "\n").compactMap { Int($0) }.reduce(0, +)
-    }
-
     @Test func aBusyWorkerHoldsNoChunkAnotherWorkerCouldRender() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)

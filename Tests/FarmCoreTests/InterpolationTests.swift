@@ -6,30 +6,14 @@ import Testing
 /// Keyframe curves: each named curve and a custom Bézier, against an independent evaluation, and
 /// the parser's words for them.
 @Suite struct InterpolationTests {
-    /// CSS's cubic-bezier at x, solved by Newton's method (the product bisects): the two must agree.
-    static func reference(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, at x: Double) -> Double {
-        func curve(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
-            3 * (1 - s) * (1 - s) * s * p1 + 3 * (1 - s) * s * s * p2 + s * s * s
-        }
-        func slope(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
-            3 * (1 - s) * (1 - s) * p1 + 6 * (1 - s) * s * (p2 - p1) + 3 * s * s * (1 - p2)
-        }
-        var s = x
-        for _ in 0..<50 where slope(x1, x2, s) != 0 {
-            s -= (curve(x1, x2, s) - x) / slope(x1, x2, s)
-            s = min(1, max(0, s))
-        }
-        return curve(y1, y2, s)
-    }
-
     @Test func curvesMatchAnIndependentEvaluation() {
         let cases: [(Interpolation, (Double) -> Double)] = [
             (.linear, { $0 }),
             (.hold, { $0 >= 1 ? 1 : 0 }),
-            (.easeIn, { Self.reference(0.42, 0, 1, 1, at: $0) }),
-            (.easeOut, { Self.reference(0, 0, 0.58, 1, at: $0) }),
-            (.easeInOut, { Self.reference(0.42, 0, 0.58, 1, at: $0) }),
-            (.bezier(x1: 0.1, y1: 0.8, x2: 0.2, y2: 1), { Self.reference(0.1, 0.8, 0.2, 1, at: $0) }),
+            (.easeIn, { cubicBezierReference(0.42, 0, 1, 1, at: $0) }),
+            (.easeOut, { cubicBezierReference(0, 0, 0.58, 1, at: $0) }),
+            (.easeInOut, { cubicBezierReference(0.42, 0, 0.58, 1, at: $0) }),
+            (.bezier(x1: 0.1, y1: 0.8, x2: 0.2, y2: 1), { cubicBezierReference(0.1, 0.8, 0.2, 1, at: $0) }),
         ]
         for (curve, expected) in cases {
             for step in 0...20 {

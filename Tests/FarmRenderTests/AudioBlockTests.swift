@@ -20,14 +20,6 @@ import Testing
             .render(frames: 0..<loaded.project.frameCount, to: file)
     }
 
-    /// The first channel's samples, decoded (and the encoder's priming trimmed) by ffmpeg.
-    static func samples(_ file: URL) throws -> [Float] {
-        let raw = file.deletingPathExtension().appendingPathExtension("f32")
-        try ffmpeg(["-i", file.path, "-map", "0:a", "-af", "pan=mono|c0=c0", "-f", "f32le", raw.path])
-        let data = try Data(contentsOf: raw)
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
-
     @Test func blocksFollowTheProjectAlone() {
         let blocks = AudioBlocks.plan(samples: 0..<1_200_000, sampleRate: 48000)
         #expect(blocks.map(\.start) == [0, 480_256, 960_512])
@@ -58,8 +50,8 @@ import Testing
             let aacFile = dir.appendingPathComponent("aac.mov")
             try Self.renderLocally(try Self.project(in: dir, audioCodec: "pcm"), threads: 2, to: pcmFile)
             try Self.renderLocally(try Self.project(in: dir, audioCodec: "aac"), threads: 2, to: aacFile)
-            let pcm = try Self.samples(pcmFile)
-            let aac = try Self.samples(aacFile)
+            let pcm = try firstChannelSamples(pcmFile)
+            let aac = try firstChannelSamples(aacFile)
             #expect(pcm.count == 1_200_000)
             #expect(aac.count >= pcm.count)
 

@@ -6,22 +6,8 @@ import TestSupport
 import Testing
 
 /// Every easing curve on a rendered opacity ramp, probed pixel by pixel against the curve
-/// evaluated independently in the test (`InterpolationTests.reference`'s formula, by Newton).
+/// evaluated independently by Newton's method (`cubicBezierReference`).
 @Suite struct EasingRenderTests {
-    static func reference(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, at x: Double) -> Double {
-        func curve(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
-            3 * (1 - s) * (1 - s) * s * p1 + 3 * (1 - s) * s * s * p2 + s * s * s
-        }
-        func slope(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
-            3 * (1 - s) * (1 - s) * p1 + 6 * (1 - s) * s * (p2 - p1) + 3 * s * s * (1 - p2)
-        }
-        var s = x
-        for _ in 0..<50 where slope(x1, x2, s) != 0 {
-            s = min(1, max(0, s - (curve(x1, x2, s) - x) / slope(x1, x2, s)))
-        }
-        return curve(y1, y2, s)
-    }
-
     @Test(arguments: [
         ("\"linear\"", "linear"), ("\"hold\"", "hold"), ("\"ease-in\"", "ease-in"), ("\"ease-out\"", "ease-out"),
         ("\"ease-in-out\"", "ease-in-out"), ("{\"bezier\": [0.1, 0.8, 0.2, 1]}", "bezier"),
@@ -31,10 +17,10 @@ import Testing
         switch name {
         case "linear": expected = { $0 }
         case "hold": expected = { $0 >= 1 ? 1 : 0 }
-        case "ease-in": expected = { Self.reference(0.42, 0, 1, 1, at: $0) }
-        case "ease-out": expected = { Self.reference(0, 0, 0.58, 1, at: $0) }
-        case "ease-in-out": expected = { Self.reference(0.42, 0, 0.58, 1, at: $0) }
-        default: expected = { Self.reference(0.1, 0.8, 0.2, 1, at: $0) }
+        case "ease-in": expected = { cubicBezierReference(0.42, 0, 1, 1, at: $0) }
+        case "ease-out": expected = { cubicBezierReference(0, 0, 0.58, 1, at: $0) }
+        case "ease-in-out": expected = { cubicBezierReference(0.42, 0, 0.58, 1, at: $0) }
+        default: expected = { cubicBezierReference(0.1, 0.8, 0.2, 1, at: $0) }
         }
         try withTemporaryDirectory { dir in
             try TestMedia.make(

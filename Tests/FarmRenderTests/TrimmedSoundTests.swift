@@ -8,13 +8,6 @@ import Testing
 /// Sound cut out of a compressed source is the source's own sound from the first sample, and a
 /// speed too slow for sound is a validation error, not a crash.
 @Suite struct TrimmedSoundTests {
-    static func floats(_ file: URL, extra: [String] = []) throws -> [Float] {
-        let raw = file.deletingPathExtension().appendingPathExtension("f32")
-        try ffmpeg(["-i", file.path, "-map", "0:a"] + extra + ["-ac", "1", "-f", "f32le", raw.path])
-        let data = try Data(contentsOf: raw)
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
-
     @Test func aCutIntoAnAACSourceIsSampleExact() throws {
         try withTemporaryDirectory { dir in
             let source = try TestMedia.make(
@@ -31,8 +24,8 @@ import Testing
                     "source": {"start": "1.3"}}]}]
                 }
                 """, in: dir)
-            let rendered = try Self.floats(try render(loaded, to: "out.mkv", in: dir))
-            let whole = try Self.floats(source)
+            let rendered = try firstChannelSamples(try render(loaded, to: "out.mkv", in: dir))
+            let whole = try firstChannelSamples(source)
             let start = 62_400  // 1.3 s at 48 kHz
             #expect(rendered.count == 48_000)
             let differing = (0..<48_000).filter { abs(rendered[$0] - whole[start + $0]) > 2.0 / 32767 }

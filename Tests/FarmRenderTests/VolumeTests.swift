@@ -45,10 +45,4 @@ import Testing
             #expect(try decodedSampleCount(output) == 96000)
         }
     }
-
-    func decodedSampleCount(_ file: URL) throws -> Int {
-        let raw = file.deletingLastPathComponent().appendingPathComponent("samples.raw")
-        try ffmpeg(["-i", file.path, "-map", "0:a", "-f", "s16le", "-ac", "1", raw.path])
-        return try Data(contentsOf: raw).count / 2
-    }
 }

@@ -52,18 +52,6 @@ public enum MediaProbe {
         return info
     }
 
-    /// The clockwise rotation an EXIF Orientation value asks for; mirrored ones (2, 4, 5, 7)
-    /// keep their rotation part, the mirror is not applied.
-    static func rotation(exifOrientation value: String) -> Int? {
-        switch value {
-        case "1", "2": return 0
-        case "3", "4": return 180
-        case "5", "6": return 90
-        case "7", "8": return 270
-        default: return nil
-        }
-    }
-
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
         guard let matrix = cffmpeg_display_matrix(stream) else { return 0 }
         return rotation(matrix: matrix)
@@ -100,12 +88,9 @@ public enum MediaProbe {
             guard try input.decodeNext(into: frame) else {
                 throw FFmpegError(operation: path, message: "no picture could be decoded")
             }
+            // The decoder turns a still's EXIF orientation into a display matrix on its frame.
             if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_DISPLAYMATRIX) {
-                // The decoder turned the EXIF orientation into a display matrix.
                 orientation = rotation(matrix: UnsafeRawPointer(side.pointee.data).assumingMemoryBound(to: Int32.self))
-            } else if let entry = av_dict_get(frame.pointer.pointee.metadata, "Orientation", nil, 0) {
-                let value = String(cString: entry.pointee.value).trimmingCharacters(in: .whitespaces)
-                orientation = rotation(exifOrientation: value)
             }
         }
         if info.hasAudio {

@@ -35,11 +35,6 @@ public struct ChunkedRender {
     /// Every timeline sample of the project.
     public var samples: Range<Int64> { loaded.project.output.samples(ofFrames: 0..<loaded.project.frameCount) }
 
-    /// The project's audio blocks: what the audio tasks render.
-    public var audioBlocks: [Chunk] {
-        AudioBlocks.plan(samples: samples, sampleRate: loaded.project.output.audio.sampleRate)
-    }
-
     /// Renders one chunk's frames, video only, with a fresh encoder.
     public func renderSegment(_ chunk: Chunk, progress: (RenderProgress) -> Void = { _ in }) throws -> URL {
         let url = url(kind: .video, chunk: chunk)
@@ -79,19 +74,11 @@ public struct ChunkedRender {
             container: container ?? loaded.project.export.container, to: destination)
     }
 
-    /// The video chunks of `size`, on the boundaries the export needs.
-    public func plan(_ size: ChunkPlanner.Size) -> [Chunk] {
-        let project = loaded.project
-        return ChunkPlanner.plan(
-            frameCount: project.frameCount, fps: project.output.fps, size: size,
-            alignment: project.export.video.chunkAlignment)
-    }
-
     /// Plans, renders every chunk and audio block, and joins them.
     public func renderAll(size: ChunkPlanner.Size, to destination: URL) throws {
-        let chunks = plan(size)
+        let chunks = loaded.project.videoChunks(size)
         for chunk in chunks { _ = try renderSegment(chunk) }
-        let blocks = audioBlocks
+        let blocks = loaded.project.audioBlocks()
         for block in blocks { _ = try renderAudioBlock(block) }
         try join(chunks: chunks, blocks: blocks, to: destination)
     }

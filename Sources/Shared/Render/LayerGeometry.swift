@@ -13,19 +13,12 @@ struct LayerGeometry: Hashable {
 
     init?(sourceWidth: Int, sourceHeight: Int, canvasWidth: Int, canvasHeight: Int, crop: Rect, frame: Rect, fit: Fit) {
         func even(_ value: Double) -> Int { Int((value / 2).rounded()) * 2 }
-        let cropX = Swift.min(Swift.max(even(crop.x * Double(sourceWidth)), 0), sourceWidth - 2)
-        let cropY = Swift.min(Swift.max(even(crop.y * Double(sourceHeight)), 0), sourceHeight - 2)
-        let cropW = Swift.min(
-            Swift.max(even((crop.x + crop.width) * Double(sourceWidth)) - cropX, 2), sourceWidth - cropX)
-        let cropH = Swift.min(
-            Swift.max(even((crop.y + crop.height) * Double(sourceHeight)) - cropY, 2), sourceHeight - cropY)
-        // Both edges snap to the grid and the size follows from them, so rectangles that touch in
-        // the project touch on the canvas (snapping x and width apart could open a 2-pixel gap).
-        let left = even(frame.x * Double(canvasWidth))
-        let top = even(frame.y * Double(canvasHeight))
-        let rect = PixelRect(
-            x: left, y: top, width: even((frame.x + frame.width) * Double(canvasWidth)) - left,
-            height: even((frame.y + frame.height) * Double(canvasHeight)) - top)
+        let snappedCrop = Self.snapped(crop, width: sourceWidth, height: sourceHeight)
+        let cropX = Swift.min(Swift.max(snappedCrop.x, 0), sourceWidth - 2)
+        let cropY = Swift.min(Swift.max(snappedCrop.y, 0), sourceHeight - 2)
+        let cropW = Swift.min(Swift.max(snappedCrop.x + snappedCrop.width - cropX, 2), sourceWidth - cropX)
+        let cropH = Swift.min(Swift.max(snappedCrop.y + snappedCrop.height - cropY, 2), sourceHeight - cropY)
+        let rect = Self.snapped(frame, width: canvasWidth, height: canvasHeight)
         guard rect.width >= 2, rect.height >= 2, cropW >= 2, cropH >= 2 else { return nil }
         var source = PixelRect(x: cropX, y: cropY, width: cropW, height: cropH)
         var destination = rect
@@ -57,5 +50,17 @@ struct LayerGeometry: Hashable {
         }
         self.source = source
         self.destination = destination
+    }
+
+    /// `rect` (fractions of a `width` x `height` picture) on the even-pixel grid. Both edges snap
+    /// and the size follows from them, so rectangles that touch in the project touch here
+    /// (snapping the position and the size apart could open a 2-pixel gap).
+    private static func snapped(_ rect: Rect, width: Int, height: Int) -> PixelRect {
+        func even(_ value: Double) -> Int { Int((value / 2).rounded()) * 2 }
+        let left = even(rect.x * Double(width))
+        let top = even(rect.y * Double(height))
+        return PixelRect(
+            x: left, y: top, width: even((rect.x + rect.width) * Double(width)) - left,
+            height: even((rect.y + rect.height) * Double(height)) - top)
     }
 }

@@ -50,7 +50,7 @@ public struct LocalRender {
         chunked.durable = false
         let chunks = plan(frames)
         let samples = loaded.project.output.samples(ofFrames: frames)
-        let blocks = AudioBlocks.plan(samples: samples, sampleRate: loaded.project.output.audio.sampleRate)
+        let blocks = loaded.project.audioBlocks(ofFrames: frames)
         // Sound first: its blocks are short, and the pictures then even out the threads' ends.
         let tasks = blocks.map(Task.audio) + chunks.map(Task.segment)
         try run(
@@ -65,12 +65,8 @@ public struct LocalRender {
     /// Video chunks of `frames` on the boundaries a farm job's chunks would have (the export's
     /// GOP), about four per thread so the threads finish together.
     private func plan(_ frames: Range<Int64>) -> [Chunk] {
-        let project = loaded.project
-        let alignment = project.export.video.chunkAlignment
         let perChunk = max(Int64(frames.count) / Int64(max(1, configuration.threads) * 4), 1)
-        let chunks = ChunkPlanner.plan(
-            frameCount: project.frameCount, fps: project.output.fps, size: .frames(perChunk), alignment: alignment)
-        return chunks.compactMap { chunk -> Chunk? in
+        return loaded.project.videoChunks(.frames(perChunk)).compactMap { chunk -> Chunk? in
             let start = max(chunk.start, frames.lowerBound)
             let end = min(chunk.end, frames.upperBound)
             return start < end ? Chunk(index: chunk.index, start: start, end: end) : nil
@@ -81,47 +77,28 @@ public struct LocalRender {
         _ tasks: [Task], chunked: ChunkedRender, samples: Range<Int64>, frameCount: Int64, stop: StopFlag,
         progress: (RenderProgress) -> Void
     ) throws {
-        let next = Locked(0)
         let framesDone = Locked<[Int: Int64]>([:])
-        let failure = Locked<Error?>(nil)
-        let finished = DispatchGroup()
-        for _ in 0..<max(1, min(configuration.threads, tasks.count)) {
-            finished.enter()
-            let thread = Thread {
-                defer { finished.leave() }
-                while !stop.isRaised {
-                    let index = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard index < tasks.count else { return }
-                    do {
-                        switch tasks[index] {
-                        case .audio(let block):
-                            _ = try chunked.renderAudioBlock(block, of: samples)
-                        case .segment(let chunk):
-                            _ = try chunked.renderSegment(chunk) { update in
-                                framesDone.withLock { $0[index] = update.framesDone }
-                            }
-                        }
-                    } catch {
-                        failure.withLock { $0 = $0 ?? error }
-                        stop.raise()
-                    }
-                }
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
         let clock = ContinuousClock()
         let started = clock.now
-        while finished.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+        let render = { (index: Int) in
+            switch tasks[index] {
+            case .audio(let block):
+                _ = try chunked.renderAudioBlock(block, of: samples)
+            case .segment(let chunk):
+                _ = try chunked.renderSegment(chunk) { update in
+                    framesDone.withLock { $0[index] = update.framesDone }
+                }
+            }
+        }
+        let report = {
             if configuration.cancellation?.isRaised == true { stop.raise() }
             let done = framesDone.withLock { $0.values.reduce(0, +) }
             progress(RenderProgress(framesDone: done, frameCount: frameCount, elapsed: clock.now - started))
         }
-        if let error = failure.current {
-            throw configuration.cancellation?.isRaised == true ? RenderCancelled() : error
+        do {
+            try TaskPool.run(tasks.count, threads: configuration.threads, stop: stop, whileWaiting: report, render)
+        } catch  where configuration.cancellation?.isRaised == true {
+            throw RenderCancelled()
         }
         if configuration.cancellation?.isRaised == true { throw RenderCancelled() }
         progress(RenderProgress(framesDone: frameCount, frameCount: frameCount, elapsed: clock.now - started))

@@ -39,16 +39,22 @@ public enum SegmentJoiner {
         }
     }
 
+    /// Each part must start where the one before it ends.
+    private static func checkContiguous(_ parts: [Segment], _ what: String) throws {
+        for (previous, next) in zip(parts, parts.dropFirst()) where previous.chunk.end != next.chunk.start {
+            throw FFmpegError(
+                operation: "join",
+                message: "\(what) are not contiguous: \(previous.chunk.frames) then \(next.chunk.frames)")
+        }
+    }
+
     private static func joinUnsafely(
         segments: [Segment], audio: [Segment], fps: Rational, sampleRate: Int, container: ExportSettings.Container,
         path: String
     ) throws {
         guard let first = segments.first else { throw FFmpegError(operation: "join", message: "no segments") }
-        for (previous, next) in zip(segments, segments.dropFirst()) where previous.chunk.end != next.chunk.start {
-            throw FFmpegError(
-                operation: "join",
-                message: "segments are not contiguous: \(previous.chunk.frames) then \(next.chunk.frames)")
-        }
+        try checkContiguous(segments, "segments")
+        try checkContiguous(audio, "audio blocks")
         let muxer = try Muxer(path: path, container: container)
         let frameBase = Rational(fps.denominator, fps.numerator)
         let videoInput = try DemuxedStream(path: first.url.path, kind: .video)
@@ -56,11 +62,6 @@ public enum SegmentJoiner {
         var audioInput: AudioBlockSequence?
         var audioStream = -1
         if !audio.isEmpty {
-            for (previous, next) in zip(audio, audio.dropFirst()) where previous.chunk.end != next.chunk.start {
-                throw FFmpegError(
-                    operation: "join",
-                    message: "audio blocks are not contiguous: \(previous.chunk.frames) then \(next.chunk.frames)")
-            }
             let input = try AudioBlockSequence(blocks: audio, sampleRate: sampleRate)
             audioStream = try muxer.addStream(copying: input.first, timeBase: input.timeBase, frameRate: nil)
             audioInput = input

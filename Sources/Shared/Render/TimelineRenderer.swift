@@ -96,10 +96,10 @@ public final class TimelineRenderer {
             : nil
         var audio: AudioTrackWriter?
         if configuration.includeAudio {
-            let samples = output.samples(ofFrames: frames)
-            let blocks = AudioBlocks.plan(samples: samples, sampleRate: output.audio.sampleRate)
+            let blocks = project.audioBlocks(ofFrames: frames)
             if !blocks.isEmpty {
-                audio = try AudioTrackWriter(loaded: loaded, blocks: blocks, render: samples, muxer: muxer)
+                audio = try AudioTrackWriter(
+                    loaded: loaded, blocks: blocks, render: output.samples(ofFrames: frames), muxer: muxer)
             }
         }
         try muxer.start()

@@ -60,10 +60,8 @@ public struct JobSubmission: Sendable {
         width = project.output.width
         height = project.output.height
         self.priority = priority
-        chunks = ChunkPlanner.plan(
-            frameCount: frameCount, fps: fps, size: chunkSize, alignment: project.export.video.chunkAlignment)
+        chunks = project.videoChunks(chunkSize)
         sampleRate = project.output.audio.sampleRate
-        audioBlocks = AudioBlocks.plan(
-            samples: project.output.samples(ofFrames: 0..<frameCount), sampleRate: sampleRate)
+        audioBlocks = project.audioBlocks()
     }
 }

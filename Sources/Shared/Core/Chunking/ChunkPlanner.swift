@@ -38,3 +38,17 @@ public enum ChunkPlanner {
         }
     }
 }
+
+extension Project {
+    /// The video chunks of `size` over the whole timeline, on the frame multiple the export
+    /// needs (`ExportSettings.Video.chunkAlignment`): what a farm job renders.
+    public func videoChunks(_ size: ChunkPlanner.Size) -> [Chunk] {
+        ChunkPlanner.plan(frameCount: frameCount, fps: output.fps, size: size, alignment: export.video.chunkAlignment)
+    }
+
+    /// The audio blocks of a render of output frames `frames` (the whole timeline by default).
+    public func audioBlocks(ofFrames frames: Range<Int64>? = nil) -> [Chunk] {
+        AudioBlocks.plan(
+            samples: output.samples(ofFrames: frames ?? 0..<frameCount), sampleRate: output.audio.sampleRate)
+    }
+}
