@@ -151,7 +151,13 @@ import Testing
             // accepted ones are kept, and the file matches a render that never failed.
             try intact.write(to: clip)
             // The damaged chunk, and any chunk another worker was still rendering when the job
-            // failed (stopped with it), are what is left to render; the timing decides the latter.
+            // failed and that was stopped rather than finished, are what is left to render; the
+            // timing decides the latter, so count once no chunk of the job runs any more.
+            try farm.wait("the failed job's chunks to stop") {
+                try farm.store.connection.query(
+                    "SELECT 1 FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]
+                ).isEmpty
+            }
             let open = try farm.store.connection.query(
                 "SELECT idx FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)]
             ).map { Int($0.int(0)) }
