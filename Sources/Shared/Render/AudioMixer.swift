@@ -31,7 +31,8 @@ public final class AudioMixer {
         var voices: [Voice] = []
         for track in project.tracks {
             for item in track.items where !item.muted {
-                guard let info = loaded.media[item.asset], info.hasAudio, let asset = project.assets[item.asset] else {
+                guard let id = item.asset, let info = loaded.media[id], info.hasAudio, let asset = project.assets[id]
+                else {
                     continue
                 }
                 voices.append(

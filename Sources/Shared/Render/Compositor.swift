@@ -16,9 +16,16 @@ public final class Compositor {
     private let decoderThreads: Int
     private let canvas: Picture
     private let background: YUVColor
-    /// Visible video tracks bottom to top: the track's opacity and its items sorted by time.
-    private let layers: [(opacity: Double, items: [(key: ItemKey, item: Item)])]
+    /// Visible video tracks bottom to top, items sorted by time.
+    private let layers: [VisibleTrack]
     private var sources: [ItemKey: LayerSource] = [:]
+    private var generatedPictures: [ItemKey: GeneratedPicture] = [:]
+
+    struct VisibleTrack {
+        var opacity: Double
+        var transform: Transform
+        var items: [(key: ItemKey, item: Item)]
+    }
 
     struct ItemKey: Hashable {
         var track: Int
@@ -34,7 +41,8 @@ public final class Compositor {
         layers = project.tracks.enumerated().filter { $0.element.kind == .video && !$0.element.hidden }.map {
             trackIndex, track in
             let items = track.items.enumerated().map { (key: ItemKey(track: trackIndex, item: $0), item: $1) }
-            return (track.opacity, items.sorted { $0.item.at < $1.item.at })
+            return VisibleTrack(
+                opacity: track.opacity, transform: track.transform, items: items.sorted { $0.item.at < $1.item.at })
         }
     }
 
@@ -50,19 +58,26 @@ public final class Compositor {
             guard let (key, item) = layer.items.first(where: { $0.item.at <= time && time < $0.item.end }) else {
                 continue
             }
-            try draw(item, key: key, at: time, trackOpacity: layer.opacity)
+            try draw(item, key: key, at: time, track: layer)
         }
         releaseSources(before: time)
         return canvas
     }
 
-    private func draw(_ item: Item, key: ItemKey, at time: Rational, trackOpacity: Double) throws {
+    private func draw(_ item: Item, key: ItemKey, at time: Rational, track: VisibleTrack) throws {
         let local = time - item.at
-        let opacity = Int((item.opacity.value(at: local) * trackOpacity * 255).rounded())
-        guard opacity > 0, let info = media[item.asset], let asset = project.assets[item.asset] else { return }
+        let opacity = Int((item.opacity.value(at: local) * track.opacity * 255).rounded())
+        guard opacity > 0 else { return }
+        let frame = item.frame.value(at: local)
+        guard case .media(let id) = item.content, let info = media[id], let asset = project.assets[id] else {
+            try drawGenerated(
+                item.content, key: key, item: item, frame: frame, at: time, track: track, opacity: opacity)
+            return
+        }
         let sourceTime = item.sourceTime(at: time)
         if item.pastEnd == .black, let length = info.duration, sourceTime >= length {
-            drawBlack(frame: item.frame.value(at: local), opacity: opacity)
+            let black = ItemContent.solid(RGBColor(red: 0, green: 0, blue: 0))
+            try drawGenerated(black, key: key, item: item, frame: frame, at: time, track: track, opacity: opacity)
             return
         }
         let source = try sources[key] ?? LayerSource(path: asset.path, info: info, decoderThreads: decoderThreads)
@@ -71,39 +86,101 @@ public final class Compositor {
         guard
             let geometry = LayerGeometry(
                 sourceWidth: image.width, sourceHeight: image.height, canvasWidth: canvas.width,
-                canvasHeight: canvas.height, crop: item.crop.value(at: local), frame: item.frame.value(at: local),
-                fit: item.fit),
-            let visible = geometry.destination.intersection(width: canvas.width, height: canvas.height)
+                canvasHeight: canvas.height, crop: item.crop.value(at: local), frame: frame, fit: item.fit)
         else { return }
-        let offsetX = visible.x - geometry.destination.x
-        let offsetY = visible.y - geometry.destination.y
-        if geometry.source.width == geometry.destination.width, geometry.source.height == geometry.destination.height,
-            image.isWorkingFormat
-        {
-            canvas.draw(
-                image, sourceX: geometry.source.x + offsetX, sourceY: geometry.source.y + offsetY, into: visible,
-                opacity: opacity)
-        } else {
-            let scaled = try source.scaledPicture(image, identity: identity, geometry: geometry)
-            canvas.draw(
-                SourceImage(picture: scaled), sourceX: offsetX, sourceY: offsetY, into: visible, opacity: opacity)
+        try place(
+            geometry, matrix: matrix(item, track: track, at: time, box: geometry.destination), opacity: opacity,
+            direct: image.isWorkingFormat ? image : nil
+        ) { width, height in
+            var sized = geometry
+            sized.destination = PixelRect(x: 0, y: 0, width: width, height: height)
+            return try source.scaledPicture(image, identity: identity, geometry: sized)
         }
     }
 
-    private func drawBlack(frame: Rect, opacity: Int) {
+    private func drawGenerated(
+        _ content: ItemContent, key: ItemKey, item: Item, frame: Rect, at time: Rational, track: VisibleTrack,
+        opacity: Int
+    ) throws {
         guard
             let geometry = LayerGeometry(
                 sourceWidth: canvas.width, sourceHeight: canvas.height, canvasWidth: canvas.width,
-                canvasHeight: canvas.height, crop: .unit, frame: frame, fit: .stretch),
-            let visible = geometry.destination.intersection(width: canvas.width, height: canvas.height)
+                canvasHeight: canvas.height, crop: .unit, frame: frame, fit: .stretch)
         else { return }
-        canvas.fill(visible, with: .black, alpha: opacity)
+        let generated = generatedPictures[key] ?? GeneratedPicture(content)
+        generatedPictures[key] = generated
+        try place(geometry, matrix: matrix(item, track: track, at: time, box: geometry.destination), opacity: opacity) {
+            generated.picture(width: $0, height: $1)
+        }
+    }
+
+    /// The item's transform, then its track's, for the layer placed on `box`.
+    private func matrix(_ item: Item, track: VisibleTrack, at time: Rational, box: PixelRect) -> AffineTransform {
+        let canvasSize = (width: Double(canvas.width), height: Double(canvas.height))
+        let layerBox = (x: Double(box.x), y: Double(box.y), width: Double(box.width), height: Double(box.height))
+        let itemMatrix = item.transform.matrix(at: time - item.at, box: layerBox, canvas: canvasSize)
+        let trackMatrix = track.transform.matrix(
+            at: time, box: (0, 0, canvasSize.width, canvasSize.height), canvas: canvasSize)
+        return itemMatrix.followed(by: trackMatrix)
+    }
+
+    /// Draws a placed layer: as it is, moved and stretched on the even-pixel grid when the
+    /// transform keeps it upright (the fast path), or resampled once through the transform.
+    /// `picture(width, height)` gives the layer scaled to that size; `direct` is the layer itself
+    /// when it can be blended without scaling.
+    private func place(
+        _ geometry: LayerGeometry, matrix: AffineTransform, opacity: Int, direct: SourceImage? = nil,
+        picture: (Int, Int) throws -> Picture
+    ) throws {
+        var geometry = geometry
+        if matrix.isAxisAligned {
+            if matrix != .identity {
+                let box = geometry.destination
+                let (left, top) = matrix.apply(Double(box.x), Double(box.y))
+                let (right, bottom) = matrix.apply(Double(box.x + box.width), Double(box.y + box.height))
+                geometry.destination = LayerGeometry.snapped(
+                    Rect(x: left, y: top, width: right - left, height: bottom - top), width: 1, height: 1)
+            }
+            let destination = geometry.destination
+            guard destination.width >= 2, destination.height >= 2,
+                let visible = destination.intersection(width: canvas.width, height: canvas.height)
+            else { return }
+            let (offsetX, offsetY) = (visible.x - destination.x, visible.y - destination.y)
+            if let direct, geometry.source.width == destination.width, geometry.source.height == destination.height {
+                canvas.draw(
+                    direct, sourceX: geometry.source.x + offsetX, sourceY: geometry.source.y + offsetY, into: visible,
+                    opacity: opacity)
+            } else {
+                let scaled = try picture(destination.width, destination.height)
+                canvas.draw(
+                    SourceImage(picture: scaled), sourceX: offsetX, sourceY: offsetY, into: visible, opacity: opacity)
+            }
+            return
+        }
+        // Resampled once at the size the transform shows it (so shrinking filters well), then
+        // turned and moved bilinearly.
+        let box = geometry.destination
+        let stretch = matrix.axisStretch
+        func size(_ length: Int, _ factor: Double) -> Int {
+            Swift.max(2, Swift.min(8192, Int((Double(length) * factor / 2).rounded()) * 2))
+        }
+        let (width, height) = (size(box.width, stretch.x), size(box.height, stretch.y))
+        guard width * height <= 64 * canvas.width * canvas.height else { return }
+        let layer = try picture(width, height)
+        let toCanvas = AffineTransform.scale(Double(box.width) / Double(width), Double(box.height) / Double(height))
+            .followed(by: .translation(Double(box.x), Double(box.y)))
+            .followed(by: matrix)
+        guard let inverse = toCanvas.inverted else { return }
+        canvas.drawWarped(layer, inverse: inverse, opacity: opacity)
     }
 
     /// Closes decoders of items that ended before `time`; rendering only moves forward in a run.
     private func releaseSources(before time: Rational) {
         for key in sources.keys where project.tracks[key.track].items[key.item].end <= time {
             sources[key] = nil
+        }
+        for key in generatedPictures.keys where project.tracks[key.track].items[key.item].end <= time {
+            generatedPictures[key] = nil
         }
     }
 }

@@ -55,7 +55,7 @@ struct LayerGeometry: Hashable {
     /// `rect` (fractions of a `width` x `height` picture) on the even-pixel grid. Both edges snap
     /// and the size follows from them, so rectangles that touch in the project touch here
     /// (snapping the position and the size apart could open a 2-pixel gap).
-    private static func snapped(_ rect: Rect, width: Int, height: Int) -> PixelRect {
+    static func snapped(_ rect: Rect, width: Int, height: Int) -> PixelRect {
         func even(_ value: Double) -> Int { Int((value / 2).rounded()) * 2 }
         let left = even(rect.x * Double(width))
         let top = even(rect.y * Double(height))

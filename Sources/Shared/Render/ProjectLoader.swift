@@ -44,7 +44,7 @@ public struct ProjectLoader {
         }
         for (trackIndex, track) in project.tracks.enumerated() {
             for (itemIndex, item) in track.items.enumerated() {
-                guard let info = media[item.asset] else { continue }
+                guard let id = item.asset, let info = media[id] else { continue }
                 checkItem(
                     item, info: info, kind: track.kind, path: "tracks[\(trackIndex)].items[\(itemIndex)]", log: log)
             }
@@ -57,12 +57,13 @@ public struct ProjectLoader {
     static let slowestSoundSpeed = Rational(1, 100)
 
     private func checkItem(_ item: Item, info: MediaInfo, kind: Track.Kind, path: String, log: DiagnosticLog) {
+        let id = item.asset ?? ""
         switch (kind, info.kind) {
         case (.video, .audio):
-            log.add("\(path).asset", "asset \"\(item.asset)\" has no pictures; put sound on an audio track")
+            log.add("\(path).asset", "asset \"\(id)\" has no pictures; put sound on an audio track")
             return
         case (.audio, _) where !info.hasAudio:
-            log.add("\(path).asset", "asset \"\(item.asset)\" has no sound; put pictures on a video track")
+            log.add("\(path).asset", "asset \"\(id)\" has no sound; put pictures on a video track")
             return
         default:
             break
@@ -76,7 +77,7 @@ public struct ProjectLoader {
                     + "1/100 of normal speed); set \"muted\": true, or play more of the media")
         }
         guard let length = info.duration else { return }
-        let asset = "asset \"\(item.asset)\" (\(format(length.seconds)) s)"
+        let asset = "asset \"\(id)\" (\(format(length.seconds)) s)"
         if item.sourceStart >= length {
             log.add("\(path).source.start", "\(item.sourceStart) is past the end of \(asset)")
             return

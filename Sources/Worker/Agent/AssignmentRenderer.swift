@@ -81,13 +81,14 @@ public final class AssignmentRenderer: @unchecked Sendable {
             let end = project.output.time(ofFrame: assignment.end)
             return Set(
                 project.tracks.filter { $0.kind == .video && !$0.hidden }.flatMap { track in
-                    track.items.filter { $0.at < end && $0.end > start }.map(\.asset)
+                    track.items.filter { $0.at < end && $0.end > start }.compactMap(\.asset)
                 })
         case .audio:
             let span = AudioBlockEncoder.timeSpan(of: assignment.chunk, sampleRate: project.output.audio.sampleRate)
             return Set(
                 project.tracks.flatMap { track in
-                    track.items.filter { !$0.muted && $0.at < span.upperBound && $0.end > span.lowerBound }.map(\.asset)
+                    track.items.filter { !$0.muted && $0.at < span.upperBound && $0.end > span.lowerBound }.compactMap(
+                        \.asset)
                 })
         }
     }

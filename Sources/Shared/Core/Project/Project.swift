@@ -186,6 +186,8 @@ public struct Track: Sendable, Codable, Hashable {
     public var opacity: Double = 1
     /// Draws none of its pictures (its sound still plays unless muted).
     public var hidden = false
+    /// Applied to every item after the item's own transform, anchored on the canvas.
+    public var transform = Transform.identity
 }
 
 /// How a picture is placed into its frame rectangle.
@@ -225,7 +227,7 @@ public struct Rect: Sendable, Codable, Hashable {
 
 /// One clip, still or sound placed on a track.
 public struct Item: Sendable, Codable, Hashable {
-    public var asset: String
+    public var content: ItemContent
     /// Timeline position.
     public var at: Rational
     /// Length on the timeline.
@@ -243,6 +245,8 @@ public struct Item: Sendable, Codable, Hashable {
     /// and the render holds the last frame if the media turns out a frame short.
     public var pastEnd: PastEnd?
     public var muted: Bool
+    /// Applied after `frame`, `fit` and `crop` place the picture.
+    public var transform = Transform.identity
 
     public var end: Rational { at + duration }
     public var speed: Rational { sourceDuration / duration }

@@ -25,7 +25,7 @@ public struct ProjectParser {
         return project
     }
 
-    private func parseProject(_ document: JSONValue, log: DiagnosticLog) -> Project? {
+    func parseProject(_ document: JSONValue, log: DiagnosticLog) -> Project? {
         guard let root = JSONObjectReader(document, path: "", log: log) else { return nil }
         // Absent sections take their defaults; present ones must parse (nil then means a diagnostic).
         let resolvedOutput = root.raw("output").map { parseOutput($0, "output", log) } ?? defaultOutput
@@ -79,7 +79,7 @@ public struct ProjectParser {
     /// Two seconds of frames: short enough for seeking players, long enough to compress well.
     private func defaultGOP(_ fps: Rational) -> Int { Int(max(1, (fps * Rational(2)).rounded)) }
 
-    private func parseOutput(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> OutputSettings? {
+    func parseOutput(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> OutputSettings? {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
         let defaults = defaultOutput
         let width = object.optional("width", default: defaults.width, JSONField.integer)
@@ -120,8 +120,7 @@ public struct ProjectParser {
         return OutputSettings(width: width, height: height, fps: fps, background: background, audio: audio)
     }
 
-    private func parseExport(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, fps: Rational) -> ExportSettings?
-    {
+    func parseExport(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, fps: Rational) -> ExportSettings? {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
         let preset = object.optional("preset", default: nil) {
             JSONField.choice(ExportPreset.self)($0, $1, $2).map { Optional($0) }
@@ -175,7 +174,7 @@ public struct ProjectParser {
         return export
     }
 
-    private func parseAssets(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> [String: Asset]? {
+    func parseAssets(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> [String: Asset]? {
         guard case .object(let members) = value else {
             log.add(path, "expected an object mapping asset ids to {\"path\": ...}, got \(value.kindDescription)")
             return nil
@@ -201,7 +200,7 @@ public struct ProjectParser {
         return valid ? assets : nil
     }
 
-    private func parseTrack(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?)
+    func parseTrack(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?)
         -> Track?
     {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
@@ -213,6 +212,7 @@ public struct ProjectParser {
         let opacity = object.optional("opacity", default: 1, parseUnitValue)
         let muted = object.optional("muted", default: false, JSONField.bool)
         let hidden = object.optional("hidden", default: false, JSONField.bool)
+        let transform = parseTransform(object)
         let items = object.required("items") { value, itemsPath, log -> [Item]? in
             guard case .array(let elements) = value else {
                 log.add(itemsPath, "expected an array of items, got \(value.kindDescription)")
@@ -224,8 +224,16 @@ public struct ProjectParser {
             return parsed.contains { $0 == nil } ? nil : parsed.compactMap { $0 }
         }
         object.rejectUnknownKeys()
-        guard let kind, var items, let mode, let offset, !offset.isNegative, let opacity, let muted, let hidden else {
+        guard let kind, var items, let mode, let offset, !offset.isNegative, let opacity, let muted, let hidden,
+            let transform
+        else {
             return nil
+        }
+        if kind == .audio {
+            for (index, item) in items.enumerated() where item.asset == nil {
+                log.add("\(object.childPath("items"))[\(index)]", "an audio track plays media only; use \"asset\"")
+            }
+            if !transform.isIdentity { log.add(object.path, "an audio track has no pictures to transform") }
         }
         // A sequence packs its items end to end, as timeline editors pack a track; then the
         // whole track moves by its offset. Items keep absolute times from here on.
@@ -239,7 +247,9 @@ public struct ProjectParser {
             if muted { items[index].muted = true }
         }
         reportOverlaps(items, path: object.childPath("items"), log: log)
-        return Track(kind: kind, items: items, opacity: opacity, hidden: hidden)
+        var track = Track(kind: kind, items: items, opacity: opacity, hidden: hidden)
+        track.transform = transform
+        return track
     }
 
     private func reportOverlaps(_ items: [Item], path: String, log: DiagnosticLog) {
@@ -254,20 +264,11 @@ public struct ProjectParser {
         }
     }
 
-    private func parseItem(
+    func parseItem(
         _ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?, inSequence: Bool
     ) -> Item? {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
-        let asset = object.required("asset") { value, path, log -> String? in
-            guard let id = JSONField.string(value, path, log) else { return nil }
-            if let assets, assets[id] == nil {
-                let hint = closestWord(to: id, in: Array(assets.keys)).map { " (did you mean \"\($0)\"?)" } ?? ""
-                log.add(
-                    path, "unknown asset \"\(id)\"\(hint); assets are: \(assets.keys.sorted().joined(separator: ", "))")
-                return nil
-            }
-            return id
-        }
+        let content = parseContent(object, assets: assets, log: log)
         let at: Rational?
         if inSequence {
             if object.has("at") {
@@ -308,17 +309,27 @@ public struct ProjectParser {
             JSONField.choice(PastEnd.self)($0, $1, $2).map { Optional($0) }
         }
         let muted = object.optional("muted", default: false, JSONField.bool)
+        let transform = parseTransform(object)
+        if case .media = content {
+        } else {
+            for key in ["source", "pastEnd", "volume"] where object.has(key) {
+                log.add(object.childPath(key), "a generated picture has no media; remove \"\(key)\"")
+            }
+        }
         object.rejectUnknownKeys()
-        guard let asset, let at, let duration, let sourceStart, let sourceDuration, let fit, let frame, let crop,
+        guard let content, let transform, let at, let duration, let sourceStart, let sourceDuration, let fit, let frame,
+            let crop,
             let opacity, let volume, let pastEnd, let muted, !at.isNegative, duration > .zero, sourceDuration > .zero,
             !sourceStart.isNegative
         else { return nil }
-        return Item(
-            asset: asset, at: at, duration: duration, sourceStart: sourceStart, sourceDuration: sourceDuration,
+        var item = Item(
+            content: content, at: at, duration: duration, sourceStart: sourceStart, sourceDuration: sourceDuration,
             fit: fit, frame: frame, crop: crop, opacity: opacity, volume: volume, pastEnd: pastEnd, muted: muted)
+        item.transform = transform
+        return item
     }
 
-    private func parseAnimated<V>(
+    func parseAnimated<V>(
         _ value: JSONValue, _ path: String, _ log: DiagnosticLog, parse: (JSONValue, String, DiagnosticLog) -> V?
     ) -> Animated<V>? {
         guard case .object = value else { return parse(value, path, log).map { .constant($0) } }
@@ -353,7 +364,7 @@ public struct ProjectParser {
     }
 
     /// A key's curve to the next key: a name, or `{"bezier": [x1, y1, x2, y2]}` with x in 0...1.
-    private func parseInterpolation(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Interpolation? {
+    func parseInterpolation(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Interpolation? {
         let names = Interpolation.names.map(\.name)
         if case .string(let name) = value {
             if let known = Interpolation.names.first(where: { $0.name == name }) { return known.value }
@@ -383,7 +394,7 @@ public struct ProjectParser {
         return points.map { .bezier(x1: $0[0], y1: $0[1], x2: $0[2], y2: $0[3]) }
     }
 
-    private func parseUnitValue(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
+    func parseUnitValue(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
         guard let number = JSONField.number(value, path, log) else { return nil }
         guard (0...1).contains(number) else {
             log.add(path, "must be from 0 to 1 (got \(JSONField.describe(value)))")
@@ -392,7 +403,7 @@ public struct ProjectParser {
         return number
     }
 
-    private func parseGain(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
+    func parseGain(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
         guard let number = JSONField.number(value, path, log) else { return nil }
         guard (0...16).contains(number) else {
             log.add(path, "must be a gain from 0 to 16 (got \(JSONField.describe(value)))")
@@ -401,7 +412,7 @@ public struct ProjectParser {
         return number
     }
 
-    private func parseRect(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Rect? {
+    func parseRect(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Rect? {
         guard case .array(let elements) = value, elements.count == 4 else {
             log.add(path, "expected [x, y, width, height] as fractions, got \(JSONField.describe(value))")
             return nil
