@@ -30,17 +30,28 @@ public final class AudioMixer {
         let rate = Rational(Int64(layout.sampleRate))
         var voices: [Voice] = []
         for track in project.tracks {
-            for item in track.items where !item.muted {
-                guard let id = item.asset, let info = loaded.media[id], info.hasAudio, let asset = project.assets[id]
+            for (index, original) in track.items.enumerated() where !original.muted {
+                guard let id = original.asset, let info = loaded.media[id], info.hasAudio,
+                    let asset = project.assets[id]
                 else {
                     continue
+                }
+                // Transitions lengthen an item's sound into their span and fade it there.
+                let reach = track.reach(ofItem: index)
+                let item = original.extended(before: reach.before, after: reach.after)
+                let first = (item.at * rate).rounded
+                let fades = track.transitions.compactMap { transition -> VolumeEnvelope.Fade? in
+                    guard transition.incoming == index || transition.outgoing == index else { return nil }
+                    let start = (transition.start * rate).rounded
+                    return VolumeEnvelope.Fade(
+                        start: start - first, length: (transition.end * rate).rounded - start,
+                        rising: transition.incoming == index, curve: transition.audio)
                 }
                 voices.append(
                     Voice(
                         key: voices.count, item: item,
-                        envelope: VolumeEnvelope(item.volume, sampleRate: layout.sampleRate), path: asset.path,
-                        first: (item.at * rate).rounded,
-                        end: (item.end * rate).rounded))
+                        envelope: VolumeEnvelope(item.volume, sampleRate: layout.sampleRate, fades: fades),
+                        path: asset.path, first: first, end: (item.end * rate).rounded))
             }
         }
         self.voices = voices

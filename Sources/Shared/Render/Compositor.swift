@@ -21,10 +21,21 @@ public final class Compositor {
     private var sources: [ItemKey: LayerSource] = [:]
     private var generatedPictures: [ItemKey: GeneratedPicture] = [:]
 
+    /// Two canvas-sized pictures a transition draws its items on; made on first use.
+    private lazy var transitionPictures = (
+        outgoing: Picture(width: canvas.width, height: canvas.height),
+        incoming: Picture(width: canvas.width, height: canvas.height)
+    )
+    /// When each item last shows: its end, or later when a transition straddles it.
+    private let lastShown: [ItemKey: Rational]
+
     struct VisibleTrack {
         var opacity: Double
         var transform: Transform
         var items: [(key: ItemKey, item: Item)]
+        var transitions: [Transition]
+
+        func item(_ index: Int) -> (key: ItemKey, item: Item) { items.first { $0.key.item == index }! }
     }
 
     struct ItemKey: Hashable {
@@ -42,8 +53,16 @@ public final class Compositor {
             trackIndex, track in
             let items = track.items.enumerated().map { (key: ItemKey(track: trackIndex, item: $0), item: $1) }
             return VisibleTrack(
-                opacity: track.opacity, transform: track.transform, items: items.sorted { $0.item.at < $1.item.at })
+                opacity: track.opacity, transform: track.transform, items: items.sorted { $0.item.at < $1.item.at },
+                transitions: track.transitions)
         }
+        var lastShown: [ItemKey: Rational] = [:]
+        for (trackIndex, track) in project.tracks.enumerated() {
+            for (index, item) in track.items.enumerated() {
+                lastShown[ItemKey(track: trackIndex, item: index)] = item.end + track.reach(ofItem: index).after
+            }
+        }
+        self.lastShown = lastShown
     }
 
     public var width: Int { canvas.width }
@@ -55,29 +74,68 @@ public final class Compositor {
         let time = project.output.time(ofFrame: n)
         canvas.fill(background)
         for layer in layers {
+            if let transition = layer.transitions.first(where: { $0.contains(time) }) {
+                try drawTransition(transition, track: layer, at: time)
+                continue
+            }
             guard let (key, item) = layer.items.first(where: { $0.item.at <= time && time < $0.item.end }) else {
                 continue
             }
-            try draw(item, key: key, at: time, track: layer)
+            try draw(item, key: key, at: time, track: layer, on: canvas)
         }
         releaseSources(before: time)
         return canvas
     }
 
-    private func draw(_ item: Item, key: ItemKey, at time: Rational, track: VisibleTrack) throws {
+    /// Draws both items of a transition over copies of the canvas below the track, then mixes
+    /// the copies back: over any background, each item keeps its own opacity and alpha.
+    private func drawTransition(_ transition: Transition, track: VisibleTrack, at time: Rational) throws {
+        let progress = transition.progress(at: time)
+        let mask = TransitionMask(transition, progress: progress, width: canvas.width, height: canvas.height)
+        let (first, second) = transitionPictures
+        for (index, picture, shift) in [
+            (transition.outgoing, first, mask.outgoingShift), (transition.incoming, second, mask.incomingShift),
+        ] {
+            picture.copy(from: canvas)
+            let (key, item) = track.item(index)
+            try draw(
+                item, key: key, at: time, track: track, on: picture,
+                shift: .translation(Double(shift.x), Double(shift.y)))
+        }
+        guard transition.kind == .dip else {
+            canvas.mix(first, second, weights: mask.weights, alongRows: mask.alongRows)
+            return
+        }
+        // To the colour by the middle, then from it.
+        let fromColor = progress >= 0.5
+        canvas.copy(from: fromColor ? second : first)
+        let strength = fromColor ? 2 - 2 * progress : 2 * progress
+        canvas.fill(
+            PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height), with: YUVColor(transition.color),
+            alpha: Int((strength * 255).rounded()))
+    }
+
+    private func draw(
+        _ item: Item, key: ItemKey, at time: Rational, track: VisibleTrack, on target: Picture,
+        shift: AffineTransform = .identity
+    ) throws {
         let local = time - item.at
         let opacity = Int((item.opacity.value(at: local) * track.opacity * 255).rounded())
         guard opacity > 0 else { return }
         let frame = item.frame.value(at: local)
-        guard case .media(let id) = item.content, let info = media[id], let asset = project.assets[id] else {
+        guard case .media(let id) = item.content else {
             try drawGenerated(
-                item.content, key: key, item: item, frame: frame, at: time, track: track, opacity: opacity)
+                item.content, key: key, item: item, frame: frame, at: time, track: track, opacity: opacity,
+                on: target, shift: shift)
             return
         }
+        guard let info = media[id], let asset = project.assets[id] else { return }
         let sourceTime = item.sourceTime(at: time)
         if item.pastEnd == .black, let length = info.duration, sourceTime >= length {
             let black = ItemContent.solid(RGBColor(red: 0, green: 0, blue: 0))
-            try drawGenerated(black, key: key, item: item, frame: frame, at: time, track: track, opacity: opacity)
+            try drawGenerated(
+                black, key: key, item: item, frame: frame, at: time, track: track, opacity: opacity, on: target,
+                shift: shift)
             return
         }
         let source = try sources[key] ?? LayerSource(path: asset.path, info: info, decoderThreads: decoderThreads)
@@ -89,8 +147,8 @@ public final class Compositor {
                 canvasHeight: canvas.height, crop: item.crop.value(at: local), frame: frame, fit: item.fit)
         else { return }
         try place(
-            geometry, matrix: matrix(item, track: track, at: time, box: geometry.destination), opacity: opacity,
-            direct: image.isWorkingFormat ? image : nil
+            geometry, matrix: matrix(item, track: track, at: time, box: geometry.destination).followed(by: shift),
+            opacity: opacity, on: target, direct: image.isWorkingFormat ? image : nil
         ) { width, height in
             var sized = geometry
             sized.destination = PixelRect(x: 0, y: 0, width: width, height: height)
@@ -100,7 +158,7 @@ public final class Compositor {
 
     private func drawGenerated(
         _ content: ItemContent, key: ItemKey, item: Item, frame: Rect, at time: Rational, track: VisibleTrack,
-        opacity: Int
+        opacity: Int, on target: Picture, shift: AffineTransform
     ) throws {
         guard
             let geometry = LayerGeometry(
@@ -109,7 +167,8 @@ public final class Compositor {
         else { return }
         let generated = generatedPictures[key] ?? GeneratedPicture(content)
         generatedPictures[key] = generated
-        try place(geometry, matrix: matrix(item, track: track, at: time, box: geometry.destination), opacity: opacity) {
+        let matrix = matrix(item, track: track, at: time, box: geometry.destination).followed(by: shift)
+        try place(geometry, matrix: matrix, opacity: opacity, on: target) {
             generated.picture(width: $0, height: $1)
         }
     }
@@ -129,7 +188,8 @@ public final class Compositor {
     /// `picture(width, height)` gives the layer scaled to that size; `direct` is the layer itself
     /// when it can be blended without scaling.
     private func place(
-        _ geometry: LayerGeometry, matrix: AffineTransform, opacity: Int, direct: SourceImage? = nil,
+        _ geometry: LayerGeometry, matrix: AffineTransform, opacity: Int, on target: Picture,
+        direct: SourceImage? = nil,
         picture: (Int, Int) throws -> Picture
     ) throws {
         var geometry = geometry
@@ -147,12 +207,12 @@ public final class Compositor {
             else { return }
             let (offsetX, offsetY) = (visible.x - destination.x, visible.y - destination.y)
             if let direct, geometry.source.width == destination.width, geometry.source.height == destination.height {
-                canvas.draw(
+                target.draw(
                     direct, sourceX: geometry.source.x + offsetX, sourceY: geometry.source.y + offsetY, into: visible,
                     opacity: opacity)
             } else {
                 let scaled = try picture(destination.width, destination.height)
-                canvas.draw(
+                target.draw(
                     SourceImage(picture: scaled), sourceX: offsetX, sourceY: offsetY, into: visible, opacity: opacity)
             }
             return
@@ -171,16 +231,12 @@ public final class Compositor {
             .followed(by: .translation(Double(box.x), Double(box.y)))
             .followed(by: matrix)
         guard let inverse = toCanvas.inverted else { return }
-        canvas.drawWarped(layer, inverse: inverse, opacity: opacity)
+        target.drawWarped(layer, inverse: inverse, opacity: opacity)
     }
 
     /// Closes decoders of items that ended before `time`; rendering only moves forward in a run.
     private func releaseSources(before time: Rational) {
-        for key in sources.keys where project.tracks[key.track].items[key.item].end <= time {
-            sources[key] = nil
-        }
-        for key in generatedPictures.keys where project.tracks[key.track].items[key.item].end <= time {
-            generatedPictures[key] = nil
-        }
+        for key in sources.keys where lastShown[key]! <= time { sources[key] = nil }
+        for key in generatedPictures.keys where lastShown[key]! <= time { generatedPictures[key] = nil }
     }
 }

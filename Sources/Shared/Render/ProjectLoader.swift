@@ -48,6 +48,10 @@ public struct ProjectLoader {
                 checkItem(
                     item, info: info, kind: track.kind, path: "tracks[\(trackIndex)].items[\(itemIndex)]", log: log)
             }
+            for (index, transition) in track.transitions.enumerated() {
+                checkTransition(
+                    transition, of: track, media: media, path: "tracks[\(trackIndex)]", index: index, log: log)
+            }
         }
         guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
         return LoadedProject(project: project, media: media)
@@ -89,6 +93,33 @@ public struct ProjectLoader {
                 "the source range ends at \(sourceEnd), past the end of \(asset); shorten it, or set \"pastEnd\" "
                     + "to \"hold\" or \"black\" to say what to show after the media ends")
         }
+    }
+
+    /// Both items must have media inside the span: the outgoing one after its end, the incoming
+    /// one before its start.
+    private func checkTransition(
+        _ transition: Transition, of track: Track, media: [String: MediaInfo], path: String, index: Int,
+        log: DiagnosticLog
+    ) {
+        let (outgoing, incoming) = (track.items[transition.outgoing], track.items[transition.incoming])
+        var missing: [String] = []
+        if let id = outgoing.asset, outgoing.pastEnd == nil, let length = media[id]?.duration,
+            length < outgoing.sourceTime(at: transition.end)
+        {
+            missing.append(
+                "items[\(transition.outgoing)] needs media up to \(outgoing.sourceTime(at: transition.end)) s "
+                    + "but asset \"\(id)\" ends at \(format(length.seconds)) s")
+        }
+        if incoming.asset != nil, incoming.sourceTime(at: transition.start).isNegative {
+            missing.append(
+                "items[\(transition.incoming)] needs \(transition.inOffset) s of media before its source start "
+                    + "\(incoming.sourceStart) s")
+        }
+        guard !missing.isEmpty else { return }
+        log.add(
+            "\(path).transitions[\(index)]",
+            "joins items[\(transition.outgoing)] and items[\(transition.incoming)], whose media must cover the "
+                + "transition: " + missing.joined(separator: "; ") + "; trim the items or shorten the transition")
     }
 
     private func format(_ seconds: Double) -> String {

@@ -1,5 +1,6 @@
 import FarmCore
 import FarmMedia
+import Foundation
 
 /// An item's volume per sample, from its keyframes converted to sample positions once.
 ///
@@ -8,13 +9,44 @@ import FarmMedia
 /// its index alone, so every block, chunk and worker computes the same value for it. No rational
 /// arithmetic per sample: that made the mixer the slowest part of a render.
 struct VolumeEnvelope {
+    /// A transition's fade over item-local samples `[start, start + length)`.
+    struct Fade {
+        var start: Int64
+        var length: Int64
+        var rising: Bool
+        var curve: Transition.AudioFade
+
+        func overlaps(_ first: Int64, count: Int) -> Bool {
+            curve != .none && start < first + Int64(count) && first < start + length
+        }
+
+        /// Multiplies the gains of samples `first ..< first + count` that fall in the fade.
+        func apply(from first: Int64, count: Int, to gains: UnsafeMutableBufferPointer<Float>) {
+            let from = Swift.max(first, start)
+            let to = Swift.min(first + Int64(count), start + length)
+            guard from < to else { return }
+            for n in from..<to {
+                let progress = Double(n - start) / Double(length)
+                let share: Double
+                switch curve {
+                case .equalPower: share = rising ? sin(progress * .pi / 2) : cos(progress * .pi / 2)
+                case .linear: share = rising ? progress : 1 - progress
+                case .none: share = 1
+                }
+                gains[Int(n - first)] *= Float(share)
+            }
+        }
+    }
+
     private let constant: Float?
+    private let fades: [Fade]
     /// Key positions in item-local samples (fractional where a key falls between samples).
     private let positions: [Double]
     private let values: [Double]
     private let curves: [Interpolation]
 
-    init(_ volume: Animated<Double>, sampleRate: Int) {
+    init(_ volume: Animated<Double>, sampleRate: Int, fades: [Fade] = []) {
+        self.fades = fades
         switch volume {
         case .constant(let value):
             constant = Float(value)
@@ -33,9 +65,15 @@ struct VolumeEnvelope {
     /// The gain of item-local samples `first ..< first + count`: a constant, or one factor each
     /// in `buffer` (grown once to the largest block, then reused).
     func gains(from first: Int64, count: Int, into buffer: inout [Float]) -> AudioReader.Gain {
-        if let constant { return .constant(constant) }
+        let faded = fades.contains { $0.overlaps(first, count: count) }
+        if let constant, !faded { return .constant(constant) }
         if buffer.count < count { buffer = [Float](repeating: 0, count: count) }
         buffer.withUnsafeMutableBufferPointer { gains in
+            defer { for fade in fades { fade.apply(from: first, count: count, to: gains) } }
+            if let constant {
+                gains.update(repeating: constant)
+                return
+            }
             // Samples rise, so the segment only moves forward within one call.
             var segment = 0
             for i in 0..<count {

@@ -79,17 +79,30 @@ public final class AssignmentRenderer: @unchecked Sendable {
         case .video:
             let start = project.output.time(ofFrame: assignment.start)
             let end = project.output.time(ofFrame: assignment.end)
-            return Set(
-                project.tracks.filter { $0.kind == .video && !$0.hidden }.flatMap { track in
-                    track.items.filter { $0.at < end && $0.end > start }.compactMap(\.asset)
-                })
+            return assets(of: project.tracks.filter { $0.kind == .video && !$0.hidden }, during: start..<end) { _ in
+                true
+            }
         case .audio:
             let span = AudioBlockEncoder.timeSpan(of: assignment.chunk, sampleRate: project.output.audio.sampleRate)
-            return Set(
-                project.tracks.flatMap { track in
-                    track.items.filter { !$0.muted && $0.at < span.upperBound && $0.end > span.lowerBound }.compactMap(
-                        \.asset)
-                })
+            return assets(of: project.tracks, during: span) { !$0.muted }
         }
+    }
+
+    /// The assets of items that play during `span`, transitions' reach included.
+    private static func assets(of tracks: [Track], during span: Range<Rational>, where wanted: (Item) -> Bool)
+        -> Set<String>
+    {
+        var assets: Set<String> = []
+        for track in tracks {
+            for (index, item) in track.items.enumerated() where wanted(item) {
+                let reach = track.reach(ofItem: index)
+                if let id = item.asset, item.at - reach.before < span.upperBound,
+                    span.lowerBound < item.end + reach.after
+                {
+                    assets.insert(id)
+                }
+            }
+        }
+        return assets
     }
 }

@@ -188,6 +188,8 @@ public struct Track: Sendable, Codable, Hashable {
     public var hidden = false
     /// Applied to every item after the item's own transform, anchored on the canvas.
     public var transform = Transform.identity
+    /// Between adjacent items, in time order, never overlapping.
+    public var transitions: [Transition] = []
 }
 
 /// How a picture is placed into its frame rectangle.

@@ -213,6 +213,7 @@ public struct ProjectParser {
         let muted = object.optional("muted", default: false, JSONField.bool)
         let hidden = object.optional("hidden", default: false, JSONField.bool)
         let transform = parseTransform(object)
+        let transitionsValue = object.raw("transitions")
         let items = object.required("items") { value, itemsPath, log -> [Item]? in
             guard case .array(let elements) = value else {
                 log.add(itemsPath, "expected an array of items, got \(value.kindDescription)")
@@ -249,6 +250,12 @@ public struct ProjectParser {
         reportOverlaps(items, path: object.childPath("items"), log: log)
         var track = Track(kind: kind, items: items, opacity: opacity, hidden: hidden)
         track.transform = transform
+        if let transitionsValue {
+            guard
+                let transitions = parseTransitions(transitionsValue, object.childPath("transitions"), log, items: items)
+            else { return nil }
+            track.transitions = transitions
+        }
         return track
     }
 

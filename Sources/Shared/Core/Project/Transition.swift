@@ -1,0 +1,106 @@
+/// A transition between two adjacent items of one track, straddling the cut as editors and
+/// OpenTimelineIO model it: it starts `inOffset` before the cut and ends `outOffset` after it.
+/// Over that span the outgoing item plays on past its end and the incoming one starts early, so
+/// both items' media must reach into the span.
+public struct Transition: Sendable, Codable, Hashable {
+    public enum Kind: String, Sendable, Codable, Hashable, CaseIterable {
+        /// The incoming picture fades in over the outgoing one.
+        case dissolve
+        /// Fade to `color` by the middle, then from it.
+        case dip
+        /// An edge sweeps across in `direction`, revealing the incoming picture behind it.
+        case wipe
+        /// The incoming picture pushes the outgoing one out in `direction`.
+        case push
+        /// The incoming picture slides in over the outgoing one in `direction`.
+        case slide
+    }
+
+    /// The way an edge or a picture travels.
+    public enum Direction: String, Sendable, Codable, Hashable, CaseIterable {
+        case left, right, up, down
+    }
+
+    /// How the two items' sound crosses over the same span.
+    public enum AudioFade: String, Sendable, Codable, Hashable, CaseIterable {
+        /// Gains cos and sin of the quarter turn: loudness stays even for unrelated sounds.
+        case equalPower = "equal-power"
+        /// Gains 1 - p and p: sums to unity for the same sound on both sides.
+        case linear
+        /// Both play at full volume (a hard cut in the sound).
+        case none
+    }
+
+    public var kind: Kind
+    /// Indices into the track's items.
+    public var outgoing: Int
+    public var incoming: Int
+    /// The cut: where the outgoing item ends and the incoming one starts.
+    public var cut: Rational
+    public var inOffset: Rational
+    public var outOffset: Rational
+    public var color: RGBColor
+    public var direction: Direction
+    /// Wipe only: the width of the soft edge, a fraction of the picture.
+    public var softness: Double
+    public var audio: AudioFade
+
+    public init(kind: Kind, outgoing: Int, incoming: Int, cut: Rational, inOffset: Rational, outOffset: Rational) {
+        self.kind = kind
+        self.outgoing = outgoing
+        self.incoming = incoming
+        self.cut = cut
+        self.inOffset = inOffset
+        self.outOffset = outOffset
+        color = RGBColor(red: 0, green: 0, blue: 0)
+        direction = .left
+        softness = 0
+        audio = .equalPower
+    }
+
+    public var start: Rational { cut - inOffset }
+    public var end: Rational { cut + outOffset }
+
+    public func contains(_ t: Rational) -> Bool { start <= t && t < end }
+
+    /// 0 at the first instant of the span, rising linearly to 1 at its end.
+    public func progress(at t: Rational) -> Double { ((t - start) / (end - start)).seconds }
+}
+
+extension Track {
+    /// How far item `index` plays beyond its own range because transitions straddle its edges.
+    public func reach(ofItem index: Int) -> (before: Rational, after: Rational) {
+        var reach = (before: Rational.zero, after: Rational.zero)
+        for transition in transitions {
+            if transition.incoming == index { reach.before = transition.inOffset }
+            if transition.outgoing == index { reach.after = transition.outOffset }
+        }
+        return reach
+    }
+}
+
+extension Item {
+    /// The same item starting `before` earlier and ending `after` later on the timeline, its
+    /// media running on at its speed on both sides; keyframes keep their timeline positions.
+    public func extended(before: Rational, after: Rational) -> Item {
+        guard before != .zero || after != .zero else { return self }
+        var item = self
+        item.at = at - before
+        item.duration = duration + before + after
+        item.sourceStart = sourceStart - before * speed
+        item.sourceDuration = item.duration * speed
+        item.frame = frame.shifted(by: before)
+        item.crop = crop.shifted(by: before)
+        item.opacity = opacity.shifted(by: before)
+        item.volume = volume.shifted(by: before)
+        return item
+    }
+}
+
+extension Animated {
+    /// The same curve with every key `offset` later.
+    public func shifted(by offset: Rational) -> Animated {
+        guard case .keys(let keys) = self, offset != .zero else { return self }
+        return .keys(keys.map { Keyframe(time: $0.time + offset, value: $0.value, interpolation: $0.interpolation) })
+    }
+}
