@@ -22,8 +22,15 @@ public final class VideoReader {
     private let timeBase: Rational
     /// Forward gaps longer than this seek instead of decoding every frame in between.
     private let seekAhead: Int64
-    /// Changes whenever `current` holds a different picture; lets callers cache scaled copies.
-    public private(set) var pictureIdentity: Int64 = 0
+    /// Changes whenever the picture handed out changes (it is the frame's timestamp); lets
+    /// callers cache scaled copies.
+    public private(set) var pictureIdentity: Int64 = .min
+    /// Frames decoded since the last seek, oldest first, as references (not copies), kept once
+    /// playback has gone backwards: reverse play then decodes each GOP about once instead of
+    /// once per frame. At most `recentCapacity` frames, so memory stays bounded.
+    private var recent: [Frame] = []
+    private var keepsRecent = false
+    static let recentCapacity = 64
 
     public init(path: String, info: MediaInfo, threads: Int = 1) throws {
         input = try MediaInput(path: path, stream: .video, threads: threads)
@@ -37,6 +44,13 @@ public final class VideoReader {
     /// next call.
     public func frame(at time: Rational) throws -> SourceImage {
         let limit = ((time + tolerance) / timeBase).floor + input.startTimestamp
+        if hasCurrent, timestamp(current) > limit {
+            keepsRecent = true
+            if let frame = recentFrame(at: limit) {
+                pictureIdentity = timestamp(frame)
+                return SourceImage(frame: frame.pointer)
+            }
+        }
         if !hasCurrent || timestamp(current) > limit
             || (hasNext && timestamp(next) <= limit && limit - timestamp(current) > seekAhead)
         {
@@ -68,11 +82,24 @@ public final class VideoReader {
         hasCurrent = true
         hasNext = false
         next.unref()
-        pictureIdentity &+= 1
+        pictureIdentity = timestamp(current)
+        guard keepsRecent else { return }
+        let kept = Frame()
+        guard av_frame_ref(kept.pointer, current.pointer) >= 0 else { return }
+        recent.append(kept)
+        if recent.count > Self.recentCapacity { recent.removeFirst() }
+    }
+
+    /// The kept frame shown at `limit`: the last one at or before it, when a later kept frame
+    /// proves no other frame lies between.
+    private func recentFrame(at limit: Int64) -> Frame? {
+        guard let later = recent.firstIndex(where: { timestamp($0) > limit }), later > 0 else { return nil }
+        return recent[later - 1]
     }
 
     private func seek(to limit: Int64) throws {
         try input.seek(toTimestamp: limit)
+        recent.removeAll()
         current.unref()
         next.unref()
         hasCurrent = false

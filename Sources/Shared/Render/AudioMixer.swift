@@ -15,12 +15,16 @@ public final class AudioMixer {
         var path: String
         var first: Int64
         var end: Int64
+        /// Plays its media range backwards.
+        var reversed = false
     }
 
     private let layout: AudioLayout
     private let voices: [Voice]
     private var readers: [Int: (reader: AudioReader, position: Int64)] = [:]
     private let block: SampleBlock
+    /// Where a backwards voice's samples are read forwards before being added in reverse.
+    private let backwards: SampleBlock
     /// Per-sample gains of the voice being mixed; reused, so mixing allocates nothing per block.
     private var gains: [Float] = []
 
@@ -38,24 +42,46 @@ public final class AudioMixer {
                 }
                 // Transitions lengthen an item's sound into their span and fade it there.
                 let reach = track.reach(ofItem: index)
-                let item = original.extended(before: reach.before, after: reach.after)
-                let first = (item.at * rate).rounded
-                let fades = track.transitions.compactMap { transition -> VolumeEnvelope.Fade? in
-                    guard transition.incoming == index || transition.outgoing == index else { return nil }
-                    let start = (transition.start * rate).rounded
-                    return VolumeEnvelope.Fade(
-                        start: start - first, length: (transition.end * rate).rounded - start,
-                        rising: transition.incoming == index, curve: transition.audio)
+                for (item, reversed) in Self.pieces(of: original.extended(before: reach.before, after: reach.after)) {
+                    let first = (item.at * rate).rounded
+                    let fades = track.transitions.compactMap { transition -> VolumeEnvelope.Fade? in
+                        guard transition.incoming == index || transition.outgoing == index else { return nil }
+                        let start = (transition.start * rate).rounded
+                        return VolumeEnvelope.Fade(
+                            start: start - first, length: (transition.end * rate).rounded - start,
+                            rising: transition.incoming == index, curve: transition.audio)
+                    }
+                    voices.append(
+                        Voice(
+                            key: voices.count, item: item,
+                            envelope: VolumeEnvelope(item.volume, sampleRate: layout.sampleRate, fades: fades),
+                            path: asset.path, first: first, end: (item.end * rate).rounded, reversed: reversed))
                 }
-                voices.append(
-                    Voice(
-                        key: voices.count, item: item,
-                        envelope: VolumeEnvelope(item.volume, sampleRate: layout.sampleRate, fades: fades),
-                        path: asset.path, first: first, end: (item.end * rate).rounded))
             }
         }
         self.voices = voices
         block = SampleBlock(channels: layout.channels, capacity: blockCapacity)
+        backwards = SampleBlock(channels: layout.channels, capacity: blockCapacity)
+    }
+
+    /// An item's sound as constant-speed pieces: itself, or one piece per straight segment of
+    /// its time map. Frozen and near-frozen segments (under 1/100 of normal speed) are silent;
+    /// falling ones play their media range backwards.
+    static func pieces(of item: Item) -> [(item: Item, reversed: Bool)] {
+        guard let timeMap = item.timeMap else { return [(item, false)] }
+        return timeMap.segments(duration: item.duration).compactMap { segment in
+            let length = segment.end - segment.start
+            let media = segment.to < segment.from ? segment.from - segment.to : segment.to - segment.from
+            guard !(media / length < ProjectLoader.slowestSoundSpeed) else { return nil }
+            var piece = item
+            piece.timeMap = nil
+            piece.at = item.at + segment.start
+            piece.duration = length
+            piece.sourceStart = Rational.min(segment.from, segment.to)
+            piece.sourceDuration = media
+            piece.volume = item.volume.shifted(by: .zero - segment.start)
+            return (piece, segment.to < segment.from)
+        }
     }
 
     /// Mixes timeline samples `[start, start + count)` (count at most the block capacity) and
@@ -67,6 +93,10 @@ public final class AudioMixer {
             let from = max(start, voice.first)
             let to = min(end, voice.end)
             let local = from - voice.first
+            if voice.reversed {
+                try mixBackwards(voice, local: local, count: Int(to - from), at: Int(from - start))
+                continue
+            }
             var entry = readers[voice.key]
             if entry == nil || entry!.position != local {
                 entry = (try AudioReader(path: voice.path, item: voice.item, layout: layout, offset: local), local)
@@ -77,5 +107,26 @@ public final class AudioMixer {
             readers[voice.key] = to == voice.end ? nil : entry
         }
         return block
+    }
+
+    /// Adds item-local samples `local ..< local + count` of a backwards voice at `offset` in the
+    /// block: the mirrored range read forwards by a fresh reader, then added last sample first.
+    private func mixBackwards(_ voice: Voice, local: Int64, count: Int, at offset: Int) throws {
+        let length = voice.end - voice.first
+        let reader = try AudioReader(
+            path: voice.path, item: voice.item, layout: layout, offset: length - local - Int64(count))
+        backwards.clear(count: count)
+        try reader.read(count: count, into: backwards, at: 0, gain: .constant(1))
+        let gain = voice.envelope.gains(from: local, count: count, into: &gains)
+        for channel in 0..<layout.channels {
+            for i in 0..<count {
+                let factor: Float
+                switch gain {
+                case .constant(let value): factor = value
+                case .perSample(let factors): factor = factors[i]
+                }
+                block[channel, offset + i] += backwards[channel, count - 1 - i] * factor
+            }
+        }
     }
 }

@@ -74,7 +74,7 @@ public struct ProjectLoader {
         }
         // Sound plays like tape, resampled by 1/speed: slower than this it is no longer sound, and
         // the resampler's rate would overflow.
-        if info.hasAudio, !item.muted, item.speed < Self.slowestSoundSpeed {
+        if info.hasAudio, !item.muted, item.timeMap == nil, item.speed < Self.slowestSoundSpeed {
             log.add(
                 "\(path).source.duration",
                 "plays \(item.sourceDuration) s of media in \(item.duration) s, too slow for its sound (at least "
@@ -82,6 +82,16 @@ public struct ProjectLoader {
         }
         guard let length = info.duration else { return }
         let asset = "asset \"\(id)\" (\(format(length.seconds)) s)"
+        if let timeMap = item.timeMap {
+            let latest = timeMap.latestSource(duration: item.duration)
+            if length < latest && item.pastEnd == nil {
+                log.add(
+                    "\(path)",
+                    "shows media time \(latest), past the end of \(asset); change the times, or set "
+                        + "\"pastEnd\" to \"hold\" or \"black\"")
+            }
+            return
+        }
         if item.sourceStart >= length {
             log.add("\(path).source.start", "\(item.sourceStart) is past the end of \(asset)")
             return

@@ -249,12 +249,15 @@ public struct Item: Sendable, Codable, Hashable {
     public var muted: Bool
     /// Applied after `frame`, `fit` and `crop` place the picture.
     public var transform = Transform.identity
+    /// Replaces the constant speed when set: media time as a function of item time.
+    public var timeMap: TimeMap?
 
     public var end: Rational { at + duration }
     public var speed: Rational { sourceDuration / duration }
 
     /// The media time shown at timeline time `t` (inside the item).
     public func sourceTime(at t: Rational) -> Rational {
-        sourceStart + (t - at) * speed
+        if let timeMap { return timeMap.source(at: t - at) }
+        return sourceStart + (t - at) * speed
     }
 }

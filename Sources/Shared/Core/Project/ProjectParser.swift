@@ -47,7 +47,7 @@ public struct ProjectParser {
                 return nil
             }
             let parsed = elements.enumerated().map { index, element in
-                parseTrack(element, "\(path)[\(index)]", log, assets: assets)
+                parseTrack(element, "\(path)[\(index)]", log, assets: assets, fps: fps)
             }
             return parsed.contains { $0 == nil } ? nil : parsed.compactMap { $0 }
         }
@@ -200,7 +200,7 @@ public struct ProjectParser {
         return valid ? assets : nil
     }
 
-    func parseTrack(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?)
+    func parseTrack(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?, fps: Rational)
         -> Track?
     {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
@@ -220,7 +220,8 @@ public struct ProjectParser {
                 return nil
             }
             let parsed = elements.enumerated().map { index, element in
-                parseItem(element, "\(itemsPath)[\(index)]", log, assets: assets, inSequence: mode == .sequence)
+                parseItem(
+                    element, "\(itemsPath)[\(index)]", log, assets: assets, inSequence: mode == .sequence, fps: fps)
             }
             return parsed.contains { $0 == nil } ? nil : parsed.compactMap { $0 }
         }
@@ -272,7 +273,8 @@ public struct ProjectParser {
     }
 
     func parseItem(
-        _ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?, inSequence: Bool
+        _ value: JSONValue, _ path: String, _ log: DiagnosticLog, assets: [String: Asset]?, inSequence: Bool,
+        fps: Rational
     ) -> Item? {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
         let content = parseContent(object, assets: assets, log: log)
@@ -317,14 +319,18 @@ public struct ProjectParser {
         }
         let muted = object.optional("muted", default: false, JSONField.bool)
         let transform = parseTransform(object)
+        let timeMap = parseTimeMap(
+            object, log: log, duration: duration,
+            source: sourceStart.flatMap { start in sourceDuration.map { (start, $0) } }, fps: fps)
         if case .media = content {
         } else {
-            for key in ["source", "pastEnd", "volume"] where object.has(key) {
+            for key in ["source", "pastEnd", "volume", "timeMap", "freeze", "reverse"] where object.has(key) {
                 log.add(object.childPath(key), "a generated picture has no media; remove \"\(key)\"")
             }
         }
         object.rejectUnknownKeys()
-        guard let content, let transform, let at, let duration, let sourceStart, let sourceDuration, let fit, let frame,
+        guard timeMap.valid, let content, let transform, let at, let duration, let sourceStart, let sourceDuration,
+            let fit, let frame,
             let crop,
             let opacity, let volume, let pastEnd, let muted, !at.isNegative, duration > .zero, sourceDuration > .zero,
             !sourceStart.isNegative
@@ -333,6 +339,7 @@ public struct ProjectParser {
             content: content, at: at, duration: duration, sourceStart: sourceStart, sourceDuration: sourceDuration,
             fit: fit, frame: frame, crop: crop, opacity: opacity, volume: volume, pastEnd: pastEnd, muted: muted)
         item.transform = transform
+        item.timeMap = timeMap.map
         return item
     }
 

@@ -93,6 +93,9 @@ extension Item {
         item.crop = crop.shifted(by: before)
         item.opacity = opacity.shifted(by: before)
         item.volume = volume.shifted(by: before)
+        item.timeMap = timeMap.map {
+            TimeMap(keys: $0.keys.map { TimeMap.Key(time: $0.time + before, source: $0.source) })
+        }
         return item
     }
 }
