@@ -4,7 +4,8 @@ import PackageDescription
 // One target per layer, so the compiler keeps the boundaries (docs/architecture.md):
 //   FarmCore ← FarmMedia ← FarmRender ← FarmCoordinator, FarmWorker
 //   FarmCore ← FarmStore ← FarmCoordinator      FarmCore ← FarmWire ← FarmCoordinator, FarmWorker
-// Only FarmMedia imports CFFmpeg, only FarmStore CPostgres, only FarmWire CZeroMQ.
+//   FarmCore ← FarmText ← FarmRender
+// Only FarmMedia imports CFFmpeg, only FarmStore CPostgres, only FarmWire CZeroMQ, only FarmText CText.
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
@@ -30,6 +31,9 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CZeroMQ", pkgConfig: "libzmq", providers: [.apt(["libzmq3-dev"])]),
+        .systemLibrary(
+            name: "CText", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CSpawn"),
 
@@ -37,8 +41,11 @@ let package = Package(
         .target(name: "FarmCore", dependencies: ["CSpawn", logging], path: "Sources/Shared/Core"),
         // The only importer of FFmpeg: decode, encode, mux, scale, resample, pictures, hashing.
         .target(name: "FarmMedia", dependencies: ["FarmCore", "CFFmpeg"], path: "Sources/Shared/Media"),
+        // The only importer of HarfBuzz, FreeType and fontconfig: titles shaped and rasterized.
+        .target(name: "FarmText", dependencies: ["FarmCore", "CText"], path: "Sources/Shared/Text"),
         // Compositor, mixer, timeline renderer, joiner and verifier, on FarmMedia's Swift API.
-        .target(name: "FarmRender", dependencies: ["FarmCore", "FarmMedia"], path: "Sources/Shared/Render"),
+        .target(
+            name: "FarmRender", dependencies: ["FarmCore", "FarmMedia", "FarmText"], path: "Sources/Shared/Render"),
         // The only importer of libpq: migrations, the farm's tables, the private server.
         .target(name: "FarmStore", dependencies: ["FarmCore", "CPostgres"], path: "Sources/Shared/Store"),
         // The only importer of libzmq: messages and sockets.

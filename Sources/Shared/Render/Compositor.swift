@@ -168,8 +168,9 @@ public final class Compositor {
         let generated = generatedPictures[key] ?? GeneratedPicture(content)
         generatedPictures[key] = generated
         let matrix = matrix(item, track: track, at: time, box: geometry.destination).followed(by: shift)
+        let frameWidth = Double(geometry.destination.width)
         try place(geometry, matrix: matrix, opacity: opacity, on: target) {
-            generated.picture(width: $0, height: $1)
+            try generated.picture(width: $0, height: $1, scale: Double($0) / frameWidth)
         }
     }
 

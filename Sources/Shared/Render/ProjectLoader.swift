@@ -1,5 +1,6 @@
 import FarmCore
 import FarmMedia
+import FarmText
 import Foundation
 
 /// Reads a project file and checks it against its media: files exist and decode, items use the
@@ -44,6 +45,14 @@ public struct ProjectLoader {
         }
         for (trackIndex, track) in project.tracks.enumerated() {
             for (itemIndex, item) in track.items.enumerated() {
+                if case .title(let title) = item.content, FontResolver.file(for: title.font) == nil {
+                    log.add(
+                        "tracks[\(trackIndex)].items[\(itemIndex)].title.font",
+                        Title.isFontFile(title.font)
+                            ? "font file not found: \(title.font)"
+                            : "no installed font family \"\(title.font)\" (`fc-list : family` lists them), "
+                                + "or give a font file's path")
+                }
                 guard let id = item.asset, let info = media[id] else { continue }
                 checkItem(
                     item, info: info, kind: track.kind, path: "tracks[\(trackIndex)].items[\(itemIndex)]", log: log)

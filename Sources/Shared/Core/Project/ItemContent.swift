@@ -5,6 +5,7 @@ public enum ItemContent: Sendable, Codable, Hashable {
     /// One opaque colour over the item's frame.
     case solid(RGBColor)
     case gradient(Gradient)
+    case title(Title)
 }
 
 /// Colours blended across the item's frame: along a direction, or outwards from its centre.

@@ -1,11 +1,12 @@
-/// What an item shows: exactly one of `asset` (a media id), `solid` (a colour) or `gradient`.
+/// What an item shows: exactly one of `asset` (a media id), `solid` (a colour), `gradient` or
+/// `title`.
 extension ProjectParser {
     func parseContent(_ object: JSONObjectReader, assets: [String: Asset]?, log: DiagnosticLog) -> ItemContent? {
-        let given = ["asset", "solid", "gradient"].filter { object.has($0) }
+        let given = ["asset", "solid", "gradient", "title"].filter { object.has($0) }
         guard given.count == 1, let key = given.first else {
             let message =
                 given.isEmpty
-                ? "needs \"asset\" (a media id), \"solid\" (a colour) or \"gradient\""
+                ? "needs \"asset\" (a media id), \"solid\" (a colour), \"gradient\" or \"title\""
                 : "has \(given.map { "\"\($0)\"" }.joined(separator: " and ")); an item shows exactly one"
             log.add(object.path, message)
             return nil
@@ -15,6 +16,8 @@ extension ProjectParser {
             return object.required("solid", parseColor).map { .solid($0) }
         case "gradient":
             return object.required("gradient", parseGradient).map { .gradient($0) }
+        case "title":
+            return object.required("title", parseTitle).map { .title($0) }
         default:
             return object.required("asset") { value, path, log -> ItemContent? in
                 guard let id = JSONField.string(value, path, log) else { return nil }
