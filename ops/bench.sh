@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Benchmarks, release build: (1) compositor cost per 1080p frame with 4 layers on one thread,
-# against a decode-only baseline; (2) `farm render --local` against the ffmpeg program rendering
+# Benchmarks, release build: (1) compositor cost per 1080p frame on one thread, against a
+# decode-only baseline: four upright layers, then a rotated eased PiP and a title; (2) `farm render --local` against the ffmpeg program rendering
 # the same project with an equivalent filter graph and the same encoder settings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,9 @@ cp examples/bench-1080p.json "$dir/project.json"
 
 echo "== compositor"
 "$bin/farm-bench" "$dir/project.json" 300
+cp examples/bench-transform-1080p.json "$dir/transform.json"
+echo "== compositor: a rotated, eased picture-in-picture and a title over 1080p"
+"$bin/farm-bench" "$dir/transform.json" 300
 
 echo "== end to end (300 frames, 1920x1080, libx264 veryfast crf 20, both using every core)"
 start=$(date +%s.%N)

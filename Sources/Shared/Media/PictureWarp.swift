@@ -17,19 +17,37 @@ extension Picture {
         let luma = Sampler(
             plane: layer.planes[0]!, stride: Int(layer.strides[0]), width: layer.width, height: layer.height)
         let target = view()
+        let (width, height) = (layer.width, layer.height)
+        let opaque = layer.planes[3] == nil
+        let lumaPlane = layer.planes[0]!
+        let lumaStride = Int(layer.strides[0])
         for y in bounds.minY..<bounds.maxY {
             var (u, v) = map.position(x: bounds.minX, y: y, centre: 0.5)
+            let columns = coverage.span(u: u, v: v, du: map.du.x, dv: map.dv.x, from: bounds.minX, to: bounds.maxX)
+            u += (columns.lowerBound - bounds.minX) * map.du.x
+            v += (columns.lowerBound - bounds.minX) * map.dv.x
             let row = target.y + y * target.lumaStride
-            for x in bounds.minX..<bounds.maxX {
-                let a = coverage.at(u, v)
-                if a > 0 {
-                    row[x] = Blend.mix(UInt32(luma.at(u, v)), UInt32(row[x]), UInt32((a * opacity + 127) / 255))
+            for x in columns {
+                let (ui, vi) = (u >> 16, v >> 16)
+                if opaque && ui >= 0 && vi >= 0 && ui < width - 1 && vi < height - 1 {
+                    // Inside the layer: fully covered, no edge clamping (the same result, faster).
+                    let (fx, fy) = ((u >> 8) & 0xFF, (v >> 8) & 0xFF)
+                    let top = lumaPlane + vi * lumaStride + ui
+                    let upper = Int(top[0]) * (256 - fx) + Int(top[1]) * fx
+                    let lower = Int(top[lumaStride]) * (256 - fx) + Int(top[lumaStride + 1]) * fx
+                    let value = (upper * (256 - fy) + lower * fy + 32768) >> 16
+                    row[x] = opacity == 255 ? UInt8(value) : Blend.mix(UInt32(value), UInt32(row[x]), UInt32(opacity))
+                } else {
+                    let a = coverage.at(u, v)
+                    if a > 0 {
+                        row[x] = Blend.mix(UInt32(luma.at(u, v)), UInt32(row[x]), UInt32((a * opacity + 127) / 255))
+                    }
                 }
                 u += map.du.x
                 v += map.dv.x
             }
         }
-        let (chromaWidth, chromaHeight) = (layer.width / 2, layer.height / 2)
+        let (chromaWidth, chromaHeight) = (width / 2, height / 2)
         let blue = Sampler(
             plane: layer.planes[1]!, stride: Int(layer.strides[1]), width: chromaWidth, height: chromaHeight)
         let red = Sampler(
@@ -38,10 +56,19 @@ extension Picture {
             // A chroma sample sits at the centre of its 2x2 luma block: luma point (2cx + 1, 2cy + 1).
             var (au, av) = map.position(x: bounds.minX, y: 2 * cy, centre: 1)
             var (cu, cv) = map.position(x: bounds.minX, y: 2 * cy, centre: 1, halve: true)
+            let columns = coverage.span(
+                u: au, v: av, du: 2 * map.du.x, dv: 2 * map.dv.x, from: bounds.minX / 2, to: bounds.maxX / 2)
+            let skipped = columns.lowerBound - bounds.minX / 2
+            (au, av) = (au + skipped * 2 * map.du.x, av + skipped * 2 * map.dv.x)
+            (cu, cv) = (cu + skipped * map.du.x, cv + skipped * map.dv.x)
             let rowU = target.u + cy * target.chromaStride
             let rowV = target.v + cy * target.chromaStride
-            for cx in bounds.minX / 2..<bounds.maxX / 2 {
-                let a = coverage.at(au, av)
+            for cx in columns {
+                let (ai, aj, ci, cj) = (au >> 16, av >> 16, cu >> 16, cv >> 16)
+                let inside =
+                    opaque && ai >= 0 && aj >= 0 && ai < width - 1 && aj < height - 1 && ci >= 0 && cj >= 0
+                    && ci < chromaWidth - 1 && cj < chromaHeight - 1
+                let a = inside ? 255 : coverage.at(au, av)
                 if a > 0 {
                     let weight = UInt32((a * opacity + 127) / 255)
                     rowU[cx] = Blend.mix(UInt32(blue.at(cu, cv)), UInt32(rowU[cx]), weight)
@@ -133,6 +160,26 @@ private struct Coverage {
         guard x >= 0, y >= 0, x < width, y < height else { return 0 }
         guard let alpha else { return 255 }
         return Int(alpha[y * stride + x])
+    }
+
+    /// The columns of `from ..< to` whose position, starting at (u, v) and moving (du, dv) per
+    /// column, can have coverage: a superset (one column wider each side) of where `at` is not 0.
+    func span(u: Int, v: Int, du: Int, dv: Int, from: Int, to: Int) -> Range<Int> {
+        var first = 0.0
+        var last = Double(to - from - 1)
+        for (start, step, limit) in [(u, du, width), (v, dv, height)] {
+            // -1 <= position >> 16 < limit, that is -65536 <= position <= limit * 65536 - 1.
+            let (low, high) = (Double(-65536 - start), Double(limit * 65536 - 1 - start))
+            if step == 0 {
+                if low > 0 || high < 0 { return from..<from }
+                continue
+            }
+            let (a, b) = (low / Double(step), high / Double(step))
+            first = Swift.max(first, Swift.min(a, b).rounded(.up) - 1)
+            last = Swift.min(last, Swift.max(a, b).rounded(.down) + 1)
+        }
+        guard first <= last else { return from..<from }
+        return from + Int(first)..<from + Int(last) + 1
     }
 
     @inline(__always)
