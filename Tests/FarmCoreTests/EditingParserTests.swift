@@ -79,7 +79,8 @@ import Testing
         ),
         (
             ##"[{"between": [1, 2], "type": "wipe", "duration": "1", "inOffset": "0.5"}]"##,
-            ##"tracks[0].transitions[0]: give either "duration" (centred on the cut) or both "inOffset" and "outOffset""##
+            ##"tracks[0].transitions[0]: give either "duration" (centred on the cut) "##
+                + ##"or both "inOffset" and "outOffset""##
         ),
     ])
     func transitionMistakes(transitions: String, message: String) {
