@@ -58,4 +58,47 @@ import Testing
             #expect(stream["pix_fmt"] as? String == "yuv422p10le")
         }
     }
+
+    /// AV1 (SVT-AV1) follows the lossy rule: a fresh single-threaded encoder per GOP, chunks on
+    /// GOP boundaries, so chunked and whole renders decode to the same frames.
+    @Test func av1RendersTheSameFramesInGOPChunks() throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make("clip.mp4", in: dir, video: "testsrc2=size=128x72:rate=30:duration=2")
+            let loaded = try loadProject(
+                """
+                {
+                  "output": {"width": 128, "height": 72, "fps": "30"},
+                  "export": {"container": "mp4", "video": {"codec": "av1", "crf": 40, "gop": 15}},
+                  "assets": {"clip": {"path": "clip.mp4"}},
+                  "tracks": [{"kind": "video", "items": [{"asset": "clip", "at": "0", "duration": "2",
+                    "rotation": {"keys": [["0", 0], ["2", 30]]}}]}]
+                }
+                """, in: dir)
+            let whole = try render(loaded, to: "whole.mp4", in: dir)
+            let work = dir.appendingPathComponent("work")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let chunked = dir.appendingPathComponent("chunked.mp4")
+            try ChunkedRender(loaded: loaded, workDirectory: work).renderAll(size: .frames(15), to: chunked)
+            let frames = try frameHashes(whole)
+            #expect(frames.count == 60)
+            #expect(try frameHashes(chunked) == frames)
+            let info = try probe(whole, ["-select_streams", "v", "-show_entries", "stream=codec_name"])
+            #expect((info["streams"] as? [[String: Any]])?.first?["codec_name"] as? String == "av1")
+        }
+    }
+
+    @Test func av1IsRefusedWhereItCannotGo() throws {
+        let error = #expect(throws: ProjectError.self) {
+            try ProjectParser(mediaRoot: URL(fileURLWithPath: "/m")).parse(
+                Array(
+                    """
+                    {"export": {"container": "mov", "video": {"codec": "av1", "lossless": true}},
+                     "assets": {"a": {"path": "a.mp4"}},
+                     "tracks": [{"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "1"}]}]}
+                    """.utf8), file: "p.json")
+        }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains("export.video.lossless: av1 (SVT-AV1) has no lossless mode"), "\(text)")
+        #expect(text.contains("export.video.codec: av1 needs container mp4 or mkv (container is mov)"), "\(text)")
+    }
 }

@@ -1,5 +1,6 @@
 import CFFmpeg
 import FarmCore
+import Foundation
 
 /// An open libavcodec encoder: video (from composited pictures) or audio (from mixed samples).
 ///
@@ -61,6 +62,10 @@ public final class MediaEncoder {
         if rows <= 0 { throw FFmpegError(code: rows, operation: "convert for the encoder") }
     }
 
+    /// SVT-AV1 prints its configuration to stderr for every encoder; only errors should show.
+    /// Set once, before any encoder starts, unless the user chose a level.
+    private static let quietSVT: Void = { setenv("SVT_LOG", "1", 0) }()
+
     /// A video encoder for `settings` at the output's size and rate.
     public static func video(output: OutputSettings, settings: ExportSettings.Video, threads: Int, globalHeader: Bool)
         throws -> MediaEncoder
@@ -71,6 +76,7 @@ public final class MediaEncoder {
         case .hevc: name = "libx265"
         case .ffv1: name = "ffv1"
         case .prores: name = "prores_ks"
+        case .av1: name = "libsvtav1"
         }
         return try MediaEncoder(codecName: name) { context in
             context.pointee.width = Int32(output.width)
@@ -112,6 +118,16 @@ public final class MediaEncoder {
                 try option("x265-params", params)
             case .ffv1:
                 try option("level", "3")
+            case .av1:
+                _ = quietSVT
+                // SVT-AV1's presets are numbers, fastest 12; x264's names map onto them.
+                let presets = [
+                    "ultrafast": 12, "superfast": 11, "veryfast": 10, "faster": 9, "fast": 8, "medium": 6, "slow": 4,
+                    "slower": 3, "veryslow": 2, "placebo": 1,
+                ]
+                try option("preset", "\(presets[settings.preset] ?? 10)")
+                if settings.bitrate == nil { try option("crf", "\(settings.crf)") }
+                try option("svtav1-params", "scd=0")
             case .prores:
                 try option("profile", "hq")
                 // Apple's vendor code: editors and players then take the file for what it is.

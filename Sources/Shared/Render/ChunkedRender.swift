@@ -56,7 +56,9 @@ public struct ChunkedRender {
         var configuration = TimelineRenderer.Configuration()
         configuration.includeVideo = video
         configuration.includeAudio = !video
-        configuration.container = .mov
+        // MOV carries every export codec with exact timestamps, except AV1, which FFmpeg writes
+        // only in MP4's flavour of the same format.
+        configuration.container = video && loaded.project.export.video.codec == .av1 ? .mp4 : .mov
         configuration.encoderThreads = encoderThreads
         configuration.decoderThreads = decoderThreads
         configuration.cancellation = cancellation

@@ -13,8 +13,10 @@ struct OutputTarget {
         url = URL(fileURLWithPath: path).standardizedFileURL
         let ext = url.pathExtension.lowercased()
         container = ExportSettings.Container(rawValue: ext) ?? project.export.container
-        var problems = project.export.codecsUnsupported(by: container).map { key, codec in
-            "\(projectFile): export.\(key): \(codec) needs a .mov or .mkv output (got \(path))"
+        var problems = project.export.codecsUnsupported(by: container).map { key, codec, needs in
+            let extensions = needs.split(separator: " ").filter { $0 != "or" }.map { ".\($0)" }
+            return
+                "\(projectFile): export.\(key): \(codec) needs a \(extensions.joined(separator: " or ")) output (got \(path))"
         }
         var isFolder: ObjCBool = false
         let folder = url.deletingLastPathComponent().path

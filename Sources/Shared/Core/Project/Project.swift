@@ -70,8 +70,9 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     }
 
     public enum VideoCodec: String, Sendable, Codable, Hashable, CaseIterable {
-        /// ProRes 422 HQ (prores_ks), 10-bit 4:2:2, every frame a keyframe.
-        case h264, hevc, ffv1, prores
+        /// ProRes 422 HQ (prores_ks), 10-bit 4:2:2, every frame a keyframe. AV1 is SVT-AV1
+        /// (libsvtav1), which MOV cannot carry.
+        case h264, hevc, ffv1, prores, av1
     }
 
     public enum AudioCodec: String, Sendable, Codable, Hashable, CaseIterable {
@@ -113,14 +114,15 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     public var video: Video
     public var audio: Audio
 
-    /// The export codecs that `container` cannot carry, as (key under `export`, codec name):
-    /// MP4 takes neither PCM audio nor FFV1 video.
-    public func codecsUnsupported(by container: Container) -> [(key: String, codec: String)] {
+    /// The export codecs that `container` cannot carry, as (key under `export`, codec name,
+    /// the containers that can): MP4 takes neither PCM audio, FFV1 nor ProRes; MOV takes no AV1.
+    public func codecsUnsupported(by container: Container) -> [(key: String, codec: String, needs: String)] {
+        if container == .mov { return video.codec == .av1 ? [("video.codec", "av1", "mp4 or mkv")] : [] }
         guard container == .mp4 else { return [] }
-        var unsupported: [(key: String, codec: String)] = []
-        if audio.codec == .pcm { unsupported.append(("audio.codec", "pcm audio")) }
-        if video.codec == .ffv1 { unsupported.append(("video.codec", "ffv1")) }
-        if video.codec == .prores { unsupported.append(("video.codec", "prores")) }
+        var unsupported: [(key: String, codec: String, needs: String)] = []
+        if audio.codec == .pcm { unsupported.append(("audio.codec", "pcm audio", "mov or mkv")) }
+        if video.codec == .ffv1 { unsupported.append(("video.codec", "ffv1", "mov or mkv")) }
+        if video.codec == .prores { unsupported.append(("video.codec", "prores", "mov or mkv")) }
         return unsupported
     }
 }

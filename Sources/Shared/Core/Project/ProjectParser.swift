@@ -168,8 +168,11 @@ public struct ProjectParser {
         object.rejectUnknownKeys()
         guard let container, let video, let audio else { return nil }
         let export = ExportSettings(container: container, video: video, audio: audio)
-        for (key, codec) in export.codecsUnsupported(by: container) {
-            log.add(object.childPath(key), "\(codec) needs container mov or mkv (container is \(container.rawValue))")
+        if export.video.codec == .av1 && export.video.lossless {
+            log.add(object.childPath("video.lossless"), "av1 (SVT-AV1) has no lossless mode; use h264, hevc or ffv1")
+        }
+        for (key, codec, needs) in export.codecsUnsupported(by: container) {
+            log.add(object.childPath(key), "\(codec) needs container \(needs) (container is \(container.rawValue))")
         }
         return export
     }
