@@ -14,9 +14,9 @@ struct OutputTarget {
         let ext = url.pathExtension.lowercased()
         container = ExportSettings.Container(rawValue: ext) ?? project.export.container
         var problems = project.export.codecsUnsupported(by: container).map { key, codec, needs in
-            let extensions = needs.split(separator: " ").filter { $0 != "or" }.map { ".\($0)" }
-            return
-                "\(projectFile): export.\(key): \(codec) needs a \(extensions.joined(separator: " or ")) output (got \(path))"
+            let extensions = needs.split(separator: " ").filter { $0 != "or" }.map { ".\($0)" }.joined(
+                separator: " or ")
+            return "\(projectFile): export.\(key): \(codec) needs a \(extensions) output (got \(path))"
         }
         var isFolder: ObjCBool = false
         let folder = url.deletingLastPathComponent().path
