@@ -22,6 +22,7 @@ public final class AudioMixer {
     private let layout: AudioLayout
     private let voices: [Voice]
     private var readers: [Int: (reader: AudioReader, position: Int64)] = [:]
+    private var stretchers: [Int: PitchPreservingReader] = [:]
     private let block: SampleBlock
     /// Where a backwards voice's samples are read forwards before being added in reverse.
     private let backwards: SampleBlock
@@ -95,6 +96,15 @@ public final class AudioMixer {
             let local = from - voice.first
             if voice.reversed {
                 try mixBackwards(voice, local: local, count: Int(to - from), at: Int(from - start))
+                continue
+            }
+            if voice.item.preservesPitch && voice.item.speed != Rational(1) {
+                let stretcher =
+                    stretchers[voice.key] ?? PitchPreservingReader(path: voice.path, item: voice.item, layout: layout)
+                stretchers[voice.key] = stretcher
+                let gain = voice.envelope.gains(from: local, count: Int(to - from), into: &gains)
+                try stretcher.add(from: local, count: Int(to - from), into: block, at: Int(from - start), gain: gain)
+                if to == voice.end { stretchers[voice.key] = nil }
                 continue
             }
             var entry = readers[voice.key]

@@ -253,6 +253,8 @@ public struct Item: Sendable, Codable, Hashable {
     public var transform = Transform.identity
     /// Replaces the constant speed when set: media time as a function of item time.
     public var timeMap: TimeMap?
+    /// Sound at a speed other than 1 keeps its pitch (time-stretched) instead of playing like tape.
+    public var preservesPitch = false
 
     public var end: Rational { at + duration }
     public var speed: Rational { sourceDuration / duration }

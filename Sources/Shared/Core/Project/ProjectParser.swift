@@ -322,17 +322,20 @@ public struct ProjectParser {
         }
         let muted = object.optional("muted", default: false, JSONField.bool)
         let transform = parseTransform(object)
+        let preservesPitch = object.optional("preservePitch", default: false, JSONField.bool)
         let timeMap = parseTimeMap(
             object, log: log, duration: duration,
             source: sourceStart.flatMap { start in sourceDuration.map { (start, $0) } }, fps: fps)
         if case .media = content {
         } else {
-            for key in ["source", "pastEnd", "volume", "timeMap", "freeze", "reverse"] where object.has(key) {
+            for key in ["source", "pastEnd", "volume", "timeMap", "freeze", "reverse", "preservePitch"]
+            where object.has(key) {
                 log.add(object.childPath(key), "a generated picture has no media; remove \"\(key)\"")
             }
         }
         object.rejectUnknownKeys()
-        guard timeMap.valid, let content, let transform, let at, let duration, let sourceStart, let sourceDuration,
+        guard timeMap.valid, let preservesPitch, let content, let transform, let at, let duration, let sourceStart,
+            let sourceDuration,
             let fit, let frame,
             let crop,
             let opacity, let volume, let pastEnd, let muted, !at.isNegative, duration > .zero, sourceDuration > .zero,
@@ -343,6 +346,7 @@ public struct ProjectParser {
             fit: fit, frame: frame, crop: crop, opacity: opacity, volume: volume, pastEnd: pastEnd, muted: muted)
         item.transform = transform
         item.timeMap = timeMap.map
+        item.preservesPitch = preservesPitch
         return item
     }
 
