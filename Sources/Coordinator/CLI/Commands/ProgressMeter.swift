@@ -43,6 +43,9 @@ final class ProgressMeter {
 
 /// Human-readable numbers for progress and summaries.
 enum Format {
+    /// "1 audio block", "6 audio blocks".
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
     static func clock(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "--:--" }
         let total = Int(seconds.rounded())

@@ -116,7 +116,8 @@ struct Render: ParsableCommand {
         printSummary(
             loaded.project, frames: loaded.project.frameCount, url: target.url,
             elapsed: (clock.now - started) / .seconds(1),
-            how: "\(submission.chunks.count) video chunks and \(submission.audioBlocks.count) audio blocks")
+            how: "\(Format.count(submission.chunks.count, "video chunk")) and "
+                + Format.count(submission.audioBlocks.count, "audio block"))
     }
 
     private func renderLocally(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {
