@@ -1,5 +1,6 @@
 import FarmCore
 import Foundation
+import TestSupport
 import Testing
 
 /// What the parser says about the editing features when they are written wrong: one message
@@ -10,14 +11,7 @@ import Testing
             {"assets": {"a": {"path": "a.mp4"}},
              "tracks": [{"kind": "video", "items": [\(items)]\(transitions)}]}
             """
-        do {
-            _ = try ProjectParser(mediaRoot: URL(fileURLWithPath: "/media")).parse(Array(json.utf8), file: "p.json")
-            return []
-        } catch let error as ProjectError {
-            return error.diagnostics.map(\.description)
-        } catch {
-            return ["unexpected \(error)"]
-        }
+        return parseDiagnostics(json)
     }
 
     @Test(arguments: [

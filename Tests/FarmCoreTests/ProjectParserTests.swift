@@ -4,16 +4,7 @@ import TestSupport
 import Testing
 
 @Suite struct ProjectParserTests {
-    func diagnostics(_ json: String) -> [String] {
-        do {
-            _ = try ProjectParser(mediaRoot: URL(fileURLWithPath: "/media")).parse(Array(json.utf8), file: "p.json")
-            return []
-        } catch let error as ProjectError {
-            return error.diagnostics.map(\.description)
-        } catch {
-            return ["unexpected \(error)"]
-        }
-    }
+    func diagnostics(_ json: String) -> [String] { parseDiagnostics(json) }
 
     @Test func reportsEveryProblemWithItsPath() {
         let found = diagnostics(

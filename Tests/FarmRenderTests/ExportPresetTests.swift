@@ -43,10 +43,7 @@ import Testing
                 }
                 """, in: dir)
             let whole = try render(loaded, to: "whole.mov", in: dir)
-            let work = dir.appendingPathComponent("work")
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-            let chunked = dir.appendingPathComponent("chunked.mov")
-            try ChunkedRender(loaded: loaded, workDirectory: work).renderAll(size: .frames(1), to: chunked)
+            let chunked = try renderChunked(loaded, to: "chunked.mov", in: dir, frames: 1)
             let frames = try frameHashes(whole)
             #expect(frames.count == 15)
             #expect(Set(frames).count > 10, "the ramp must change the picture")
@@ -75,10 +72,7 @@ import Testing
                 }
                 """, in: dir)
             let whole = try render(loaded, to: "whole.mp4", in: dir)
-            let work = dir.appendingPathComponent("work")
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-            let chunked = dir.appendingPathComponent("chunked.mp4")
-            try ChunkedRender(loaded: loaded, workDirectory: work).renderAll(size: .frames(15), to: chunked)
+            let chunked = try renderChunked(loaded, to: "chunked.mp4", in: dir, frames: 15)
             let frames = try frameHashes(whole)
             #expect(frames.count == 60)
             #expect(try frameHashes(chunked) == frames)
@@ -100,5 +94,14 @@ import Testing
         let text = error.map { "\($0)" } ?? ""
         #expect(text.contains("export.video.lossless: av1 (SVT-AV1) has no lossless mode"), "\(text)")
         #expect(text.contains("export.video.codec: av1 needs container mp4 or mkv (container is mov)"), "\(text)")
+    }
+
+    /// The project rendered as the farm would, in chunks of `frames`, one file each, then joined.
+    func renderChunked(_ loaded: LoadedProject, to name: String, in dir: URL, frames: Int64) throws -> URL {
+        let work = dir.appendingPathComponent("work-\(name)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let output = dir.appendingPathComponent(name)
+        try ChunkedRender(loaded: loaded, workDirectory: work).renderAll(size: .frames(frames), to: output)
+        return output
     }
 }

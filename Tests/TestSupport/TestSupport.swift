@@ -217,3 +217,15 @@ public var farmProgram: String { productsDirectory.appendingPathComponent("farm"
 public func runFarm(_ arguments: [String], in directory: URL? = nil) throws -> ProcessResult {
     try run(farmProgram, arguments, in: directory)
 }
+
+/// Every diagnostic the parser reports for project text `json`, as "path: message" lines.
+public func parseDiagnostics(_ json: String) -> [String] {
+    do {
+        _ = try ProjectParser(mediaRoot: URL(fileURLWithPath: "/media")).parse(Array(json.utf8), file: "p.json")
+        return []
+    } catch let error as ProjectError {
+        return error.diagnostics.map(\.description)
+    } catch {
+        return ["unexpected \(error)"]
+    }
+}
