@@ -65,6 +65,15 @@ import Testing
             project: project(
                 items: #"{"asset": "i", "at": "0", "duration": "1"}"#, assets: #""i": {"path": "garbage.png"}"#),
             expected: "project.json: assets.i.path: ", mentions: "garbage.png"),
+        Case(
+            // A header claiming 65535 channels: the decoder refuses to open, and the half-opened
+            // file must be closed once (it was closed twice, a crash in libavformat).
+            name: "wav with 65535 channels",
+            project: """
+                {"assets": {"s": {"path": "channels.wav"}},
+                 "tracks": [{"kind": "audio", "items": [{"asset": "s", "at": "0", "duration": "1"}]}]}
+                """,
+            expected: "project.json: assets.s.path: cannot open decoder for ", mentions: "channels.wav"),
     ]
 
     @Test(arguments: cases)
@@ -80,6 +89,11 @@ import Testing
             try ffmpeg(["-f", "lavfi", "-i", "color=red:size=32x32", "-frames:v", "1", "good.png"], in: dir)
             let png = try Data(contentsOf: dir.appendingPathComponent("good.png"))
             try (png.prefix(41) + Data(repeating: 0xA5, count: 600)).write(to: dir.appendingPathComponent("broken.png"))
+            let wav = try TestMedia.make("tone.wav", in: dir, audio: "sine=duration=1")
+            var header = try Data(contentsOf: wav)
+            header[22] = 0xFF
+            header[23] = 0xFF
+            try header.write(to: dir.appendingPathComponent("channels.wav"))
             try Data(testCase.project.utf8).write(to: dir.appendingPathComponent("project.json"))
             let result = try runFarm(["render", "project.json", "-o", "out.mp4", "--local"], in: dir)
             let lines = result.stderr.split(separator: "\n")

@@ -19,25 +19,27 @@ final class MediaInput {
     private let packet = Packet()
     private var demuxerFinished = false
 
+    /// Everything is opened into locals and the properties are set last: a throw after the
+    /// properties were all set would run `deinit` too, and it would free what the `catch`
+    /// below already freed.
     init(path: String, stream kind: StreamKind, threads: Int = 1) throws {
-        self.path = path
         var context: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "cannot open \(path)")
         guard let context else { throw FFmpegError(operation: "cannot open \(path)", message: "no format context") }
-        format = context
+        var decoder: UnsafeMutablePointer<AVCodecContext>?
+        let index: Int32
         do {
             try FFmpegError.check(avformat_find_stream_info(context, nil), "cannot read stream info of \(path)")
             var codec: UnsafePointer<AVCodec>?
-            let index = av_find_best_stream(context, kind.mediaType, -1, -1, &codec, 0)
+            index = av_find_best_stream(context, kind.mediaType, -1, -1, &codec, 0)
             if index == cffmpeg_averror_decoder_not_found() {
                 throw FFmpegError(operation: "cannot decode \(path)", message: "no decoder for its \(kind) stream")
             }
             try FFmpegError.check(index, "\(path) has no \(kind) stream")
-            guard let codec, let decoder = avcodec_alloc_context3(codec) else {
+            decoder = codec.flatMap { avcodec_alloc_context3($0) }
+            guard let codec, let decoder else {
                 throw FFmpegError(operation: "cannot decode \(path)", message: "no decoder for its \(kind) stream")
             }
-            self.decoder = decoder
-            streamIndex = index
             let stream = context.pointee.streams[Int(index)]!
             try FFmpegError.check(
                 avcodec_parameters_to_context(decoder, stream.pointee.codecpar), "decoder setup for \(path)")
@@ -48,10 +50,15 @@ final class MediaInput {
                 context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
             }
         } catch {
+            avcodec_free_context(&decoder)
             var owned: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&owned)
             throw error
         }
+        self.path = path
+        format = context
+        streamIndex = index
+        self.decoder = decoder!
     }
 
     deinit {
