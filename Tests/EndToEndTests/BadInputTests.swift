@@ -74,6 +74,21 @@ import Testing
                  "tracks": [{"kind": "audio", "items": [{"asset": "s", "at": "0", "duration": "1"}]}]}
                 """,
             expected: "project.json: assets.s.path: cannot open decoder for ", mentions: "channels.wav"),
+        Case(
+            // Opening a FIFO blocks until someone writes to it: it must be refused, not opened.
+            name: "fifo as an asset",
+            project: project(
+                items: #"{"asset": "f", "at": "0", "duration": "1"}"#, assets: #""f": {"path": "fifo.mp4"}"#),
+            expected: "project.json: assets.f.path: not a regular file (a folder, FIFO or device)",
+            mentions: "fifo.mp4"),
+        Case(
+            name: "broken surrogate pair",
+            project: project(items: #"{"asset": "a", "at": "0", "duration": "1", "muted": "\ud800\u0041"}"#),
+            expected: "project.json: malformed JSON at line 2, column 106: invalid surrogate pair"),
+        Case(
+            name: "time too large to compute with",
+            project: project(items: #"{"asset": "a", "at": "123456789012345678", "duration": "1"}"#),
+            expected: #"project.json: tracks[0].items[0].at: "123456789012345678" is out of range"#),
     ]
 
     @Test(arguments: cases)
@@ -94,6 +109,7 @@ import Testing
             header[22] = 0xFF
             header[23] = 0xFF
             try header.write(to: dir.appendingPathComponent("channels.wav"))
+            try run("mkfifo", [dir.appendingPathComponent("fifo.mp4").path])
             try Data(testCase.project.utf8).write(to: dir.appendingPathComponent("project.json"))
             let result = try runFarm(["render", "project.json", "-o", "out.mp4", "--local"], in: dir)
             let lines = result.stderr.split(separator: "\n")

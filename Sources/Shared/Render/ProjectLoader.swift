@@ -36,6 +36,16 @@ public struct ProjectLoader {
         var media: [String: MediaInfo] = [:]
         for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
             let path = project.assets[id]!.path
+            // A FIFO or a device would block the probe's open for as long as nobody writes to it.
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+                isFolder.boolValue
+                    || (try? URL(fileURLWithPath: path).resourceValues(forKeys: [.isRegularFileKey]).isRegularFile)
+                        != true
+            {
+                log.add("assets.\(id).path", "not a regular file (a folder, FIFO or device): \(path)")
+                continue
+            }
             do {
                 media[id] = try MediaProbe.probe(path: path)
             } catch let error as FFmpegError {
@@ -50,8 +60,8 @@ public struct ProjectLoader {
                         "tracks[\(trackIndex)].items[\(itemIndex)].title.font",
                         Title.isFontFile(title.font)
                             ? "font file not found: \(title.font)"
-                            : "no installed font family \"\(title.font)\" (`fc-list : family` lists them), "
-                                + "or give a font file's path")
+                            : "no installed font family \(quotedForMessage(title.font)) "
+                                + "(`fc-list : family` lists them), or give a font file's path")
                 }
                 guard let id = item.asset, let info = media[id] else { continue }
                 checkItem(
@@ -73,10 +83,10 @@ public struct ProjectLoader {
         let id = item.asset ?? ""
         switch (kind, info.kind) {
         case (.video, .audio):
-            log.add("\(path).asset", "asset \"\(id)\" has no pictures; put sound on an audio track")
+            log.add("\(path).asset", "asset \(quotedForMessage(id)) has no pictures; put sound on an audio track")
             return
         case (.audio, _) where !info.hasAudio:
-            log.add("\(path).asset", "asset \"\(id)\" has no sound; put pictures on a video track")
+            log.add("\(path).asset", "asset \(quotedForMessage(id)) has no sound; put pictures on a video track")
             return
         default:
             break
@@ -90,7 +100,7 @@ public struct ProjectLoader {
                     + "1/100 of normal speed); set \"muted\": true, or play more of the media")
         }
         guard let length = info.duration else { return }
-        let asset = "asset \"\(id)\" (\(format(length.seconds)) s)"
+        let asset = "asset \(quotedForMessage(id)) (\(format(length.seconds)) s)"
         if let timeMap = item.timeMap {
             let latest = timeMap.latestSource(duration: item.duration)
             if length < latest && item.pastEnd == nil {
@@ -127,7 +137,7 @@ public struct ProjectLoader {
         {
             missing.append(
                 "items[\(transition.outgoing)] needs media up to \(outgoing.sourceTime(at: transition.end)) s "
-                    + "but asset \"\(id)\" ends at \(format(length.seconds)) s")
+                    + "but asset \(quotedForMessage(id)) ends at \(format(length.seconds)) s")
         }
         if incoming.asset != nil, incoming.sourceTime(at: transition.start).isNegative {
             missing.append(

@@ -54,8 +54,13 @@ func closestWord(to word: String, in candidates: [String]) -> String? {
         }
         return previous[b.count]
     }
+    // Typos are short: long words would make the distance slow (it is quadratic) for nothing.
+    guard word.count <= 64 else { return nil }
     let lowered = Array(word.lowercased())
-    let scored = candidates.map { ($0, distance(lowered, Array($0.lowercased()))) }
+    let scored = candidates.filter { $0.count <= 64 }.map { ($0, distance(lowered, Array($0.lowercased()))) }
     guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
     return best.0
 }
+
+/// `text` quoted for a message: one line, at most 60 characters.
+public func quotedForMessage(_ text: String) -> String { JSONField.quote(text) }

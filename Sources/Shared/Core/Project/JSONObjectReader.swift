@@ -50,10 +50,11 @@ final class JSONObjectReader {
     func rejectUnknownKeys() {
         let known = Array(used).sorted()
         for (key, _) in members where !used.contains(key) {
+            let path = childPath(JSONField.shortened(key))
             if let hint = closestWord(to: key, in: known) {
-                log.add(childPath(key), "unknown key (did you mean \"\(hint)\"?)")
+                log.add(path, "unknown key (did you mean \"\(hint)\"?)")
             } else {
-                log.add(childPath(key), "unknown key (allowed here: \(known.joined(separator: ", ")))")
+                log.add(path, "unknown key (allowed here: \(known.joined(separator: ", ")))")
             }
         }
     }
@@ -105,7 +106,13 @@ enum JSONField {
             return nil
         }
         guard let time = Rational(parsing: text) else {
-            log.add(path, "\"\(text)\" is not an exact time; write a decimal (\"1.5\") or a ratio (\"1001/30000\")")
+            log.add(
+                path, "\(quote(text)) is not an exact time; write a decimal (\"1.5\") or a ratio (\"1001/30000\")")
+            return nil
+        }
+        // Bounded so that exact arithmetic on project times never leaves 64 bits.
+        guard Rational(-maximumTime) <= time, time <= Rational(maximumTime), time.denominator <= 1_000_000_000 else {
+            log.add(path, "\(quote(text)) is out of range: times run from -\(maximumTime) to \(maximumTime) s")
             return nil
         }
         return time
@@ -121,18 +128,33 @@ enum JSONField {
             }
             guard let choice = E(rawValue: text) else {
                 let hint = closestWord(to: text, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
-                log.add(path, "\"\(text)\" is not one of \(allowed.joined(separator: ", "))\(hint)")
+                log.add(path, "\(quote(text)) is not one of \(allowed.joined(separator: ", "))\(hint)")
                 return nil
             }
             return choice
         }
     }
 
+    /// The largest time a project may hold, in seconds (11.6 days).
+    static let maximumTime: Int64 = 1_000_000
+
     static func describe(_ value: JSONValue) -> String {
         switch value {
-        case .number(let literal): return literal
-        case .string(let text): return "\"\(text)\""
+        case .number(let literal): return shortened(literal)
+        case .string(let text): return quote(text)
         default: return value.kindDescription
         }
+    }
+
+    /// `text` in quotes for a message: on one line (control characters escaped) and at most
+    /// 60 characters, so a message never echoes a huge or multi-line value.
+    static func quote(_ text: String) -> String { "\"\(shortened(text))\"" }
+
+    static func shortened(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars.prefix(61) {
+            escaped += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return text.unicodeScalars.count > 60 ? String(escaped.unicodeScalars.prefix(60)) + "…" : escaped
     }
 }

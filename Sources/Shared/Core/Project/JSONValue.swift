@@ -177,19 +177,20 @@ public struct JSONParser {
         return .number(String(decoding: bytes[start..<index], as: UTF8.self))
     }
 
+    /// Collects UTF-8 bytes and makes one String at the end: linear in the input however many
+    /// escapes it holds.
     private mutating func parseString() throws -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
         var run = index
-        func flush(_ parser: JSONParser, _ run: Int) {
-            scalars.append(contentsOf: String(decoding: parser.bytes[run..<parser.index], as: UTF8.self).unicodeScalars)
-        }
+        func flush(_ parser: JSONParser, _ run: Int) { utf8.append(contentsOf: parser.bytes[run..<parser.index]) }
+        func append(_ scalar: Unicode.Scalar) { utf8.append(contentsOf: UTF8.encode(scalar)!) }
         while true {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
                 flush(self, run)
                 index += 1
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             }
             if byte < 0x20 { throw error("control character in string") }
             if byte == UInt8(ascii: "\\") {
@@ -198,25 +199,28 @@ public struct JSONParser {
                 guard let escape = current else { throw error("unterminated string") }
                 index += 1
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "\""): append("\"")
+                case UInt8(ascii: "\\"): append("\\")
+                case UInt8(ascii: "/"): append("/")
+                case UInt8(ascii: "b"): append("\u{08}")
+                case UInt8(ascii: "f"): append("\u{0C}")
+                case UInt8(ascii: "n"): append("\n")
+                case UInt8(ascii: "r"): append("\r")
+                case UInt8(ascii: "t"): append("\t")
                 case UInt8(ascii: "u"):
                     var code = try parseHex4()
-                    if (0xD800..<0xDC00).contains(code), current == UInt8(ascii: "\\") {
+                    if (0xD800..<0xDC00).contains(code) {
+                        // A high surrogate must be followed by a low one: "\ud800\u0041" is no character.
+                        guard current == UInt8(ascii: "\\") else { throw error("invalid surrogate pair") }
                         index += 1
                         guard current == UInt8(ascii: "u") else { throw error("invalid surrogate pair") }
                         index += 1
                         let low = try parseHex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error("invalid surrogate pair") }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
-                    scalars.append(scalar)
+                    append(scalar)
                 default: throw error("invalid escape in string")
                 }
                 run = index
@@ -228,6 +232,7 @@ public struct JSONParser {
 
     private mutating func parseHex4() throws -> UInt32 {
         guard index + 4 <= bytes.count,
+            bytes[index..<index + 4].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
             let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
         else { throw error("invalid \\u escape") }
         index += 4

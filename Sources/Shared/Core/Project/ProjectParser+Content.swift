@@ -25,7 +25,8 @@ extension ProjectParser {
                     let hint = closestWord(to: id, in: Array(assets.keys)).map { " (did you mean \"\($0)\"?)" } ?? ""
                     log.add(
                         path,
-                        "unknown asset \"\(id)\"\(hint); assets are: \(assets.keys.sorted().joined(separator: ", "))")
+                        "unknown asset \(JSONField.quote(id))\(hint); assets are: "
+                            + assets.keys.sorted().prefix(20).map(JSONField.shortened).joined(separator: ", "))
                     return nil
                 }
                 return .media(id)
@@ -36,7 +37,7 @@ extension ProjectParser {
     func parseColor(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> RGBColor? {
         guard let text = JSONField.string(value, path, log) else { return nil }
         guard let color = RGBColor(hex: text) else {
-            log.add(path, "expected a colour as \"#RRGGBB\", got \"\(text)\"")
+            log.add(path, "expected a colour as \"#RRGGBB\", got \(JSONField.quote(text))")
             return nil
         }
         return color
@@ -53,7 +54,14 @@ extension ProjectParser {
             let colors = elements.enumerated().compactMap { parseColor($1, "\(path)[\($0)]", log) }
             return colors.count == elements.count ? colors : nil
         }
-        let angle = object.optional("angle", default: 0, JSONField.number)
+        let angle = object.optional("angle", default: 0) { value, path, log -> Double? in
+            guard let degrees = JSONField.number(value, path, log) else { return nil }
+            guard abs(degrees) <= 1_000_000 else {
+                log.add(path, "must be from -1000000 to 1000000 degrees")
+                return nil
+            }
+            return degrees
+        }
         object.rejectUnknownKeys()
         if kind == .radial, object.has("angle") {
             log.add(object.childPath("angle"), "a radial gradient has no direction; remove \"angle\"")

@@ -22,8 +22,8 @@ extension ProjectParser {
         }
         let shadow = object.optional("shadow", default: nil) { value, path, log -> Title.Shadow?? in
             guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
-            let x = object.optional("x", default: 3, JSONField.number)
-            let y = object.optional("y", default: 3, JSONField.number)
+            let x = object.optional("x", default: 3) { positive($0, $1, $2, upTo: 10000, orNegative: true) }
+            let y = object.optional("y", default: 3) { positive($0, $1, $2, upTo: 10000, orNegative: true) }
             let color = object.optional("color", default: RGBColor(red: 0, green: 0, blue: 0), parseColor)
             let opacity = object.optional("opacity", default: 0.6, parseUnitValue)
             object.rejectUnknownKeys()
@@ -66,10 +66,15 @@ extension ProjectParser {
         return title
     }
 
-    private func positive(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, upTo limit: Double) -> Double? {
+    /// A number in (0, limit], or in [-limit, limit] when `orNegative`.
+    private func positive(
+        _ value: JSONValue, _ path: String, _ log: DiagnosticLog, upTo limit: Double, orNegative: Bool = false
+    ) -> Double? {
         guard let number = JSONField.number(value, path, log) else { return nil }
+        if orNegative, abs(number) <= limit { return number }
         guard number > 0, number <= limit else {
-            log.add(path, "must be > 0 and at most \(Int(limit)) (got \(JSONField.describe(value)))")
+            let range = orNegative ? "from -\(Int(limit)) to \(Int(limit))" : "> 0 and at most \(Int(limit))"
+            log.add(path, "must be \(range) (got \(JSONField.describe(value)))")
             return nil
         }
         return number

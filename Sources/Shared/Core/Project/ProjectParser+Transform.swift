@@ -9,7 +9,14 @@ extension ProjectParser {
             parseAnimated($0, $1, $2, parse: parseScale)
         }
         let rotation = object.optional("rotation", default: transform.rotation) {
-            parseAnimated($0, $1, $2) { value, path, log in JSONField.number(value, path, log) }
+            parseAnimated($0, $1, $2) { value, path, log -> Double? in
+                guard let degrees = JSONField.number(value, path, log) else { return nil }
+                guard abs(degrees) <= 1_000_000 else {
+                    log.add(path, "must be from -1000000 to 1000000 degrees")
+                    return nil
+                }
+                return degrees
+            }
         }
         let anchor = object.optional("anchor", default: transform.anchor) {
             parseAnimated($0, $1, $2) { parsePoint($0, $1, $2, what: "[x, y] in fractions of the layer") }
@@ -29,6 +36,10 @@ extension ProjectParser {
         }
         let numbers = elements.enumerated().compactMap { JSONField.number($1, "\(path)[\($0)]", log) }
         guard numbers.count == 2 else { return nil }
+        guard numbers.allSatisfy({ abs($0) <= 1000 }) else {
+            log.add(path, "values must be from -1000 to 1000")
+            return nil
+        }
         return Point(x: numbers[0], y: numbers[1])
     }
 

@@ -55,6 +55,10 @@ public struct ProjectParser {
         if let tracks, tracks.allSatisfy({ $0.items.isEmpty }) {
             log.add("tracks", "the timeline is empty: add at least one item")
         }
+        let longest = Rational(24 * 3600)
+        if let tracks, let end = tracks.flatMap(\.items).map(\.end).max(), longest < end {
+            log.add("tracks", "the timeline ends at \(end) s; a project may last at most 24 hours (86400 s)")
+        }
         guard let resolvedOutput, let resolvedExport, let assets, let tracks else { return nil }
         return Project(output: resolvedOutput, export: resolvedExport, assets: assets, tracks: tracks)
     }
@@ -96,7 +100,7 @@ public struct ProjectParser {
         let background = object.optional("background", default: defaults.background) { value, path, log -> RGBColor? in
             guard let text = JSONField.string(value, path, log) else { return nil }
             guard let color = RGBColor(hex: text) else {
-                log.add(path, "expected a colour as \"#RRGGBB\", got \"\(text)\"")
+                log.add(path, "expected a colour as \"#RRGGBB\", got \(JSONField.quote(text))")
                 return nil
             }
             return color
@@ -185,7 +189,7 @@ public struct ProjectParser {
         var assets: [String: Asset] = [:]
         var valid = true
         for (id, body) in members {
-            let assetPath = "\(path).\(id)"
+            let assetPath = "\(path).\(JSONField.shortened(id))"
             guard let object = JSONObjectReader(body, path: assetPath, log: log) else {
                 valid = false
                 continue
@@ -392,7 +396,7 @@ public struct ProjectParser {
             let hint = closestWord(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
             log.add(
                 path,
-                "unknown interpolation \"\(name)\"\(hint); use \(names.joined(separator: ", ")) "
+                "unknown interpolation \(JSONField.quote(name))\(hint); use \(names.joined(separator: ", ")) "
                     + "or {\"bezier\": [x1, y1, x2, y2]}"
             )
             return nil
@@ -442,6 +446,10 @@ public struct ProjectParser {
         guard numbers.count == 4 else { return nil }
         guard numbers[2] > 0, numbers[3] > 0 else {
             log.add(path, "width and height must be > 0")
+            return nil
+        }
+        guard numbers.allSatisfy({ abs($0) <= 1000 }) else {
+            log.add(path, "fractions must be from -1000 to 1000")
             return nil
         }
         return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])

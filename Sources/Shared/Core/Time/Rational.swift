@@ -10,6 +10,9 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public init(_ numerator: Int64, _ denominator: Int64 = 1) {
         precondition(denominator != 0, "Rational with zero denominator")
+        // Int64.min has no positive counterpart; one unit less keeps every sign change safe.
+        let numerator = Swift.max(numerator, Int64.min + 1)
+        let denominator = Swift.max(denominator, Int64.min + 1)
         let sign: Int64 = denominator < 0 ? -1 : 1
         let divisor = Rational.gcd(Swift.abs(numerator), Swift.abs(denominator))
         let d = divisor == 0 ? 1 : divisor
@@ -32,9 +35,10 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
     public init?(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let slash = trimmed.firstIndex(of: "/") {
-            guard let n = Rational(parsing: String(trimmed[..<slash])),
-                let d = Rational(parsing: String(trimmed[trimmed.index(after: slash)...])),
-                d.numerator != 0
+            // One slash between two decimals: "1/2/3" is not a time (and must not recurse).
+            let (top, bottom) = (String(trimmed[..<slash]), String(trimmed[trimmed.index(after: slash)...]))
+            guard !top.contains("/"), !bottom.contains("/"), let n = Rational(parsing: top),
+                let d = Rational(parsing: bottom), d.numerator != 0
             else { return nil }
             self = n / d
             return
@@ -70,8 +74,21 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public static func + (a: Rational, b: Rational) -> Rational {
         let g = gcd(a.denominator, b.denominator)
-        return Rational(
-            a.numerator * (b.denominator / g) + b.numerator * (a.denominator / g), a.denominator / g * b.denominator)
+        let (x, o1) = a.numerator.multipliedReportingOverflow(by: b.denominator / g)
+        let (y, o2) = b.numerator.multipliedReportingOverflow(by: a.denominator / g)
+        let (n, o3) = x.addingReportingOverflow(y)
+        let (d, o4) = (a.denominator / g).multipliedReportingOverflow(by: b.denominator)
+        if o1 || o2 || o3 || o4 { return approximating(a.seconds + b.seconds) }
+        return Rational(n, d)
+    }
+
+    /// Where exact arithmetic would overflow 64 bits: the value to 1/2^20, saturated. Validation
+    /// bounds every time a project holds, so only absurd input gets here, and it gets a number
+    /// instead of a trap.
+    static func approximating(_ value: Double) -> Rational {
+        let limit = Double(Int64.max >> 21)
+        let clamped = Swift.max(-limit, Swift.min(limit, value.isFinite ? value : 0))
+        return Rational(Int64((clamped * 1_048_576).rounded()), 1_048_576)
     }
 
     public static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.numerator, b.denominator) }
@@ -83,7 +100,10 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
         let d2 = g1 == 0 ? b.denominator : b.denominator / g1
         let n2 = g2 == 0 ? b.numerator : b.numerator / g2
         let d1 = g2 == 0 ? a.denominator : a.denominator / g2
-        return Rational(n1 * n2, d1 * d2)
+        let (n, o1) = n1.multipliedReportingOverflow(by: n2)
+        let (d, o2) = d1.multipliedReportingOverflow(by: d2)
+        if o1 || o2 { return approximating(a.seconds * b.seconds) }
+        return Rational(n, d)
     }
 
     public static func / (a: Rational, b: Rational) -> Rational {
