@@ -28,17 +28,28 @@ public struct ProjectError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Collects diagnostics while a parser keeps going, so one run reports every problem.
+/// Collects diagnostics while a parser keeps going, so one run reports every problem (up to
+/// `limit` of them; past that it counts, so a huge bad file gets a readable answer).
 public final class DiagnosticLog {
-    public private(set) var diagnostics: [Diagnostic] = []
+    private var kept: [Diagnostic] = []
+    private var dropped = 0
+    static let limit = 100
 
     public init() {}
 
     public func add(_ path: String, _ message: String) {
-        diagnostics.append(Diagnostic(path: path, message: message))
+        guard kept.count < Self.limit else {
+            dropped += 1
+            return
+        }
+        kept.append(Diagnostic(path: path, message: message))
     }
 
-    public var isEmpty: Bool { diagnostics.isEmpty }
+    public var diagnostics: [Diagnostic] {
+        dropped == 0 ? kept : kept + [Diagnostic(path: "", message: "and \(dropped) more problems not shown")]
+    }
+
+    public var isEmpty: Bool { kept.isEmpty }
 }
 
 /// The closest word within two edits, for "did you mean" hints.

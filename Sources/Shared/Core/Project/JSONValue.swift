@@ -105,6 +105,8 @@ public struct JSONParser {
     private mutating func parseObject(depth: Int) throws -> JSONValue {
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        // A set, not a scan of `members`: an object with many keys must not take quadratic time.
+        var keys: Set<String> = []
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -114,9 +116,9 @@ public struct JSONParser {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) { throw error("duplicate key \"\(key)\"") }
+            guard keys.insert(key).inserted else { throw error("duplicate key \(JSONField.quote(key))") }
             skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
+            guard current == UInt8(ascii: ":") else { throw error("expected ':' after key \(JSONField.quote(key))") }
             index += 1
             skipWhitespace()
             members.append((key, try parseValue(depth: depth + 1)))

@@ -152,7 +152,9 @@ public struct ProjectParser {
                 "placebo",
             ]
             if let preset, !presets.contains(preset) {
-                log.add(video.childPath("preset"), "\"\(preset)\" is not one of \(presets.joined(separator: ", "))")
+                log.add(
+                    video.childPath("preset"),
+                    "\(JSONField.quote(preset)) is not one of \(presets.joined(separator: ", "))")
             }
             guard let codec, let crf, let bitrate, let preset, let gop, let lossless else { return nil }
             return .init(codec: codec, crf: crf, bitrate: bitrate, preset: preset, gop: gop, lossless: lossless)
