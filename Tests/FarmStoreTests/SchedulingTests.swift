@@ -92,6 +92,26 @@ import Testing
         #expect(try store.chunk(first.key.chunk)?.state == .done)
     }
 
+    /// A chunk whose workers keep going silent on it (a crash in a decoder, every time) fails
+    /// its job at the fourth lost attempt instead of taking workers down forever.
+    @Test func aChunkThatKeepsLosingItsWorkersFailsItsJob() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        try Self.seen(store, "w1", "w2", "w3", "w4")
+        let job = try Self.submit(store, chunks: 0)
+        var chunk: Int64 = 0
+        for (index, worker) in ["w1", "w2", "w3", "w4"].enumerated() {
+            #expect(try store.job(job)?.state != .failed, "failed after \(index) losses")
+            let claimed = try #require(try store.claim(worker: worker, leaseSeconds: 0))
+            chunk = claimed.key.chunk
+            Thread.sleep(forTimeInterval: 0.05)
+            #expect(try store.expireLeases() == [claimed.key])
+        }
+        let record = try #require(try store.job(job))
+        #expect(record.state == .failed)
+        #expect(record.error?.hasPrefix("the audio task failed or lost its worker on 4 attempts") == true)
+        #expect(try Self.outcomes(store, chunk: chunk).map(\.outcome) == ["lost", "lost", "lost", "lost"])
+    }
+
     @Test func leasesRenewWhileHeardAndExpireWhenSilent() throws {
         let store = try FarmStore(url: TestDatabase.create())
         try Self.seen(store, "w1")

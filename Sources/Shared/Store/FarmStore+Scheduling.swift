@@ -71,7 +71,9 @@ extension FarmStore {
         return stale
     }
 
-    /// Puts chunks whose lease ran out back in the queue and marks those attempts lost.
+    /// Puts chunks whose lease ran out back in the queue and marks those attempts lost. A chunk
+    /// whose attempts have now failed or been lost `lossesPerChunk` times fails its job: a
+    /// worker that dies on a chunk every time (a crash in a decoder) must not crash forever.
     @discardableResult
     public func expireLeases() throws -> [AttemptKey] {
         try connection.transaction {
@@ -88,6 +90,7 @@ extension FarmStore {
                            error = 'lease expired: worker went silent'
                     WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
                     """, [String(key.chunk), String(key.attempt)])
+                try failJobIfChunkKeepsLosing(key.chunk)
             }
             for job in Set(expired.map { $0.int(2) }) { try notify(job: job) }
             return keys
@@ -121,5 +124,28 @@ extension FarmStore {
             }
             return result
         }
+    }
+
+    private func failJobIfChunkKeepsLosing(_ chunk: Int64) throws {
+        let row = try connection.query(
+            """
+            SELECT c.job_id, count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+            WHERE a.chunk_id = $1 AND a.outcome IN ('failed', 'lost') AND a.attempt > c.failures_from
+            GROUP BY c.job_id
+            """, [String(chunk)]
+        ).first
+        guard let row, row.int(1) >= Self.lossesPerChunk, let record = try self.chunk(chunk) else { return }
+        let what =
+            record.kind == .audio ? "the audio task" : "chunk \(record.index) (frames \(record.start)..\(record.end))"
+        try connection.query(
+            """
+            UPDATE jobs SET state = 'failed', finished_at = now(), error = $2
+            WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
+            """,
+            [
+                String(row.int(0)),
+                "\(what) failed or lost its worker on \(row.int(1)) attempts (the last went silent: "
+                    + "a worker may crash rendering it)",
+            ])
     }
 }

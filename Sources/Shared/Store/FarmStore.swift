@@ -12,6 +12,9 @@ public final class FarmStore {
 
     /// Failed attempts of one chunk that fail its job.
     public static let failuresPerChunk = 3
+    /// Failed and lost attempts together that fail a chunk's job (losses can be innocent: a
+    /// worker restarted, a network cut; so the bar is higher than for failures alone).
+    public static let lossesPerChunk = 4
     /// Chunks of one job a worker may fail before that job is kept from it.
     public static let failuresPerWorker = 3
 
