@@ -40,6 +40,31 @@ struct CommandLineErrorTests {
         }
     }
 
+    /// `farm submit` never replaces a file unless told to, and never writes through a link.
+    @Test func submitRefusesAnExistingOutputOrALink() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let existing = dir.appendingPathComponent("existing.mov")
+            try Data("keep me".utf8).write(to: existing)
+            let link = dir.appendingPathComponent("link.mov")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: existing)
+            for (output, extra, message) in [
+                (existing, [String](), "existing.mov: exists; pass --overwrite to replace it"),
+                (link, ["--overwrite"], "link.mov: is a symbolic link; the farm never writes through one"),
+            ] {
+                let result = try runFarm(
+                    ["submit", project.path, "-o", output.path, "--database", Self.unreachable] + extra)
+                #expect(result.status == 2, "\(result.stderr)")
+                #expect(result.stderr.hasSuffix(message + "\n"), "\(result.stderr)")
+            }
+            #expect(try String(contentsOf: existing, encoding: .utf8) == "keep me")
+            // With --overwrite the output check passes and the command goes on to the database.
+            let allowed = try runFarm(
+                ["submit", project.path, "-o", existing.path, "--overwrite", "--database", Self.unreachable])
+            #expect(allowed.status == 1, "\(allowed.stderr)")
+        }
+    }
+
     struct Case: CustomTestStringConvertible, Sendable {
         var program = "farm"
         var arguments: [String]

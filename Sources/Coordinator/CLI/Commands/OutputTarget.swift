@@ -30,4 +30,19 @@ struct OutputTarget {
             throw FarmExit.badInput
         }
     }
+
+    /// Exits 2 when the output exists and may not be replaced, or is a symbolic link (writing
+    /// through one could replace any file the coordinator can write).
+    func refuseToReplace(unless overwrite: Bool) throws {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        var problem: String?
+        if attributes?[.type] as? FileAttributeType == .typeSymbolicLink {
+            problem = "\(url.path): is a symbolic link; the farm never writes through one"
+        } else if attributes != nil, !overwrite {
+            problem = "\(url.path): exists; pass --overwrite to replace it"
+        }
+        guard let problem else { return }
+        FileHandle.standardError.write(Data((problem + "\n").utf8))
+        throw FarmExit.badInput
+    }
 }

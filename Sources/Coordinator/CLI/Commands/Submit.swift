@@ -18,8 +18,11 @@ struct Submit: ParsableCommand {
             With --watch it then follows the job like `farm watch` (on standard error; the id \
             stays alone on standard output) and exits as `farm watch` does.
 
-            Exit codes: 0 queued (with --watch: done), 1 failed or farm unreachable, 2 bad project \
-            or media (nothing queued), 4 cancelled while watched, 64 a wrong command line.
+            An existing output file is an error (exit 2) unless --overwrite says to replace it; \
+            an output that is a symbolic link always is: the farm never writes through one.
+
+            Exit codes: 0 queued (with --watch: done), 1 failed or farm unreachable, 2 bad project, \
+            media or output (nothing queued), 4 cancelled while watched, 64 a wrong command line.
 
             Examples:
               farm submit project.json -o /srv/out/final.mp4 --database postgresql://farm@db/farm
@@ -43,6 +46,9 @@ struct Submit: ParsableCommand {
     @Flag(name: .long, help: "Follow the job until it ends, as `farm watch` does.")
     var watch = false
 
+    @Flag(name: .long, help: "Replace the output file if it already exists (by default a job never does).")
+    var overwrite = false
+
     func validate() throws {
         try StoredIntegers.checkPriority(priority)
     }
@@ -50,6 +56,7 @@ struct Submit: ParsableCommand {
     func run() throws {
         let loaded = try options.load()
         let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
+        try target.refuseToReplace(unless: overwrite)
         let submission = try JobSubmission(
             loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
