@@ -10,21 +10,6 @@ import Testing
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
 
-    /// SplitMix64: small, fast and the same everywhere.
-    struct Random {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     /// Values that broke parsers before: huge and odd numbers and times, long and odd strings.
     static let hostile: [String] = [
         "123456789012345678", "1e308", "-1e308", "1e-320", "99999999999999999999999", "-0", "0.0000000001",
@@ -36,7 +21,7 @@ import Testing
         "{\"keys\": [[\"0\", 1e308], [\"1e9\", -1e308]]}",
     ]
 
-    static func mutate(_ text: [UInt8], _ random: inout Random) -> [UInt8] {
+    static func mutate(_ text: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
         var bytes = text
         for _ in 0...random.below(3) {
             guard !bytes.isEmpty else { break }
@@ -63,7 +48,7 @@ import Testing
             .map { Array(try Data(contentsOf: Self.examples.appendingPathComponent($0))) }
         #expect(seeds.count >= 6)
         let count = ProcessInfo.processInfo.environment["FARM_FUZZ_INPUTS"].flatMap(Int.init) ?? 3000
-        var random = Random(state: 20_261_122)
+        var random = SeededRandom(state: 20_261_122)
         var (accepted, rejected) = (0, 0)
         for _ in 0..<count {
             let input = Self.mutate(seeds[random.below(seeds.count)], &random)
