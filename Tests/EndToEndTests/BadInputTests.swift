@@ -123,4 +123,41 @@ import Testing
             #expect(leftovers.isEmpty)
         }
     }
+
+    /// With --media-root, assets must stay inside it: an absolute path elsewhere, `..` and a link
+    /// that leads out are refused before any of them is opened.
+    @Test(arguments: ["/SECRET", "../secret.mp4", "link.mp4"])
+    func assetsOutsideTheMediaRootAreRefused(path: String) throws {
+        try withTemporaryDirectory { dir in
+            let root = dir.appendingPathComponent("root")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let secret = try TestMedia.make("secret.mp4", in: dir, video: "testsrc2=size=64x64:rate=30:duration=1")
+            try TestMedia.make("inside.mp4", in: root, video: "testsrc2=size=64x64:rate=30:duration=1")
+            try FileManager.default.createSymbolicLink(
+                at: root.appendingPathComponent("link.mp4"), withDestinationURL: secret)
+            let asset = path == "/SECRET" ? secret.path : path
+            try Data(
+                """
+                {"output": {"width": 64, "height": 64},
+                 "assets": {"in": {"path": "inside.mp4"}, "out": {"path": "\(asset)"}},
+                 "tracks": [{"kind": "video", "items": [{"asset": "in", "at": "0", "duration": "1"},
+                   {"asset": "out", "at": "1", "duration": "1"}]}]}
+                """.utf8
+            ).write(to: dir.appendingPathComponent("project.json"))
+            let refused = try runFarm(["validate", "project.json", "--media-root", root.path], in: dir)
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(refused.stderr.contains("project.json: assets.out.path: "), "\(refused.stderr)")
+            #expect(refused.stderr.contains("is outside the media root"), "\(refused.stderr)")
+            // Without --media-root nothing is confined: the same project validates.
+            if path != "../secret.mp4" {
+                try FileManager.default.copyItem(
+                    at: root.appendingPathComponent("inside.mp4"), to: dir.appendingPathComponent("inside.mp4"))
+                try? FileManager.default.createSymbolicLink(
+                    at: dir.appendingPathComponent("link.mp4"), withDestinationURL: secret)
+                let open = try runFarm(["validate", "project.json"], in: dir)
+                #expect(open.status == 0, "\(open.stderr)")
+            }
+        }
+    }
 }

@@ -8,9 +8,13 @@ import Foundation
 public struct ProjectLoader {
     /// Folder for relative asset paths; nil means the project file's folder.
     public var mediaRoot: URL?
+    /// Refuse any asset outside `mediaRoot` once paths are resolved: absolute paths elsewhere,
+    /// `..` and symbolic links that lead out. Set where an operator gave `--media-root`.
+    public var confined: Bool
 
-    public init(mediaRoot: URL? = nil) {
+    public init(mediaRoot: URL? = nil, confined: Bool = false) {
         self.mediaRoot = mediaRoot
+        self.confined = confined && mediaRoot != nil
     }
 
     public func load(file: String) throws -> LoadedProject {
@@ -36,11 +40,25 @@ public struct ProjectLoader {
         var media: [String: MediaInfo] = [:]
         for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
             let path = project.assets[id]!.path
+            if confined, let mediaRoot {
+                let root = mediaRoot.standardizedFileURL.resolvingSymlinksInPath().path
+                let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+                guard resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+                    log.add(
+                        "assets.\(id).path",
+                        "\(path) is outside the media root \(root); assets must stay inside it (no absolute paths "
+                            + "elsewhere, no .., no links out)")
+                    continue
+                }
+            }
             // A FIFO or a device would block the probe's open for as long as nobody writes to it.
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
                 isFolder.boolValue
-                    || (try? URL(fileURLWithPath: path).resourceValues(forKeys: [.isRegularFileKey]).isRegularFile)
+                    || (try? URL(fileURLWithPath: path).resolvingSymlinksInPath().resourceValues(forKeys: [
+                        .isRegularFileKey
+                    ])
+                    .isRegularFile)
                         != true
             {
                 log.add("assets.\(id).path", "not a regular file (a folder, FIFO or device): \(path)")

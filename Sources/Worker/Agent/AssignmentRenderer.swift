@@ -56,7 +56,9 @@ public final class AssignmentRenderer: @unchecked Sendable {
 
     /// The project with the media this assignment needs probed and checked.
     private func load(_ assignment: Assignment) throws -> LoadedProject {
-        let loader = ProjectLoader(mediaRoot: mediaRoot ?? URL(fileURLWithPath: assignment.mediaRoot))
+        // The worker's own --media-root confines what it reads; the job's root only locates files.
+        let loader = ProjectLoader(
+            mediaRoot: mediaRoot ?? URL(fileURLWithPath: assignment.mediaRoot), confined: mediaRoot != nil)
         let known = cache.withLock { $0[assignment.job] }
         let project = try known?.project ?? loader.parse(text: assignment.projectText, file: assignment.projectFile)
         let needed = Self.assets(of: project, for: assignment)

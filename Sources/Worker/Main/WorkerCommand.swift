@@ -38,7 +38,10 @@ struct WorkerCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Folder that projects' relative asset paths resolve against (default: the path the submitter used).")
+        help: """
+            Folder that projects' relative asset paths resolve against (default: the path the submitter used). \
+            Given, the worker reads no asset outside it (absolute, .., or a link out).
+            """)
     var mediaRoot: String?
 
     @Option(name: .long, help: "Chunks rendered at the same time.")

@@ -10,8 +10,11 @@ struct ProjectOptions: ParsableArguments {
     var project: String
 
     @Option(
-        name: .long, help: "Folder that relative asset paths are resolved against (default: the project file's folder)."
-    )
+        name: .long,
+        help: """
+            Folder that relative asset paths are resolved against (default: the project file's folder). \
+            Given, it also confines them: an asset outside it (absolute, .., or a link out) is refused.
+            """)
     var mediaRoot: String?
 
     @Flag(name: .long, help: "Show FFmpeg's own warnings.")
@@ -21,7 +24,9 @@ struct ProjectOptions: ParsableArguments {
     func load() throws -> LoadedProject {
         FFmpegLog.configure(verbose: verbose)
         do {
-            return try ProjectLoader(mediaRoot: mediaRoot.map { URL(fileURLWithPath: $0) }).load(file: project)
+            // A media root given here also confines the assets to it.
+            return try ProjectLoader(mediaRoot: mediaRoot.map { URL(fileURLWithPath: $0) }, confined: true)
+                .load(file: project)
         } catch let error as ProjectError {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw FarmExit.badInput
