@@ -46,6 +46,7 @@ public final class CoordinatorServer {
         self.logger = logger
         store = try FarmStore(url: configuration.database)
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        try DataFolderClaim.claim(configuration.dataDirectory, identity: store.identity())
         socket = try MessageSocket(.router)
         try socket.bind(configuration.bind)
         endpoint = socket.lastEndpoint

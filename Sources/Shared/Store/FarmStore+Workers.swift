@@ -28,4 +28,9 @@ extension FarmStore {
     public func forgetWorkers(_ ids: [String]) throws {
         for id in ids { try connection.query("DELETE FROM workers WHERE id = $1", [id]) }
     }
+
+    /// This database's farm identity (made once, by the schema).
+    public func identity() throws -> String {
+        try connection.query("SELECT id FROM farm_identity")[0].string(0)
+    }
 }

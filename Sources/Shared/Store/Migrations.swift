@@ -85,6 +85,15 @@ public enum Migrations {
             ALTER TABLE jobs ADD COLUMN sample_rate integer NOT NULL DEFAULT 48000;
             """
         ),
+        (
+            4,
+            """
+            -- The farm's identity. Its data folder records it, so two databases never share one
+            -- folder: their job numbers would collide in jobs/N.
+            CREATE TABLE farm_identity (id text PRIMARY KEY);
+            INSERT INTO farm_identity VALUES (md5(random()::text || clock_timestamp()::text));
+            """
+        ),
     ]
 
     /// The newest schema version this build knows.
