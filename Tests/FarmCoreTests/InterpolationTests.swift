@@ -45,15 +45,7 @@ import Testing
              "tracks": [{"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "2",
                "opacity": {"keys": [["0", 0, \(key)], ["1", 1]]}}]}]}
             """
-        do {
-            return (
-                try ProjectParser(mediaRoot: URL(fileURLWithPath: "/m")).parse(Array(json.utf8), file: "p.json"), []
-            )
-        } catch let error as ProjectError {
-            return (nil, error.diagnostics.map(\.description))
-        } catch {
-            return (nil, ["\(error)"])
-        }
+        return parseProjectText(json)
     }
 
     @Test func theParserReadsEveryCurveAndNamesMistakes() throws {

@@ -10,15 +10,7 @@ import Testing
         let json = """
             {"assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}}, "tracks": [\(tracks)]}
             """
-        do {
-            return (
-                try ProjectParser(mediaRoot: URL(fileURLWithPath: "/m")).parse(Array(json.utf8), file: "p.json"), []
-            )
-        } catch let error as ProjectError {
-            return (nil, error.diagnostics.map(\.description))
-        } catch {
-            return (nil, ["\(error)"])
-        }
+        return parseProjectText(json)
     }
 
     @Test func aSequencePacksItsItemsAndAnOffsetMovesThemAll() throws {

@@ -218,17 +218,22 @@ public func runFarm(_ arguments: [String], in directory: URL? = nil) throws -> P
     try run(farmProgram, arguments, in: directory)
 }
 
-/// Every diagnostic the parser reports for project text `json`, as "path: message" lines.
-public func parseDiagnostics(_ json: String) -> [String] {
+/// Project text `json` parsed (media root /media): the project, or every diagnostic as a
+/// "path: message" line.
+public func parseProjectText(_ json: String) -> (Project?, [String]) {
     do {
-        _ = try ProjectParser(mediaRoot: URL(fileURLWithPath: "/media")).parse(Array(json.utf8), file: "p.json")
-        return []
+        return (
+            try ProjectParser(mediaRoot: URL(fileURLWithPath: "/media")).parse(Array(json.utf8), file: "p.json"), []
+        )
     } catch let error as ProjectError {
-        return error.diagnostics.map(\.description)
+        return (nil, error.diagnostics.map(\.description))
     } catch {
-        return ["unexpected \(error)"]
+        return (nil, ["unexpected \(error)"])
     }
 }
+
+/// Every diagnostic the parser reports for project text `json`.
+public func parseDiagnostics(_ json: String) -> [String] { parseProjectText(json).1 }
 
 /// SplitMix64: a small, fast generator that gives the same numbers everywhere, so a seeded
 /// fuzz run replays exactly.

@@ -1,0 +1,122 @@
+/// The `output` and `export` sections, with their defaults and the named presets.
+extension ProjectParser {
+    /// The sampling rates the AAC encoder accepts.
+    static let aacSampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000]
+
+    var defaultOutput: OutputSettings {
+        OutputSettings(
+            width: 1920, height: 1080, fps: Rational(30), background: RGBColor(red: 0, green: 0, blue: 0),
+            audio: AudioLayout(sampleRate: 48000, channels: 2))
+    }
+
+    func defaultExport(fps: Rational) -> ExportSettings {
+        ExportSettings(
+            container: .mp4,
+            video: .init(
+                codec: .h264, crf: 20, bitrate: nil, preset: "veryfast", gop: defaultGOP(fps), lossless: false),
+            audio: .init(codec: .aac, bitrate: 192_000))
+    }
+
+    /// Two seconds of frames: short enough for seeking players, long enough to compress well.
+    func defaultGOP(_ fps: Rational) -> Int { Int(max(1, (fps * Rational(2)).rounded)) }
+
+    func parseOutput(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> OutputSettings? {
+        guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
+        let defaults = defaultOutput
+        let width = object.optional("width", default: defaults.width, JSONField.integer)
+        let height = object.optional("height", default: defaults.height, JSONField.integer)
+        for (key, size) in [("width", width), ("height", height)] {
+            if let size, size < 16 || size > 8192 || size % 2 != 0 {
+                log.add(object.childPath(key), "must be an even number from 16 to 8192 (got \(size))")
+            }
+        }
+        let fps = object.optional("fps", default: defaults.fps, JSONField.time)
+        if let fps, fps <= .zero || Rational(240) < fps {
+            log.add(object.childPath("fps"), "must be > 0 and at most 240 (got \(fps))")
+        }
+        let background = object.optional("background", default: defaults.background) { value, path, log -> RGBColor? in
+            guard let text = JSONField.string(value, path, log) else { return nil }
+            guard let color = RGBColor(hex: text) else {
+                log.add(path, "expected a colour as \"#RRGGBB\", got \(JSONField.quote(text))")
+                return nil
+            }
+            return color
+        }
+        let audio = object.optional("audio", default: defaults.audio) { value, path, log -> AudioLayout? in
+            guard let audio = JSONObjectReader(value, path: path, log: log) else { return nil }
+            let rate = audio.optional("sampleRate", default: 48000, JSONField.integer)
+            let channels = audio.optional("channels", default: 2, JSONField.integer)
+            audio.rejectUnknownKeys()
+            if let rate, rate < 8000 || rate > 192_000 {
+                log.add(audio.childPath("sampleRate"), "must be from 8000 to 192000 (got \(rate))")
+            }
+            if let channels, channels < 1 || channels > 2 {
+                log.add(audio.childPath("channels"), "must be 1 or 2 (got \(channels))")
+            }
+            guard let rate, let channels else { return nil }
+            return AudioLayout(sampleRate: rate, channels: channels)
+        }
+        object.rejectUnknownKeys()
+        guard let width, let height, let fps, let background, let audio, fps > .zero else { return nil }
+        return OutputSettings(width: width, height: height, fps: fps, background: background, audio: audio)
+    }
+
+    func parseExport(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, fps: Rational) -> ExportSettings? {
+        guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
+        let preset = object.optional("preset", default: nil) {
+            JSONField.choice(ExportPreset.self)($0, $1, $2).map { Optional($0) }
+        }
+        let defaults = (preset ?? nil)?.settings(gop: defaultGOP(fps)) ?? defaultExport(fps: fps)
+        let container = object.optional(
+            "container", default: defaults.container, JSONField.choice(ExportSettings.Container.self))
+        let video = object.optional("video", default: defaults.video) { value, path, log -> ExportSettings.Video? in
+            guard let video = JSONObjectReader(value, path: path, log: log) else { return nil }
+            let codec = video.optional(
+                "codec", default: defaults.video.codec, JSONField.choice(ExportSettings.VideoCodec.self))
+            let crf = video.optional("crf", default: defaults.video.crf, JSONField.integer)
+            let bitrate = video.optional("bitrate", default: nil) { JSONField.integer($0, $1, $2).map { Optional($0) } }
+            let preset = video.optional("preset", default: defaults.video.preset, JSONField.string)
+            let gop = video.optional("gop", default: defaults.video.gop, JSONField.integer)
+            let lossless = video.optional("lossless", default: defaults.video.lossless, JSONField.bool)
+            video.rejectUnknownKeys()
+            if let crf, crf < 0 || crf > 51 { log.add(video.childPath("crf"), "must be from 0 to 51 (got \(crf))") }
+            if let gop, gop < 1 { log.add(video.childPath("gop"), "must be at least 1 (got \(gop))") }
+            if let bitrate = bitrate ?? nil, bitrate < 10_000 {
+                log.add(video.childPath("bitrate"), "must be at least 10000 bits per second (got \(bitrate))")
+            }
+            let presets = [
+                "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow",
+                "placebo",
+            ]
+            if let preset, !presets.contains(preset) {
+                log.add(
+                    video.childPath("preset"),
+                    "\(JSONField.quote(preset)) is not one of \(presets.joined(separator: ", "))")
+            }
+            guard let codec, let crf, let bitrate, let preset, let gop, let lossless else { return nil }
+            return .init(codec: codec, crf: crf, bitrate: bitrate, preset: preset, gop: gop, lossless: lossless)
+        }
+        let audio = object.optional("audio", default: defaults.audio) { value, path, log -> ExportSettings.Audio? in
+            guard let audio = JSONObjectReader(value, path: path, log: log) else { return nil }
+            let codec = audio.optional(
+                "codec", default: defaults.audio.codec, JSONField.choice(ExportSettings.AudioCodec.self))
+            let bitrate = audio.optional("bitrate", default: defaults.audio.bitrate, JSONField.integer)
+            audio.rejectUnknownKeys()
+            if let bitrate, bitrate < 8000 {
+                log.add(audio.childPath("bitrate"), "must be at least 8000 (got \(bitrate))")
+            }
+            guard let codec, let bitrate else { return nil }
+            return .init(codec: codec, bitrate: bitrate)
+        }
+        object.rejectUnknownKeys()
+        guard let container, let video, let audio else { return nil }
+        let export = ExportSettings(container: container, video: video, audio: audio)
+        if export.video.codec == .av1 && export.video.lossless {
+            log.add(object.childPath("video.lossless"), "av1 (SVT-AV1) has no lossless mode; use h264, hevc or ffv1")
+        }
+        for (key, codec, needs) in export.codecsUnsupported(by: container) {
+            log.add(object.childPath(key), "\(codec) needs container \(needs) (container is \(container.rawValue))")
+        }
+        return export
+    }
+}
