@@ -34,6 +34,11 @@ struct DatabaseOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/farm")
     }
 
+    /// Whether the data folder was chosen (--data or $FARM_DATA) rather than defaulted.
+    var dataChosen: Bool {
+        data != nil || !(ProcessInfo.processInfo.environment["FARM_DATA"] ?? "").isEmpty
+    }
+
     /// --database, else $DATABASE_URL when set.
     var namedDatabase: String? {
         if let url = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty { return url }

@@ -29,9 +29,15 @@ struct LocalFarm {
     {
         SignalMask.unblockAll()
         FarmLogging.bootstrap(level: verbose ? .info : .error)
-        let data = database.dataDirectory
         let (url, server) = try database.open()
         defer { server?.stop() }
+        let store = try FarmStore(url: url)
+        // A named database with the default data folder gets a folder of its own inside it: a
+        // data folder belongs to one database (`DataFolderClaim`).
+        var data = database.dataDirectory
+        if database.namedDatabase != nil && !database.dataChosen {
+            data = data.appendingPathComponent("farms").appendingPathComponent(try store.identity())
+        }
         var configuration = CoordinatorServer.Configuration(database: url, dataDirectory: data)
         configuration.bind = "tcp://127.0.0.1:*"
         configuration.removeSegmentsWhenDone = true
@@ -47,7 +53,6 @@ struct LocalFarm {
             coordinator.stop()
             coordinatorDone.wait()
         }
-        let store = try FarmStore(url: url)
         let processes = try startWorkers(endpoint: coordinator.endpoint, data: data)
         defer {
             stopWorkers(processes)

@@ -11,7 +11,9 @@ struct Render: ParsableCommand {
             By default this is the whole farm in one command: it starts a private PostgreSQL in the \
             data folder (unless --database or $DATABASE_URL names one), a coordinator and local \
             workers (one per core), splits the timeline into chunks, renders them in parallel, \
-            joins them into the output and shuts everything down again. With --local it renders \
+            joins them into the output and shuts everything down again. On a named database \
+            without --data, its files go in a folder of that database's own inside the default \
+            data folder (farms/ID), since a data folder belongs to one database. With --local it renders \
             the same chunks and audio blocks in this one process instead, on a thread per core, \
             with no database.
 
