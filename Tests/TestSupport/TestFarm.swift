@@ -61,7 +61,10 @@ public final class FarmProcess {
             process.arguments = arguments
         }
         self.log = log
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        // A process started again (a restarted coordinator) adds to its predecessor's log.
+        if !FileManager.default.fileExists(atPath: log.path) {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        }
         let handle = try FileHandle(forWritingTo: log)
         handle.seekToEndOfFile()
         process.standardOutput = handle
@@ -105,12 +108,13 @@ public final class TestFarm {
     public let store: FarmStore
     public let leaseSeconds: Double
 
-    public init(directory: URL, leaseSeconds: Double = 3) throws {
+    /// A farm on a fresh database of the shared test server, or on `database`.
+    public init(directory: URL, leaseSeconds: Double = 3, database: String? = nil) throws {
         self.directory = directory
         self.leaseSeconds = leaseSeconds
-        database = try TestDatabase.create()
+        if let database { self.database = database } else { self.database = try TestDatabase.create() }
         port = Int.random(in: 20_000...40_000)
-        store = try FarmStore(url: database)
+        store = try FarmStore(url: self.database)
     }
 
     public var endpoint: String { "tcp://127.0.0.1:\(port)" }

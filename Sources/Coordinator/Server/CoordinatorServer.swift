@@ -21,6 +21,9 @@ public final class CoordinatorServer {
         public var leaseSeconds = 10.0
         /// Remove a job's segments once its file is written.
         public var removeSegmentsWhenDone = false
+        /// When another coordinator leads the database: wait for it to stop (a standby), or
+        /// refuse to start (a private farm for one render).
+        public var waitsForLeadership = true
 
         public init(database: String, dataDirectory: URL) {
             self.database = database
@@ -64,19 +67,18 @@ public final class CoordinatorServer {
     /// Asks `run()` to return; safe from any thread.
     public func stop() { stopFlag.raise() }
 
-    /// Serves until `stop()`.
+    /// Serves until `stop()`. A lost database connection is waited out, not fatal: workers
+    /// keep rendering meanwhile, and their leases start afresh once it is back.
     public func run() throws {
+        try lead()
+        guard !stopFlag.isRaised else { return }
         logger.info("coordinator listening on \(endpoint)")
         var lastTick = clock.now - .seconds(1)
         while !stopFlag.isRaised {
-            if let frames = try socket.receive(timeout: 0.05) {
-                route(frames)
-            }
-            // A verdict frees a worker's slot: hand out its next chunk at once.
-            if try intake.collectVerified() { try sessions.assignChunks() }
-            if clock.now - lastTick >= .milliseconds(200) {
-                lastTick = clock.now
-                try tick()
+            do {
+                try serve(lastTick: &lastTick)
+            } catch let error as PostgresError where error.isConnectionLost {
+                try awaitDatabase(error)
             }
         }
         // Verifications and joins in flight finish before returning: their output must not be
@@ -89,9 +91,64 @@ public final class CoordinatorServer {
         try sessions.markAllLost()
     }
 
+    private func serve(lastTick: inout ContinuousClock.Instant) throws {
+        if let frames = try socket.receive(timeout: 0.05) {
+            try route(frames)
+        }
+        // A verdict frees a worker's slot: hand out its next chunk at once.
+        if try intake.collectVerified() { try sessions.assignChunks() }
+        if clock.now - lastTick >= .milliseconds(200) {
+            lastTick = clock.now
+            try tick()
+        }
+    }
+
+    // MARK: Leadership and the database
+
+    /// Takes the database's lead (one coordinator per farm database: two would re-queue each
+    /// other's work), then gives every running attempt a lease from now: chunks rendered or
+    /// uploading while no coordinator listened are accepted, not thrown away.
+    private func lead() throws {
+        var announced = false
+        while try !store.tryLead() {
+            guard configuration.waitsForLeadership else {
+                throw CoordinatorError(
+                    "another coordinator is serving this farm database; submit the job to it with `farm submit`")
+            }
+            if !announced {
+                logger.warning("another coordinator leads this farm database; standing by until it stops")
+                announced = true
+            }
+            if stopFlag.isRaised { return }
+            Thread.sleep(forTimeInterval: 1)
+        }
+        if announced { logger.info("leading this farm database now") }
+        try store.graceRunningLeases(leaseSeconds: configuration.leaseSeconds)
+    }
+
+    /// Reconnects with backoff until the database answers again, then leads again.
+    private func awaitDatabase(_ error: PostgresError) throws {
+        logger.error("\(error); reconnecting")
+        let lost = clock.now
+        var delay = 0.25
+        while !stopFlag.isRaised {
+            Thread.sleep(forTimeInterval: delay)
+            do {
+                try store.reconnect()
+                let seconds = String(format: "%.1f", (clock.now - lost) / .seconds(1))
+                logger.info("the database is back after \(seconds) s")
+                sessions.forgiveSilence()
+                try lead()
+                return
+            } catch let failure as PostgresError where failure.isConnectionLost {
+                delay = min(delay * 2, 5)
+            }
+        }
+    }
+
     // MARK: Messages
 
-    private func route(_ frames: [[UInt8]]) {
+    private func route(_ frames: [[UInt8]]) throws {
         guard frames.count >= 2 else { return }
         let route = frames[0]
         let message: WireMessage
@@ -103,6 +160,9 @@ public final class CoordinatorServer {
         }
         do {
             try handle(message, from: route)
+        } catch let error as PostgresError where error.isConnectionLost {
+            // The worker repeats what matters (heartbeats, stalled pieces) once it is back.
+            throw error
         } catch {
             logger.error("handling a message failed: \(error)")
         }
@@ -123,7 +183,7 @@ public final class CoordinatorServer {
         case .failed(let failure):
             sessions.release(failure.key)
             logger.warning("\(failure.key) failed: \(failure.error)")
-            if let job = try store.fail(failure.key, error: failure.error) {
+            if let job = try store.fail(failure.key, error: failure.error, fatal: failure.fatal == true) {
                 logger.error("job \(job) failed: \(failure.error)")
             }
             try sessions.assignChunks()

@@ -83,9 +83,18 @@ final class JoinScheduler {
             defer { results.removeAll() }
             return results
         }
-        for (job, error) in finished {
+        for (index, (job, error)) in finished.enumerated() {
+            let recorded: Bool
+            do {
+                recorded = try store.finish(job: job, error: error)
+            } catch {
+                // The database went away: record these joins' ends once it is back.
+                let unfinished = finished[index...]
+                results.withLock { $0.insert(contentsOf: unfinished, at: 0) }
+                throw error
+            }
             joining.remove(job)
-            guard try store.finish(job: job, error: error) else {
+            guard recorded else {
                 // Cancelled while joining: a cancelled job leaves no output behind. A job sent
                 // back by `farm retry` meanwhile is joined again once its chunks are in.
                 if error == nil, let record = try store.job(job), record.state == .cancelled {

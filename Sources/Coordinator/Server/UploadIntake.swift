@@ -1,4 +1,5 @@
 import FarmCore
+import FarmMedia
 import FarmRender
 import FarmStore
 import FarmWire
@@ -61,7 +62,7 @@ final class UploadIntake {
         guard !verifying.contains(done.key) else { return }
         guard let chunk = try store.current(done.key) else {
             uploads.discard(done.key)
-            if let record = try store.chunk(done.key.chunk), record.state == .done, record.attempt == done.key.attempt {
+            if try store.isAccepted(done.key) {
                 outbox.send(.accepted(Verdict(key: done.key, reason: "already accepted")), to: route)
             } else {
                 logger.warning("rejected a late result: \(done.key) is no longer current")
@@ -69,7 +70,8 @@ final class UploadIntake {
             }
             return
         }
-        guard let upload = try uploads.complete(done.key), upload.bytes == done.bytes, upload.sha256 == done.sha256
+        guard let upload = try uploads.complete(done.key, in: folder(chunk.job)), upload.bytes == done.bytes,
+            upload.sha256 == done.sha256
         else {
             // Lost or damaged in transit: ask for the whole file again.
             logger.warning("\(done.key): upload incomplete or checksum mismatch; asking again")
@@ -82,6 +84,10 @@ final class UploadIntake {
         verifier.async {
             var problem: String?
             do {
+                // What is stored, not what went by: a write the disk lost shows up here.
+                guard try SHA256.file(upload.url.path) == done.sha256 else {
+                    throw TransportError(message: "the stored file does not match the upload's SHA-256")
+                }
                 switch chunk.kind {
                 case .video: try SegmentVerifier.verifyVideo(upload.url, chunk: chunk.chunk, fps: job.fps)
                 case .audio:
@@ -107,9 +113,16 @@ final class UploadIntake {
             defer { results.removeAll() }
             return results
         }
-        for result in finished {
+        for (index, result) in finished.enumerated() {
+            do {
+                try conclude(result)
+            } catch {
+                // The database went away mid-verdict: keep this one and the rest for later.
+                let unfinished = finished[index...]
+                verified.withLock { $0.insert(contentsOf: unfinished, at: 0) }
+                throw error
+            }
             verifying.remove(result.done.key)
-            try conclude(result)
         }
         return !finished.isEmpty
     }
@@ -124,7 +137,7 @@ final class UploadIntake {
             if let failed = try store.fail(key, error: problem) { logger.error("job \(failed) failed: \(problem)") }
             return
         }
-        guard try store.accept(key, fps: result.done.fps, frames: result.done.frames) else {
+        guard try store.accept(key, fps: result.done.fps, frames: result.done.frames) || store.isAccepted(key) else {
             try? FileManager.default.removeItem(at: result.file)
             outbox.send(.rejected(Verdict.stale(key)), to: result.route)
             return

@@ -113,6 +113,11 @@ final class WorkerSessions {
         }
     }
 
+    /// Nothing was read while the database was away: a worker's silence then was ours.
+    func forgiveSilence() {
+        for id in sessions.keys { sessions[id]?.lastHeard = clock.now }
+    }
+
     /// No one hears them once the coordinator stops; a coordinator that starts again marks them
     /// seen at their next heartbeat.
     func markAllLost() throws {
@@ -133,6 +138,6 @@ extension Assignment {
         self.init(
             key: claimed.key, job: claimed.job, kind: claimed.kind, chunk: claimed.chunk,
             projectText: claimed.projectText,
-            projectFile: claimed.projectFile, mediaRoot: claimed.mediaRoot)
+            projectFile: claimed.projectFile, mediaRoot: claimed.mediaRoot, mediaPins: claimed.mediaPins)
     }
 }

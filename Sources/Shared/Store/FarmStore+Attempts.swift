@@ -73,11 +73,27 @@ extension FarmStore {
         }
     }
 
+    /// Whether `key` is the attempt its chunk was accepted from (a verdict repeated after the
+    /// database went away mid-commit finds its own acceptance).
+    public func isAccepted(_ key: AttemptKey) throws -> Bool {
+        guard let chunk = try chunk(key.chunk) else { return false }
+        return chunk.state == .done && chunk.attempt == key.attempt
+    }
+
     /// Records a failed attempt and re-queues its chunk. When the chunk has now failed
-    /// `failuresPerChunk` times, fails its job with this error and returns the job id.
-    public func fail(_ key: AttemptKey, error: String) throws -> Int64? {
+    /// `failuresPerChunk` times, or at once when the failure is `fatal`, fails its job with this
+    /// error and returns the job id.
+    public func fail(_ key: AttemptKey, error: String, fatal: Bool = false) throws -> Int64? {
         try connection.transaction {
             guard let job = try endAttempt(key, outcome: .failed, error: error) else { return nil }
+            if fatal {
+                try connection.query(
+                    """
+                    UPDATE jobs SET state = 'failed', finished_at = now(), error = $2
+                    WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
+                    """, [String(job), error])
+                return job
+            }
             let failures = try connection.query(
                 """
                 SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id

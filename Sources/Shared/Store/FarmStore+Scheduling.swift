@@ -37,7 +37,7 @@ extension FarmStore {
                                     lease_expires = now() + make_interval(secs => $3::double precision)
                 FROM jobs j WHERE c.id = $1 AND j.id = c.job_id
                 RETURNING c.job_id, c.kind, c.idx, c.start_frame, c.end_frame, c.attempt,
-                          j.project_text, j.project_file, j.media_root
+                          j.project_text, j.project_file, j.media_root, j.media_pins
                 """, [row.string(0), worker, String(leaseSeconds)])[0]
             let job = chunk.int(0)
             try connection.query(
@@ -52,7 +52,8 @@ extension FarmStore {
                 key: AttemptKey(chunk: row.int(0), attempt: Int(chunk.int(5))), job: job,
                 kind: try ChunkKind(stored: chunk.string(1)),
                 chunk: Chunk(index: Int(chunk.int(2)), start: chunk.int(3), end: chunk.int(4)),
-                projectText: chunk.string(6), projectFile: chunk.string(7), mediaRoot: chunk.string(8))
+                projectText: chunk.string(6), projectFile: chunk.string(7), mediaRoot: chunk.string(8),
+                mediaPins: try MediaPinsColumn.decode(chunk.string(9)))
         }
     }
 

@@ -20,6 +20,8 @@ public struct JobSubmission: Sendable {
     /// Audio blocks: ranges of timeline samples (`AudioBlocks`).
     public var audioBlocks: [Chunk]
     public var sampleRate: Int
+    /// The version of each asset the job renders from (`MediaPinning`); empty pins nothing.
+    public var mediaPins: [String: MediaPin] = [:]
 
     public init(
         name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,

@@ -94,6 +94,22 @@ public enum Migrations {
             INSERT INTO farm_identity VALUES (md5(random()::text || clock_timestamp()::text));
             """
         ),
+        (
+            5,
+            """
+            -- Each job's media as submitted (asset id -> size and SHA-256, JSON): workers render
+            -- that version or fail the job. Digests are kept by path and stat stamp so a file is
+            -- hashed once per version, however often it is submitted.
+            ALTER TABLE jobs ADD COLUMN media_pins text NOT NULL DEFAULT '{}';
+            CREATE TABLE media_digests (
+                path      text PRIMARY KEY,
+                size      bigint NOT NULL,
+                modified  bigint NOT NULL,
+                inode     bigint NOT NULL,
+                sha256    text NOT NULL
+            );
+            """
+        ),
     ]
 
     /// The newest schema version this build knows.

@@ -12,6 +12,12 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public let state: String?
 
     public var description: String { message }
+
+    /// The server went away (restart, outage, administrator command): reconnecting may help.
+    public var isConnectionLost: Bool { state == Self.connectionLost }
+
+    /// SQLSTATE class 08, connection exception: the code this type gives a dropped connection.
+    static let connectionLost = "08006"
 }
 
 /// One libpq connection. Every value travels as a text parameter (`$1`, `$2`, …); SQL text is
@@ -29,6 +35,28 @@ public final class PostgresConnection {
             let message = Self.trimmed(PQerrorMessage(connection)).replacingOccurrences(of: "\n\t", with: " ")
             // No PQfinish here: every stored property is set, so deinit runs and closes it.
             throw PostgresError(message: "connect to \(Self.redacted(url)): \(message)", state: nil)
+        }
+        Self.silenceNotices(connection)
+        _ = try query("SET client_min_messages TO warning")
+    }
+
+    /// libpq prints the server's notices to stderr by default, raw ("FATAL:  terminating
+    /// connection due to administrator command"); the farm reports what matters in its own words.
+    private static func silenceNotices(_ connection: OpaquePointer) {
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+    }
+
+    /// Whether the connection is still up, as far as libpq knows.
+    public var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Connects again with the same parameters after the server went away; throws while it
+    /// is still unreachable. Session state (LISTEN, advisory locks) is gone and is the
+    /// caller's to restore.
+    public func reconnect() throws {
+        PQreset(connection)
+        guard isConnected else {
+            throw PostgresError(
+                message: Self.firstLine(PQerrorMessage(connection)), state: PostgresError.connectionLost)
         }
         _ = try query("SET client_min_messages TO warning")
     }
@@ -97,9 +125,7 @@ public final class PostgresConnection {
         var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, Int32(max(0, timeout * 1000)))
         if ready > 0 {
-            guard PQconsumeInput(connection) == 1 else {
-                throw PostgresError(message: Self.trimmed(PQerrorMessage(connection)), state: nil)
-            }
+            guard PQconsumeInput(connection) == 1 else { throw failure(nil) }
             payloads = drainNotifications()
         }
         return payloads
@@ -116,6 +142,13 @@ public final class PostgresConnection {
 
     /// The server's message and SQLSTATE for a failed result (or the connection's, without one).
     private func failure(_ result: OpaquePointer?) -> PostgresError {
+        // A dropped connection reads as one line whatever libpq's text ("FATAL:  terminating
+        // connection due to administrator command", "server closed the connection…").
+        guard isConnected else {
+            let reason = Self.firstLine(PQerrorMessage(connection))
+            return PostgresError(
+                message: "lost the connection to the database (\(reason))", state: PostgresError.connectionLost)
+        }
         let message = result.map { Self.trimmed(PQresultErrorMessage($0)) } ?? Self.trimmed(PQerrorMessage(connection))
         let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
         return PostgresError(message: message, state: state)
@@ -125,6 +158,13 @@ public final class PostgresConnection {
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }
         return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+
+    /// libpq's message without its severity prefix or continuation lines.
+    private static func firstLine(_ text: UnsafePointer<CChar>?) -> String {
+        let line = trimmed(text).split(separator: "\n").first.map(String.init) ?? "unknown error"
+        let bare = line.hasPrefix("FATAL:") ? line.dropFirst("FATAL:".count) : Substring(line)
+        return bare.trimmingCharacters(in: .whitespaces)
     }
 
     private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {

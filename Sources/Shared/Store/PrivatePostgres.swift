@@ -62,6 +62,17 @@ public final class PrivatePostgres {
         startedHere = false
     }
 
+    /// Restarts the server as an operator's `pg_ctl restart -m fast` does: every connection is
+    /// cut ("terminating connection due to administrator command").
+    public func restart() throws {
+        try tool(
+            "pg_ctl",
+            [
+                "-D", directory.path, "-l", directory.appendingPathComponent("server.log").path, "-m", "fast", "-w",
+                "restart",
+            ])
+    }
+
     private func isRunning() throws -> Bool {
         try run("pg_ctl", ["-D", directory.path, "status"]).status == 0
     }

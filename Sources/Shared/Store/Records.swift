@@ -93,4 +93,6 @@ public struct ClaimedChunk: Sendable, Hashable {
     public var projectFile: String
     /// Where the submitter's relative asset paths pointed.
     public var mediaRoot: String
+    /// The version of each asset the job was submitted with.
+    public var mediaPins: [String: MediaPin]
 }

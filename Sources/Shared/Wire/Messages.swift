@@ -14,10 +14,13 @@ public struct Assignment: Codable, Sendable, Hashable {
     public var projectFile: String
     /// Where the submitter's relative asset paths pointed; a worker's `--media-root` overrides it.
     public var mediaRoot: String
+    /// The version of each asset the job was submitted with. Absent from coordinators older
+    /// than 0.6.
+    public var mediaPins: [String: MediaPin]?
 
     public init(
         key: AttemptKey, job: Int64, kind: ChunkKind, chunk: Chunk, projectText: String, projectFile: String,
-        mediaRoot: String
+        mediaRoot: String, mediaPins: [String: MediaPin]
     ) {
         self.key = key
         self.job = job
@@ -28,6 +31,7 @@ public struct Assignment: Codable, Sendable, Hashable {
         self.projectText = projectText
         self.projectFile = projectFile
         self.mediaRoot = mediaRoot
+        self.mediaPins = mediaPins
     }
 
     public var chunk: Chunk { Chunk(index: index, start: start, end: end) }
@@ -108,10 +112,14 @@ public struct ChunkDone: Codable, Sendable {
 public struct ChunkFailed: Codable, Sendable {
     public var key: AttemptKey
     public var error: String
+    /// Rendering again cannot help (the media changed since submission): fail the job now.
+    /// Absent from workers older than 0.6.
+    public var fatal: Bool?
 
-    public init(key: AttemptKey, error: String) {
+    public init(key: AttemptKey, error: String, fatal: Bool = false) {
         self.key = key
         self.error = error
+        self.fatal = fatal
     }
 }
 

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmMedia
 import FarmRender
 import FarmWire
 import Foundation
@@ -19,6 +20,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
     private let scratch: URL
     private let encoderThreads: Int
     private let cache = Locked<[Int64: (project: Project, media: [String: MediaInfo])]>([:])
+    /// Digests of the media this worker has checked, so each version is hashed once.
+    private let pinning = MediaPinning.inMemory()
 
     public init(mediaRoot: URL?, scratch: URL, encoderThreads: Int) {
         self.mediaRoot = mediaRoot
@@ -62,6 +65,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let known = cache.withLock { $0[assignment.job] }
         let project = try known?.project ?? loader.parse(text: assignment.projectText, file: assignment.projectFile)
         let needed = Self.assets(of: project, for: assignment)
+        // Before any frame is read: the output must come from the versions submitted, not a mix.
+        try pinning.check(needed, of: project, against: assignment.mediaPins ?? [:])
         var media = known?.media ?? [:]
         let missing = needed.subtracting(media.keys)
         if !missing.isEmpty {

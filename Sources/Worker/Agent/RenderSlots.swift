@@ -31,7 +31,8 @@ final class RenderSlots {
                     }
                     task.outcome.withLock { $0 = .success(output) }
                 } catch {
-                    task.outcome.withLock { $0 = .failure(RenderFailure(text: "\(error)")) }
+                    let failure = RenderFailure(text: "\(error)", fatal: error is MediaChangedError)
+                    task.outcome.withLock { $0 = .failure(failure) }
                 }
             }
             thread.stackSize = 8 << 20

@@ -193,7 +193,7 @@ public final class WorkerAgent {
                     drop(task)
                 } else {
                     logger.error("\(task.key) failed: \(failure.text)")
-                    send(.failed(ChunkFailed(key: task.key, error: failure.text)))
+                    send(.failed(ChunkFailed(key: task.key, error: failure.text, fatal: failure.fatal)))
                     drop(task)
                 }
             }

@@ -56,4 +56,6 @@ final class WorkerTask {
 /// Why a render failed, as text for the coordinator's attempts table.
 struct RenderFailure: Error {
     var text: String
+    /// Rendering again cannot help: the job fails at once.
+    var fatal = false
 }

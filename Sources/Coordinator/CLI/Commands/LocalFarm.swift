@@ -24,7 +24,10 @@ struct LocalFarm {
 
     /// Submits the job, follows it with `watch` (given the store, the job id and a check that
     /// throws when this farm breaks down), and returns what `watch` returns.
-    func render<T>(_ submission: JobSubmission, watch: (FarmStore, Int64, @escaping () throws -> Void) throws -> T)
+    func render<T>(
+        _ submission: JobSubmission, project: Project,
+        watch: (FarmStore, Int64, @escaping () throws -> Void) throws -> T
+    )
         throws -> T
     {
         SignalMask.unblockAll()
@@ -41,6 +44,7 @@ struct LocalFarm {
         var configuration = CoordinatorServer.Configuration(database: url, dataDirectory: data)
         configuration.bind = "tcp://127.0.0.1:*"
         configuration.removeSegmentsWhenDone = true
+        configuration.waitsForLeadership = false
         let coordinator = try CoordinatorServer(configuration: configuration)
         let coordinatorDone = DispatchSemaphore(value: 0)
         let coordinatorError = Locked<Error?>(nil)
@@ -60,7 +64,7 @@ struct LocalFarm {
             try? store.forgetWorkers(processes.indices.map { workerID($0 + 1) })
         }
 
-        let id = try store.submit(submission)
+        let id = try store.submit(submission.pinned(in: store, project: project))
         do {
             return try watch(store, id) {
                 try interruption.check()

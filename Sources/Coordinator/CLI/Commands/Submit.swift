@@ -61,7 +61,7 @@ struct Submit: ParsableCommand {
             loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
         let state = try database.withFarm(creating: true) { store -> JobState? in
-            let id = try store.submit(submission)
+            let id = try store.submit(submission.pinned(in: store, project: loaded.project))
             print(id)
             guard watch else { return nil }
             fflush(stdout)

@@ -19,7 +19,7 @@ struct JobWatcher {
         let start = clock.now
         var throughput = Throughput()
         var lastRefresh = start
-        var detail = try store.jobDetail(job)
+        var detail = try reconnecting { try store.jobDetail(job) }
         while true {
             if detail.job.isFinished {
                 display.finish(detail)
@@ -29,8 +29,34 @@ struct JobWatcher {
             display.show(
                 detail, fps: throughput.rate ?? detail.job.fps,
                 eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
-            try waitForChange(since: &lastRefresh, clock: clock)
-            detail = try store.jobDetail(job)
+            try reconnecting { try waitForChange(since: &lastRefresh, clock: clock) }
+            detail = try reconnecting { try store.jobDetail(job) }
+        }
+    }
+
+    /// Runs `body`, riding out a database restart or outage: one line says the database is
+    /// unreachable, the watch reconnects with backoff and carries on (Ctrl-C ends it).
+    private func reconnecting<T>(_ body: () throws -> T) throws -> T {
+        var delay = 0.25
+        var told = false
+        while true {
+            do {
+                let value = try body()
+                if told { FarmExit.printError("the database is back") }
+                return value
+            } catch let error as PostgresError where error.isConnectionLost {
+                if !told { FarmExit.printError("\(error); reconnecting") }
+                told = true
+                try check()
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, 5)
+                do {
+                    try store.reconnect()
+                    try store.connection.listen("farm")
+                } catch let failure as PostgresError where failure.isConnectionLost {
+                    continue
+                }
+            }
         }
     }
 

@@ -1,0 +1,31 @@
+import FarmCore
+import Foundation
+
+/// One coordinator leads a farm database at a time, and a coordinator that comes back (after a
+/// restart or a database outage) gives the workers it could not hear a lease to report in.
+extension FarmStore {
+    /// The advisory lock a leading coordinator holds for as long as its session lives.
+    private static let leaderLock = "7354626172"
+
+    /// Takes the lead if no other coordinator holds it; true when this session leads. The lock
+    /// belongs to the connection: it ends with the process or with a lost connection.
+    public func tryLead() throws -> Bool {
+        try connection.query("SELECT pg_try_advisory_lock($1::bigint)", [Self.leaderLock])[0].bool(0)
+    }
+
+    /// Restarts every running attempt's lease from now. While no coordinator was listening, the
+    /// workers' heartbeats went unheard; their leases ran on regardless, and expiring them now
+    /// would throw away renders that are finished or uploading.
+    public func graceRunningLeases(leaseSeconds: Double) throws {
+        try connection.query(
+            """
+            UPDATE chunks SET lease_expires = now() + make_interval(secs => $1::double precision)
+            WHERE state = 'running'
+            """, [String(leaseSeconds)])
+    }
+
+    /// Connects again after the database went away.
+    public func reconnect() throws {
+        try connection.reconnect()
+    }
+}

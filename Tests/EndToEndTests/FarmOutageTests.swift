@@ -1,0 +1,134 @@
+import FarmCore
+import FarmStore
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The coordinator and the database go away mid-job and come back: the job finishes with the
+/// frames of an undisturbed run, and no chunk is rendered twice.
+@Suite(.serialized) struct FarmOutageTests {
+    /// Every attempt of the job, checked to be one per chunk, all accepted.
+    static func expectEachChunkRenderedOnce(_ farm: TestFarm, job: Int64) throws {
+        let attempts = try farm.attempts(job)
+        let chunks = try farm.store.connection.query("SELECT count(*) FROM chunks WHERE job_id = $1", [String(job)])
+        #expect(attempts.count == Int(chunks[0].int(0)), "\(attempts)")
+        #expect(attempts.allSatisfy { $0.attempt == 1 && $0.outcome == "done" }, "\(attempts)\n\(farm.logs)")
+    }
+
+    /// Waits until the job has a video chunk part-rendered and `accepted` chunks accepted.
+    static func waitMidJob(_ farm: TestFarm, job: Int64, accepted: Int) throws {
+        try farm.wait("job \(job) mid-way") {
+            let rows = try farm.store.connection.query(
+                """
+                SELECT (SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'done'),
+                       (SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                        WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'running' AND a.frames_done > 0)
+                """, [String(job)])
+            return rows[0].int(0) >= accepted && rows[0].int(1) > 0
+        }
+    }
+
+    @Test func restartedCoordinatorAcceptsWhatWasRenderedWhileItWasDown() throws {
+        try withTemporaryDirectory { dir in
+            let (project, reference) = try FarmRecoveryTests.slowProject(in: dir)
+            let farm = try TestFarm(directory: dir, leaseSeconds: 3)
+            defer { farm.stopAll() }
+            try farm.start(workers: ["w1"])
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "60"])
+            try Self.waitMidJob(farm, job: job, accepted: 0)
+            farm.coordinator?.kill(SIGKILL)
+            // Down for longer than a lease: the worker finishes its chunk and tries to upload it
+            // into the void. The coordinator that comes back must take it, not expire it.
+            Thread.sleep(forTimeInterval: farm.leaseSeconds + 3)
+            try farm.startCoordinator()
+            let record = try farm.finish(job)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            #expect(try frameHashes(output) == reference)
+            try Self.expectEachChunkRenderedOnce(farm, job: job)
+            let log = try #require(farm.coordinator?.output)
+            #expect(!log.contains("lease of"), "\(log)")
+        }
+    }
+
+    @Test(arguments: ["restart", "stop for 30 s"])
+    func databaseOutageLosesNothing(_ outage: String) throws {
+        try withTemporaryDirectory { dir in
+            let (project, reference) = try FarmRecoveryTests.slowProject(in: dir)
+            let server = try PrivatePostgres(directory: dir.appendingPathComponent("pg"))
+            try server.start()
+            defer { server.stop() }
+            let farm = try TestFarm(directory: dir, leaseSeconds: 3, database: server.connectionString)
+            defer { farm.stopAll() }
+            try farm.start(workers: ["w1", "w2"])
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            let watcher = try farm.cliInBackground(["watch", String(job)])
+            try Self.waitMidJob(farm, job: job, accepted: 2)
+            if outage == "restart" {
+                try server.restart()
+            } else {
+                server.stop()
+                Thread.sleep(forTimeInterval: 30)
+                try server.start()
+            }
+            try farm.store.reconnect()
+            let record = try farm.finish(job)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            #expect(try frameHashes(output) == reference)
+            try Self.expectEachChunkRenderedOnce(farm, job: job)
+            let log = farm.coordinator?.output ?? ""
+            #expect(log.contains("lost the connection to the database"), "\(log.suffix(3000))")
+            #expect(log.contains("the database is back after"), "\(log.suffix(3000))")
+            #expect(farm.coordinator?.process.isRunning == true)
+            // The watcher said so in one line and followed the job to its end.
+            let watched = try watcher.finish(timeout: 60)
+            #expect(watched.status == 0, "\(watched.stderr)")
+            #expect(watched.stderr.contains("farm: lost the connection to the database ("), "\(watched.stderr)")
+            #expect(!watched.stderr.contains("FATAL"), "\(watched.stderr)")
+        }
+    }
+
+    @Test func secondCoordinatorStandsByUntilTheFirstStops() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.start(workers: ["w1"])
+            let standbyPort = farm.port + 1
+            let standby = try FarmProcess(
+                "farm",
+                [
+                    "serve", "--database", farm.database, "--bind", "tcp://127.0.0.1:\(standbyPort)", "--data",
+                    dir.appendingPathComponent("standby-data").path, "--lease-seconds", "3",
+                ], log: dir.appendingPathComponent("standby.log"))
+            defer { standby.stop() }
+            try farm.wait("the standby to say it stands by", timeout: 30) {
+                standby.output.contains("another coordinator leads this farm database; standing by")
+            }
+            let first = try farm.submit(
+                project, output: dir.appendingPathComponent("first.mov"), chunkArguments: ["--chunk-frames", "30"])
+            #expect(try farm.finish(first).state == .done, "\(farm.logs)")
+            try Self.expectEachChunkRenderedOnce(farm, job: first)
+            #expect(!standby.output.contains("accepted"), "\(standby.output)")
+
+            // The leader stops: the standby leads, and a worker of its own renders the next job.
+            farm.coordinator?.stop()
+            try farm.wait("the standby to lead", timeout: 30) {
+                standby.output.contains("leading this farm database now")
+            }
+            try farm.startWorker("w2", coordinator: "tcp://127.0.0.1:\(standbyPort)")
+            let second = try farm.submit(
+                project, output: dir.appendingPathComponent("second.mov"), chunkArguments: ["--chunk-frames", "30"])
+            #expect(try farm.finish(second).state == .done, "\(standby.output.suffix(3000))")
+            try Self.expectEachChunkRenderedOnce(farm, job: second)
+            #expect(
+                try frameHashes(dir.appendingPathComponent("second.mov"))
+                    == frameHashes(dir.appendingPathComponent("first.mov")))
+        }
+    }
+}
