@@ -104,7 +104,8 @@ import Testing
                 "farm",
                 [
                     "serve", "--database", farm.database, "--bind", "tcp://127.0.0.1:\(standbyPort)", "--data",
-                    dir.appendingPathComponent("standby-data").path, "--lease-seconds", "3",
+                    dir.appendingPathComponent("standby-data").path, "--lease-seconds", "3", "--output-root",
+                    dir.path,
                 ], log: dir.appendingPathComponent("standby.log"))
             defer { standby.stop() }
             try farm.wait("the standby to say it stands by", timeout: 30) {

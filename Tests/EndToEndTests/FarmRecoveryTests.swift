@@ -57,7 +57,9 @@ import Testing
             #expect(history.last?.string(1) == "survivor")
             #expect(history.last?.string(2) == "done")
 
-            // Replay the killed attempt's result to the coordinator's socket: the fence rejects it.
+            // Replay the killed attempt's result to the coordinator's socket under the victim's
+            // name: no one holds that attempt any more, so the pieces and the result are dropped
+            // unread (the fence would reject them too).
             let segment = dir.appendingPathComponent(
                 "data/jobs/\(job)/segment-\(String(format: "%06d", try farm.store.chunk(chunk)!.index)).mov")
             let before = try SHA256.file(segment.path)
@@ -70,14 +72,13 @@ import Testing
             try socket.send(
                 WireMessage.done(ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", frames: 60, fps: 1))
                     .encoded())
-            var verdicts: [String] = []
-            let deadline = Date().addingTimeInterval(10)
-            while verdicts.count < 2, Date() < deadline {
+            var answers: [WireMessage] = []
+            let deadline = Date().addingTimeInterval(3)
+            while Date() < deadline {
                 guard let frames = try socket.receive(timeout: 0.5) else { continue }
-                if case .rejected(let verdict) = try WireMessage(frames: frames) { verdicts.append(verdict.reason) }
+                answers.append(try WireMessage(frames: frames))
             }
-            #expect(verdicts.count == 2, "\(verdicts)")
-            #expect(verdicts.allSatisfy { $0.contains("attempt \(attempt) is no longer current") }, "\(verdicts)")
+            #expect(answers.isEmpty, "\(answers)")
             #expect(try farm.store.chunk(chunk)?.state == .done)
             #expect(try farm.store.chunk(chunk)?.attempt == history.last.map { Int($0.int(0)) })
             #expect(try SHA256.file(segment.path) == before)

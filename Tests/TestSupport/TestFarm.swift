@@ -124,7 +124,7 @@ public final class TestFarm {
             "farm",
             [
                 "serve", "--database", database, "--bind", bind ?? endpoint, "--data",
-                directory.appendingPathComponent("data").path,
+                directory.appendingPathComponent("data").path, "--output-root", directory.path,
                 "--lease-seconds", String(leaseSeconds),
             ], log: directory.appendingPathComponent("coordinator.log"), namespace: namespace)
     }

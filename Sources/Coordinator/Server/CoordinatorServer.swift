@@ -21,6 +21,8 @@ public final class CoordinatorServer {
         public var leaseSeconds = 10.0
         /// Remove a job's segments once its file is written.
         public var removeSegmentsWhenDone = false
+        /// Outputs are written only below this folder (nil: anywhere, as `farm render` does).
+        public var outputRoot: OutputRoot?
         /// When another coordinator leads the database: wait for it to stop (a standby), or
         /// refuse to start (a private farm for one render).
         public var waitsForLeadership = true
@@ -61,7 +63,7 @@ public final class CoordinatorServer {
         )
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
-            removeSegmentsWhenDone: configuration.removeSegmentsWhenDone)
+            removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot)
     }
 
     /// Asks `run()` to return; safe from any thread.
@@ -123,6 +125,7 @@ public final class CoordinatorServer {
             Thread.sleep(forTimeInterval: 1)
         }
         if announced { logger.info("leading this farm database now") }
+        try store.setOutputRoot(configuration.outputRoot)
         try store.graceRunningLeases(leaseSeconds: configuration.leaseSeconds)
     }
 

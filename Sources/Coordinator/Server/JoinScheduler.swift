@@ -11,10 +11,12 @@ final class JoinScheduler {
     private let logger: Logger
     private let dataDirectory: URL
     private let removeSegmentsWhenDone: Bool
+    private let outputRoot: OutputRoot?
     private var joining: Set<Int64> = []
     private let results = Locked<[(job: Int64, error: String?)]>([])
 
-    init(store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool) {
+    init(store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?) {
+        self.outputRoot = outputRoot
         self.store = store
         self.logger = logger
         self.dataDirectory = dataDirectory
@@ -30,6 +32,13 @@ final class JoinScheduler {
     func startJoins() throws {
         for job in try store.jobsReadyToJoin() where !joining.contains(job.id) {
             guard try store.markJoining(job: job.id) else { continue }
+            // Checked again here, whatever the submitter checked: a job in the database could
+            // have been written by anyone who reaches it.
+            if let problem = outputRoot?.problem(with: job.outputPath) {
+                logger.error("job \(job.id) failed: \(problem)")
+                try store.finish(job: job.id, error: problem)
+                continue
+            }
             joining.insert(job.id)
             let folder = folder(job.id)
             let segments = try store.chunks(job: job.id, kind: .video).map {

@@ -12,11 +12,12 @@ final class Outbox {
         self.logger = logger
     }
 
-    /// Sends `message` to the worker behind `route`; a worker that is gone is only logged.
+    /// Sends `message` to the worker behind `route`; a worker that is gone or not reading is
+    /// only logged (it repeats what matters: heartbeats, stalled pieces).
     func send(_ message: WireMessage, to route: [UInt8]) {
         do {
             if try !socket.send([route] + message.encoded()) {
-                logger.debug("worker \(String(decoding: route, as: UTF8.self)) is unreachable")
+                logger.debug("worker \(String(decoding: route, as: UTF8.self)) is unreachable or not reading")
             }
         } catch {
             logger.error("send failed: \(error)")

@@ -44,7 +44,9 @@ final class UploadIntake {
     }
 
     func piece(_ piece: UploadPiece, bytes: [UInt8], from route: [UInt8]) throws {
-        guard !verifying.contains(piece.key) else { return }
+        // Only the worker that holds the attempt may upload for it, and a flood of pieces for
+        // attempts no one holds costs a dictionary lookup each, not a database query.
+        guard !verifying.contains(piece.key), sessions.holds(piece.key, route: route) else { return }
         guard let chunk = try store.current(piece.key) else {
             uploads.discard(piece.key)
             outbox.send(.rejected(Verdict.stale(piece.key)), to: route)
@@ -59,7 +61,7 @@ final class UploadIntake {
     /// The last piece is in: check size and checksum, then verify the media on the verifier's
     /// thread. A repeated `done` for an accepted attempt is answered again, not redone.
     func done(_ done: ChunkDone, from route: [UInt8]) throws {
-        guard !verifying.contains(done.key) else { return }
+        guard !verifying.contains(done.key), sessions.holds(done.key, route: route) else { return }
         guard let chunk = try store.current(done.key) else {
             uploads.discard(done.key)
             if try store.isAccepted(done.key) {

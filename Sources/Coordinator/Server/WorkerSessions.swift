@@ -126,6 +126,11 @@ final class WorkerSessions {
 
     func route(of worker: String) -> [UInt8]? { sessions[worker]?.route }
 
+    /// Whether the worker behind `route` holds `key` (assigned it, or reported it since).
+    func holds(_ key: AttemptKey, route: [UInt8]) -> Bool {
+        sessions.values.contains { $0.route == route && $0.running.contains(key) }
+    }
+
     /// The worker's id for messages, or the raw route if no session has it.
     func name(of route: [UInt8]) -> String {
         sessions.first { $0.value.route == route }?.key ?? String(decoding: route, as: UTF8.self)

@@ -24,6 +24,18 @@ extension FarmStore {
             """, [String(leaseSeconds)])
     }
 
+    /// Records the folder the leading coordinator writes outputs in (nil: anywhere).
+    public func setOutputRoot(_ root: OutputRoot?) throws {
+        try connection.query("UPDATE farm_identity SET output_root = $1", [root?.path])
+    }
+
+    /// The leading coordinator's output root, if it has one.
+    public func outputRoot() throws -> OutputRoot? {
+        try connection.query("SELECT output_root FROM farm_identity")[0][0].map {
+            OutputRoot(URL(fileURLWithPath: $0))
+        }
+    }
+
     /// Connects again after the database went away.
     public func reconnect() throws {
         try connection.reconnect()

@@ -57,8 +57,8 @@ extension FarmStore {
         }
     }
 
-    /// Extends the leases `worker` still holds; returns the attempts it reported that are no
-    /// longer current (re-leased, finished or cancelled), which it should drop.
+    /// Extends the leases `worker` still holds; returns the attempts it reported that are not
+    /// its live ones (re-leased, finished, cancelled, or never its own), which it should drop.
     public func renewLeases(worker: String, holding keys: [AttemptKey], leaseSeconds: Double) throws -> [AttemptKey] {
         var stale: [AttemptKey] = []
         for key in keys {
@@ -67,7 +67,7 @@ extension FarmStore {
                 UPDATE chunks SET lease_expires = now() + make_interval(secs => $4::double precision)
                 WHERE id = $1 AND attempt = $2 AND worker_id = $3 AND state = 'running' RETURNING id
                 """, [String(key.chunk), String(key.attempt), worker, String(leaseSeconds)])
-            if renewed.isEmpty, try current(key) == nil { stale.append(key) }
+            if renewed.isEmpty { stale.append(key) }
         }
         return stale
     }

@@ -101,6 +101,8 @@ public enum Migrations {
             -- that version or fail the job. Digests are kept by path and stat stamp so a file is
             -- hashed once per version, however often it is submitted.
             ALTER TABLE jobs ADD COLUMN media_pins text NOT NULL DEFAULT '{}';
+            -- Where the leading coordinator may write outputs; `farm submit` checks it up front.
+            ALTER TABLE farm_identity ADD COLUMN output_root text;
             CREATE TABLE media_digests (
                 path      text PRIMARY KEY,
                 size      bigint NOT NULL,

@@ -20,10 +20,14 @@ public final class MessageSocket {
 
     private static let context: UnsafeMutableRawPointer = zmq_ctx_new()
     private let socket: UnsafeMutableRawPointer
+    /// A router never waits on one peer: a peer that stops reading loses its own messages
+    /// once its queue is full, and everyone else is still served.
+    private let sendFlags: Int32
 
     public init(_ kind: Kind, identity: String? = nil) throws {
         guard let socket = zmq_socket(Self.context, kind.raw) else { throw TransportError("create socket") }
         self.socket = socket
+        sendFlags = kind == .router ? ZMQ_DONTWAIT : 0
         try set(ZMQ_LINGER, 0)
         if kind == .router {
             // A worker that reconnects under the same id takes its old route over.
@@ -69,14 +73,17 @@ public final class MessageSocket {
         return String(cString: buffer)
     }
 
-    /// Sends every frame as one message. Returns false when a router's peer is unknown or gone.
+    /// Sends every frame as one message. Returns false when a router's peer is unknown, gone,
+    /// or not reading (its queue is full: the message is dropped rather than waited on).
     @discardableResult
     public func send(_ frames: [[UInt8]]) throws -> Bool {
         for (index, frame) in frames.enumerated() {
-            let flags = index < frames.count - 1 ? ZMQ_SNDMORE : 0
+            let flags = (index < frames.count - 1 ? ZMQ_SNDMORE : 0) | sendFlags
             let sent = frame.withUnsafeBytes { zmq_send(socket, $0.baseAddress, frame.count, flags) }
             if sent < 0 {
-                if zmq_errno() == EHOSTUNREACH { return false }
+                let code = zmq_errno()
+                // Only the first frame can be refused: the rest of a message follows it.
+                if code == EHOSTUNREACH || code == EAGAIN { return false }
                 throw TransportError("send")
             }
         }

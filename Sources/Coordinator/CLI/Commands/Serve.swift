@@ -32,6 +32,15 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "ZeroMQ endpoint workers connect to.")
     var bind = "tcp://*:5555"
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write job outputs only below this folder (default: the folder serve starts in).",
+            discussion:
+                "A job whose output resolves elsewhere, or is a symbolic link, is refused at submit and fails at its join.",
+            valueName: "folder"))
+    var outputRoot: String?
+
     @Option(name: .long, help: "Seconds a silent worker keeps its chunk before it is handed to another.")
     var leaseSeconds = 10.0
 
@@ -52,6 +61,8 @@ struct Serve: ParsableCommand {
         var configuration = CoordinatorServer.Configuration(database: url, dataDirectory: database.dataDirectory)
         configuration.bind = bind
         configuration.leaseSeconds = leaseSeconds
+        configuration.outputRoot = OutputRoot(
+            URL(fileURLWithPath: outputRoot ?? FileManager.default.currentDirectoryPath))
         let coordinator = try CoordinatorServer(configuration: configuration)
         let signals = StopSignals { _ in coordinator.stop() }
         try coordinator.run()

@@ -1,0 +1,196 @@
+import FarmCore
+import FarmMedia
+import FarmStore
+import FarmWire
+import Foundation
+import TestSupport
+import Testing
+
+/// A peer on the coordinator's port that is not a well-behaved worker: it cannot upload for an
+/// attempt it does not hold, and flooding without reading the replies does not stall the farm.
+@Suite(.serialized) struct HostilePeerTests {
+    @Test func aPeerFloodingPiecesForAnotherWorkersAttemptIsIgnoredAndTheJobFinishes() throws {
+        try withTemporaryDirectory { dir in
+            let (project, reference) = try FarmRecoveryTests.slowProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.start(workers: ["w1"])
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            var target: AttemptKey?
+            try farm.wait("w1 mid-chunk") {
+                let rows = try farm.store.connection.query(
+                    """
+                    SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                    WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = 'w1' AND a.outcome = 'running'
+                    """, [String(job)])
+                target = rows.first.map { AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))) }
+                return target != nil
+            }
+            let key = try #require(target)
+
+            // The rogue claims w1's attempt in a heartbeat, then uploads for it and sends a result.
+            let rogue = try MessageSocket(.dealer, identity: "rogue")
+            try rogue.connect(farm.endpoint)
+            let info = WorkerInfo(id: "rogue", host: "rogue", cores: 1, slots: 0, version: FarmVersion.current)
+            try rogue.send(WireMessage.hello(info).encoded())
+            try rogue.send(
+                WireMessage.heartbeat(Heartbeat(worker: info, running: [key], waiting: [], uploading: [])).encoded())
+            let bytes = Array("not a segment".utf8)
+            try rogue.send(
+                WireMessage.piece(UploadPiece(key: key, offset: 0, total: Int64(bytes.count)), bytes).encoded())
+            try rogue.send(
+                WireMessage.done(ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", frames: 30, fps: 1))
+                    .encoded())
+
+            let record = try farm.finish(job)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            #expect(try frameHashes(output) == reference)
+            let attempts = try farm.attempts(job)
+            #expect(attempts.allSatisfy { $0.worker == "w1" && $0.outcome == "done" && $0.attempt == 1 }, "\(attempts)")
+            let attacked = try #require(try farm.store.chunk(key.chunk))
+            #expect(attacked.state == .done && attacked.attempt == key.attempt, "\(attacked)")
+        }
+    }
+
+    @Test func aPeerThatNeverReadsItsRepliesDoesNotStallTheCoordinator() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir, leaseSeconds: 30)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            // The rogue passes for a worker, takes a chunk of the first job and keeps its lease.
+            let held = try farm.submit(
+                project, output: dir.appendingPathComponent("held.mov"), chunkArguments: ["--chunk-frames", "30"])
+            let rogue = try MessageSocket(.dealer, identity: "rogue")
+            try rogue.connect(farm.endpoint)
+            let info = WorkerInfo(id: "rogue", host: "rogue", cores: 1, slots: 1, version: FarmVersion.current)
+            try rogue.send(WireMessage.hello(info).encoded())
+            var own: AttemptKey?
+            let deadline = Date().addingTimeInterval(30)
+            while own == nil, Date() < deadline {
+                guard let frames = try rogue.receive(timeout: 0.5) else { continue }
+                if case .assign(let assignment) = try WireMessage(frames: frames) { own = assignment.key }
+            }
+            let key = try #require(own)
+            // From now on it never reads: 100k pieces, each answered with an acknowledgement, and
+            // a heartbeat every 100 to keep its lease.
+            let sent = Locked(0)
+            let flood = Thread {
+                do {
+                    let beat = WireMessage.heartbeat(
+                        Heartbeat(worker: info, running: [key], waiting: [], uploading: []))
+                    for index in 0..<100_000 {
+                        if index % 100 == 0 { try rogue.send(beat.encoded()) }
+                        let piece = UploadPiece(key: key, offset: 0, total: 1 << 20)
+                        try rogue.send(WireMessage.piece(piece, [UInt8](repeating: 7, count: 16)).encoded())
+                        sent.withLock { $0 += 1 }
+                    }
+                } catch {
+                    Issue.record("the rogue could not send: \(error)")
+                }
+            }
+            flood.start()
+            try farm.wait("the flood to be under way", timeout: 60) { sent.current > 20_000 }
+            // Meanwhile a real worker renders a second job from start to end.
+            try farm.startWorker("w1")
+            let served = try farm.submit(
+                project, output: dir.appendingPathComponent("served.mov"),
+                chunkArguments: ["--chunk-frames", "30", "--priority", "1"])
+            let record = try farm.finish(served, timeout: 120)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            #expect(sent.current < 100_000, "the flood ended before the job did; the test proves nothing")
+            try farm.wait("the flood to be read", timeout: 300) { sent.current == 100_000 }
+            #expect(try farm.store.job(held)?.state == .running)
+        }
+    }
+}
+
+/// Outputs land only below the coordinator's output root: refused at submit with exit 2, and
+/// failed at the join for a job that reached the database some other way.
+@Suite(.serialized) struct OutputRootTests {
+    @Test func outputsOutsideTheRootAreRefusedAndNeverWritten() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir.appendingPathComponent("farm"))
+            defer { farm.stopAll() }
+            let root = farm.directory
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let outside = dir.appendingPathComponent("outside")
+            try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                at: root.appendingPathComponent("link"), withDestinationURL: outside)
+
+            // Submitted before any coordinator ran: nothing to check against yet, so the join does.
+            let early = try farm.submit(
+                project, output: outside.appendingPathComponent("early.mov"), chunkArguments: ["--chunk-frames", "30"])
+            try farm.start(workers: ["w1"])
+            let failed = try farm.finish(early)
+            #expect(failed.state == .failed)
+            #expect(
+                failed.error
+                    == "the output \(outside.path)/early.mov is outside the coordinator's output root \(root.path) "
+                    + "(see farm serve --output-root)", "\(failed.error ?? "")")
+
+            for escape in [
+                outside.appendingPathComponent("a.mov").path, root.path + "/../outside/b.mov",
+                root.appendingPathComponent("link/c.mov").path,
+            ] {
+                let result = try farm.cli(["submit", project.path, "-o", escape])
+                #expect(result.status == 2, "\(escape): \(result.stderr)")
+                #expect(
+                    result.stderr.contains("is outside the coordinator's output root \(root.path)"), "\(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            }
+            // A symbolic link inside the root, pointing out, is refused as a link.
+            let canary = outside.appendingPathComponent("canary")
+            try Data("canary".utf8).write(to: canary)
+            try FileManager.default.createSymbolicLink(
+                at: root.appendingPathComponent("out.mov"), withDestinationURL: canary)
+            let linked = try farm.cli(["submit", project.path, "-o", root.appendingPathComponent("out.mov").path])
+            #expect(linked.status == 2, "\(linked.stderr)")
+            #expect(linked.stderr.contains("is a symbolic link; the farm never writes through one"), "\(linked.stderr)")
+
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["canary"])
+            #expect(try String(contentsOf: canary, encoding: .utf8) == "canary")
+            // Inside the root all is well.
+            let inside = try farm.submit(
+                project, output: root.appendingPathComponent("good.mov"), chunkArguments: ["--chunk-frames", "30"])
+            #expect(try farm.finish(inside).state == .done, "\(farm.logs)")
+        }
+    }
+}
+
+/// The mechanism under the coordinator's loop: a router socket's send never waits on a peer.
+@Suite struct RouterSendTests {
+    @Test func aRouterDropsMessagesForAPeerThatDoesNotReadInsteadOfWaiting() throws {
+        let router = try MessageSocket(.router)
+        try router.bind("tcp://127.0.0.1:*")
+        let peer = try MessageSocket(.dealer, identity: "silent")
+        try peer.connect(router.lastEndpoint)
+        try peer.send([Array("hello".utf8)])
+        let greeting = try #require(try router.receive(timeout: 5))
+        #expect(greeting.first == Array("silent".utf8))
+        // 200k messages of 1 KiB (200 MB) to a peer that reads none: far past every queue and
+        // socket buffer between them. A blocking send would never return; this must, dropping.
+        let outcome = Locked<(sent: Int, dropped: Int)?>(nil)
+        let sender = Thread {
+            var counts = (sent: 0, dropped: 0)
+            let payload = [UInt8](repeating: 1, count: 1024)
+            for _ in 0..<200_000 {
+                if (try? router.send([Array("silent".utf8), payload])) == true {
+                    counts.sent += 1
+                } else {
+                    counts.dropped += 1
+                }
+            }
+            outcome.withLock { $0 = counts }
+        }
+        sender.start()
+        let deadline = Date().addingTimeInterval(60)
+        while outcome.current == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        let counts = try #require(outcome.current, "the router's send blocked on a peer that does not read")
+        #expect(counts.dropped > 0 && counts.sent > 0, "\(counts)")
+        _ = peer
+    }
+}
