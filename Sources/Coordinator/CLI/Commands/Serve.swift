@@ -37,7 +37,8 @@ struct Serve: ParsableCommand {
         help: ArgumentHelp(
             "Write job outputs only below this folder (default: the folder serve starts in).",
             discussion:
-                "A job whose output resolves elsewhere, or is a symbolic link, is refused at submit and fails at its join.",
+                "A job whose output resolves elsewhere, or is a symbolic link, is refused at submit and fails "
+                + "at its join.",
             valueName: "folder"))
     var outputRoot: String?
 
