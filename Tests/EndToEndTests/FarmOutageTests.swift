@@ -62,7 +62,7 @@ import Testing
             let server = try PrivatePostgres(directory: dir.appendingPathComponent("pg"))
             try server.start()
             defer { server.stop() }
-            let farm = try TestFarm(directory: dir, leaseSeconds: 3, database: server.connectionString)
+            let farm = try TestFarm(directory: dir, leaseSeconds: 5, database: server.connectionString)
             defer { farm.stopAll() }
             try farm.start(workers: ["w1", "w2"])
             let output = dir.appendingPathComponent("out.mov")
@@ -90,6 +90,27 @@ import Testing
             #expect(watched.status == 0, "\(watched.stderr)")
             #expect(watched.stderr.contains("farm: lost the connection to the database ("), "\(watched.stderr)")
             #expect(!watched.stderr.contains("FATAL"), "\(watched.stderr)")
+        }
+    }
+
+    @Test func aKilledJoinsTemporaryFileIsRemovedByTheNextJoin() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            let output = dir.appendingPathComponent("out.mov")
+            // What a coordinator killed mid-join leaves: its temporary file, named for its pid.
+            let dead = Process()
+            dead.executableURL = URL(fileURLWithPath: "/bin/true")
+            try dead.run()
+            dead.waitUntilExit()
+            let leftover = dir.appendingPathComponent(".out.mov.partial-\(dead.processIdentifier)")
+            try Data("half a file".utf8).write(to: leftover)
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            try farm.start(workers: ["w1"])
+            #expect(try farm.finish(job).state == .done, "\(farm.logs)")
+            #expect(!FileManager.default.fileExists(atPath: leftover.path))
+            #expect(farm.coordinator?.output.contains("removed .out.mov.partial-\(dead.processIdentifier)") == true)
         }
     }
 

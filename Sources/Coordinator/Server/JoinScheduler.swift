@@ -40,6 +40,9 @@ final class JoinScheduler {
                 continue
             }
             joining.insert(job.id)
+            for name in AtomicFile.removeLeftovers(of: URL(fileURLWithPath: job.outputPath)) {
+                logger.info("job \(job.id): removed \(name), left by a join that was killed")
+            }
             let folder = folder(job.id)
             let segments = try store.chunks(job: job.id, kind: .video).map {
                 SegmentJoiner.Segment(url: folder.result(kind: .video, chunk: $0), chunk: $0)

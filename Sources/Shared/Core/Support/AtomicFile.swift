@@ -45,6 +45,20 @@ public struct AtomicFile {
         self.temporary = temporary
     }
 
+    /// Removes temporary files of `destination` left by processes that died mid-write (a
+    /// killed join); a live process's file is left alone. Returns the names removed.
+    @discardableResult
+    public static func removeLeftovers(of destination: URL) -> [String] {
+        let folder = destination.deletingLastPathComponent()
+        let prefix = ".\(destination.lastPathComponent).partial-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { name in
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)) else { return false }
+            guard pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { return false }
+            return unlink(folder.appendingPathComponent(name).path) == 0
+        }
+    }
+
     /// Removes the temporary file after a failure.
     public func discard() {
         unlink(temporary.path)
