@@ -21,6 +21,9 @@ public final class CoordinatorServer {
         public var leaseSeconds = 10.0
         /// Remove a job's segments once its file is written.
         public var removeSegmentsWhenDone = false
+        /// The coordinator's CURVE key pair and the folder of workers' public keys it admits;
+        /// nil serves without encryption or authentication.
+        public var keys: (own: CurveKeys, allowedWorkers: URL)?
         /// Outputs are written only below this folder (nil: anywhere, as `farm render` does).
         public var outputRoot: OutputRoot?
         /// When another coordinator leads the database: wait for it to stop (a standby), or
@@ -38,6 +41,7 @@ public final class CoordinatorServer {
     public let endpoint: String
     private let store: FarmStore
     private let socket: MessageSocket
+    private let keyGate: KeyGate?
     private let outbox: Outbox
     private let sessions: WorkerSessions
     private let intake: UploadIntake
@@ -53,6 +57,13 @@ public final class CoordinatorServer {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         try DataFolderClaim.claim(configuration.dataDirectory, identity: store.identity())
         socket = try MessageSocket(.router)
+        if let keys = configuration.keys {
+            // The gate first: a CURVE socket bound without one would let any key in.
+            keyGate = try KeyGate(allowedKeys: keys.allowedWorkers) { [logger] refusal in logger.warning("\(refusal)") }
+            try socket.serveCurve(keys.own)
+        } else {
+            keyGate = nil
+        }
         try socket.bind(configuration.bind)
         endpoint = socket.lastEndpoint
         outbox = Outbox(socket: socket, logger: logger)
@@ -91,11 +102,12 @@ public final class CoordinatorServer {
             try joins.finishJoins()
         }
         try sessions.markAllLost()
+        keyGate?.stop()
     }
 
     private func serve(lastTick: inout ContinuousClock.Instant) throws {
         if let frames = try socket.receive(timeout: 0.05) {
-            try route(frames)
+            try route(frames, sender: socket.lastSender)
         }
         // A verdict frees a worker's slot: hand out its next chunk at once.
         if try intake.collectVerified() { try sessions.assignChunks() }
@@ -151,7 +163,8 @@ public final class CoordinatorServer {
 
     // MARK: Messages
 
-    private func route(_ frames: [[UInt8]]) throws {
+    /// `sender` is the name of the key the message came with, on a farm with keys.
+    private func route(_ frames: [[UInt8]], sender: String?) throws {
         guard frames.count >= 2 else { return }
         let route = frames[0]
         let message: WireMessage
@@ -159,6 +172,10 @@ public final class CoordinatorServer {
             message = try WireMessage(frames: Array(frames.dropFirst()))
         } catch {
             logger.warning("ignoring a message: \(error)")
+            return
+        }
+        if keyGate != nil, let problem = Self.impersonation(message, route: route, sender: sender) {
+            logger.warning("dropped a message: \(problem)")
             return
         }
         do {
@@ -193,6 +210,23 @@ public final class CoordinatorServer {
         case .welcome, .coordinatorHeartbeat, .assign, .pieceAck, .accepted, .rejected, .cancel:
             logger.warning("ignoring a coordinator-only message from a worker")
         }
+    }
+
+    /// On a farm with keys a worker is its key: the id it connects and reports under must be
+    /// the key's name (or NAME@SUFFIX), so no key can speak for another key's workers.
+    static func impersonation(_ message: WireMessage, route: [UInt8], sender: String?) -> String? {
+        let id = String(decoding: route.prefix(64), as: UTF8.self)
+        guard let sender, CurveKeys.id(id, belongsTo: sender) else {
+            return "connection id \"\(id)\" does not belong to key \"\(sender ?? "none")\""
+        }
+        let claimed: String? =
+            switch message {
+            case .hello(let info): info.id
+            case .heartbeat(let beat): beat.worker.id
+            default: nil
+            }
+        guard let claimed, claimed != id else { return nil }
+        return "worker id \"\(claimed.prefix(64))\" is not its connection id \"\(id)\""
     }
 
     // MARK: Periodic work

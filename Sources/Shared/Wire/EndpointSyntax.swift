@@ -18,4 +18,10 @@ public enum EndpointSyntax {
         }
         return nil
     }
+
+    /// For a wildcard TCP endpoint (`tcp://*:PORT`), the same port on 127.0.0.1; nil otherwise.
+    public static func loopback(for endpoint: String) -> String? {
+        guard endpoint.hasPrefix("tcp://*:") else { return nil }
+        return "tcp://127.0.0.1:" + endpoint.dropFirst("tcp://*:".count)
+    }
 }

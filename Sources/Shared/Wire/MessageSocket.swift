@@ -18,7 +18,7 @@ public final class MessageSocket {
         var raw: Int32 { self == .router ? ZMQ_ROUTER : ZMQ_DEALER }
     }
 
-    private static let context: UnsafeMutableRawPointer = zmq_ctx_new()
+    static let context: UnsafeMutableRawPointer = zmq_ctx_new()
     private let socket: UnsafeMutableRawPointer
     /// A router never waits on one peer: a peer that stops reading loses its own messages
     /// once its queue is full, and everyone else is still served.
@@ -56,6 +56,32 @@ public final class MessageSocket {
             throw TransportError("set option \(option)")
         }
     }
+
+    private func set(_ option: Int32, text: String) throws {
+        let bytes = Array(text.utf8)
+        guard zmq_setsockopt(socket, option, bytes, bytes.count) == 0 else {
+            throw TransportError("set option \(option)")
+        }
+    }
+
+    /// Serves CURVE with `keys`: every peer must hold a key pair, and the ZAP handler
+    /// (`KeyGate`) decides which public keys are let in. Call before `bind`.
+    public func serveCurve(_ keys: CurveKeys) throws {
+        try set(ZMQ_CURVE_SERVER, 1)
+        try set(ZMQ_CURVE_SECRETKEY, text: keys.secretKey)
+        try set(ZMQ_ZAP_DOMAIN, text: "farm")
+    }
+
+    /// Connects with CURVE to a server whose public key is `server`. Call before `connect`.
+    public func useCurve(_ keys: CurveKeys, server: String) throws {
+        try set(ZMQ_CURVE_SERVERKEY, text: server)
+        try set(ZMQ_CURVE_PUBLICKEY, text: keys.publicKey)
+        try set(ZMQ_CURVE_SECRETKEY, text: keys.secretKey)
+    }
+
+    /// The name the key gate gave the sender of the message last received (its key's name),
+    /// or nil on a socket without CURVE.
+    public private(set) var lastSender: String?
 
     public func bind(_ endpoint: String) throws {
         guard zmq_bind(socket, endpoint) == 0 else { throw TransportError("bind \(endpoint)") }
@@ -106,10 +132,15 @@ public final class MessageSocket {
         var frames: [[UInt8]] = []
         var message = zmq_msg_t()
         var more = true
+        lastSender = nil
         while more {
             zmq_msg_init(&message)
             defer { zmq_msg_close(&message) }
             guard zmq_msg_recv(&message, socket, 0) >= 0 else { throw TransportError("receive") }
+            // A router's own routing-id frame carries no metadata; the peer's frames do.
+            if lastSender == nil, let sender = zmq_msg_gets(&message, "User-Id") {
+                lastSender = String(cString: sender)
+            }
             let size = zmq_msg_size(&message)
             if size > 0, let data = zmq_msg_data(&message) {
                 frames.append(Array(UnsafeRawBufferPointer(start: data, count: size)))

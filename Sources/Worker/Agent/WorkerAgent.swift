@@ -27,6 +27,8 @@ public final class WorkerAgent {
         public var scratch: URL
         public var heartbeatSeconds = 1.0
         public var progressSeconds = 0.4
+        /// This worker's CURVE key pair and the coordinator's public key; nil connects without.
+        public var keys: (own: CurveKeys, coordinator: String)?
         /// Upload piece size: the most either side holds of one upload at a time.
         public var pieceBytes = 1 << 20
 
@@ -65,6 +67,7 @@ public final class WorkerAgent {
             encoderThreads: configuration.encoderThreads)
         renderSlots = RenderSlots(slots: configuration.slots, renderer: renderer)
         socket = try MessageSocket(.dealer, identity: configuration.id)
+        if let keys = configuration.keys { try socket.useCurve(keys.own, server: keys.coordinator) }
         try socket.connect(configuration.coordinator)
         lastHeard = clock.now
         lastHeartbeat = clock.now

@@ -50,8 +50,18 @@ struct WorkerCommand: ParsableCommand {
     @Option(name: .long, help: "Encoder threads per chunk.")
     var threads = 1
 
-    @Option(name: .long, help: "This worker's name (default: HOST-PID).")
+    @Option(name: .long, help: "This worker's name (default: KEYNAME@HOST with --key, else HOST-PID).")
     var id: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "This worker's key pair (`farm keys generate NAME`); its public half must be in the coordinator's "
+                + "--allowed-workers folder.", valueName: "file.key"))
+    var key: String?
+
+    @Option(name: .long, help: ArgumentHelp("The coordinator's public key (coordinator.pub).", valueName: "file.pub"))
+    var coordinatorKey: String?
 
     @Option(name: .long, help: "Folder for segments before upload (default: a temporary folder).")
     var scratch: String?
@@ -63,13 +73,32 @@ struct WorkerCommand: ParsableCommand {
         if slots < 1 { throw ValidationError("--slots must be >= 1 (got \(slots))") }
         if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
         if let problem = EndpointSyntax.problem(in: coordinator) { throw ValidationError("--coordinator \(problem)") }
+        if (key == nil) != (coordinatorKey == nil) {
+            throw ValidationError("--key and --coordinator-key go together: a farm with keys needs both")
+        }
     }
 
     func run() throws {
         SignalMask.unblockAll()
         FarmLogging.bootstrap(level: .info)
         FFmpegLog.configure(verbose: verbose)
-        let name = id ?? "\(WorkerAgent.hostName)-\(getpid())"
+        var keys: (own: CurveKeys, coordinator: String)?
+        if let key, let coordinatorKey {
+            do {
+                keys = (
+                    try CurveKeys.load(URL(fileURLWithPath: key)),
+                    try CurveKeys.loadPublic(URL(fileURLWithPath: coordinatorKey))
+                )
+            } catch {
+                FileHandle.standardError.write(Data("farm-worker: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        if let keys, let id, !CurveKeys.id(id, belongsTo: keys.own.name) {
+            throw ValidationError(
+                "--id \(id) must be the key's name or NAME@SUFFIX (\(keys.own.name)): a worker is its key")
+        }
+        let name = id ?? keys.map { "\($0.own.name)@\(WorkerAgent.hostName)" } ?? "\(WorkerAgent.hostName)-\(getpid())"
         let folder =
             scratch.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("farm-worker-\(name)")
@@ -77,6 +106,7 @@ struct WorkerCommand: ParsableCommand {
         configuration.slots = slots
         configuration.encoderThreads = threads
         configuration.mediaRoot = mediaRoot.map { URL(fileURLWithPath: $0) }
+        configuration.keys = keys
         let agent = try WorkerAgent(configuration: configuration)
         signal(SIGPIPE, SIG_IGN)
         try agent.run()

@@ -1,6 +1,7 @@
 import FarmCoordinator
 import FarmCore
 import FarmStore
+import FarmWire
 import Foundation
 import Logging
 
@@ -45,6 +46,14 @@ struct LocalFarm {
         configuration.bind = "tcp://127.0.0.1:*"
         configuration.removeSegmentsWhenDone = true
         configuration.waitsForLeadership = false
+        // Keys of its own, for this render only: no other process on the machine can join.
+        let keys = data.appendingPathComponent("keys-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let coordinatorKeys = try CurveKeys.generate(name: "coordinator")
+        try coordinatorKeys.write(to: keys.appendingPathComponent("coordinator"))
+        for number in 1...workers { try CurveKeys.generate(name: workerID(number)).write(to: keys) }
+        chmod(keys.path, 0o700)
+        configuration.keys = (coordinatorKeys, keys)
         let coordinator = try CoordinatorServer(configuration: configuration)
         let coordinatorDone = DispatchSemaphore(value: 0)
         let coordinatorError = Locked<Error?>(nil)
@@ -57,7 +66,7 @@ struct LocalFarm {
             coordinator.stop()
             coordinatorDone.wait()
         }
-        let processes = try startWorkers(endpoint: coordinator.endpoint, data: data)
+        let processes = try startWorkers(endpoint: coordinator.endpoint, data: data, keys: keys)
         defer {
             stopWorkers(processes)
             // They lived for this render only; `farm workers` lists the farm's standing workers.
@@ -81,7 +90,7 @@ struct LocalFarm {
         }
     }
 
-    private func startWorkers(endpoint: String, data: URL) throws -> [Process] {
+    private func startWorkers(endpoint: String, data: URL, keys: URL) throws -> [Process] {
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("farm-worker")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -96,6 +105,8 @@ struct LocalFarm {
             process.arguments = [
                 "--coordinator", endpoint, "--id", id, "--threads", String(encoderThreads),
                 "--scratch", data.appendingPathComponent("scratch").appendingPathComponent(id).path,
+                "--key", keys.appendingPathComponent("\(id).key").path, "--coordinator-key",
+                keys.appendingPathComponent("coordinator/coordinator.pub").path,
             ]
             process.standardInput = FileHandle.nullDevice
             if !verbose {

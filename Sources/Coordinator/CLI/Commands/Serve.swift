@@ -42,6 +42,20 @@ struct Serve: ParsableCommand {
             valueName: "folder"))
     var outputRoot: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The coordinator's key pair (`farm keys generate coordinator`).",
+            discussion: "With --allowed-workers: only workers with an allowed key connect, encrypted (CURVE). "
+                + "Without keys, a wildcard --bind listens on 127.0.0.1 only.",
+            valueName: "file.key"))
+    var key: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Folder of the public keys (NAME.pub) of workers admitted.", valueName: "folder"))
+    var allowedWorkers: String?
+
     @Option(name: .long, help: "Seconds a silent worker keeps its chunk before it is handed to another.")
     var leaseSeconds = 10.0
 
@@ -49,6 +63,9 @@ struct Serve: ParsableCommand {
     var verbose = false
 
     func validate() throws {
+        if (key == nil) != (allowedWorkers == nil) {
+            throw ValidationError("--key and --allowed-workers go together: a farm with keys needs both")
+        }
         if leaseSeconds < 1 { throw ValidationError("--lease-seconds must be >= 1 (got \(leaseSeconds))") }
         if let problem = EndpointSyntax.problem(in: bind) { throw ValidationError("--bind \(problem)") }
     }
@@ -61,6 +78,29 @@ struct Serve: ParsableCommand {
         defer { server?.stop() }
         var configuration = CoordinatorServer.Configuration(database: url, dataDirectory: database.dataDirectory)
         configuration.bind = bind
+        if let key, let allowedWorkers {
+            let folder = URL(fileURLWithPath: allowedWorkers)
+            do {
+                configuration.keys = (try CurveKeys.load(URL(fileURLWithPath: key)), folder)
+                _ = try CurveKeys.loadPublicKeys(in: folder)
+            } catch let error as TransportError {
+                FarmExit.printError(error.description)
+                throw FarmExit.badInput
+            } catch {
+                FarmExit.printError("--allowed-workers \(folder.path): \(error.localizedDescription)")
+                throw FarmExit.badInput
+            }
+        } else if let local = EndpointSyntax.loopback(for: bind) {
+            Logger(label: "farm.coordinator").warning(
+                """
+                no --key: listening on \(local) only, so only this machine's workers can join; give --key and \
+                --allowed-workers to admit others (farm keys generate)
+                """)
+            configuration.bind = local
+        } else if !bind.hasPrefix("ipc://"), !bind.contains("127.0.0.1") {
+            Logger(label: "farm.coordinator").warning(
+                "no --key: anyone who can reach \(bind) can join as a worker and read every job's project")
+        }
         configuration.leaseSeconds = leaseSeconds
         configuration.outputRoot = OutputRoot(
             URL(fileURLWithPath: outputRoot ?? FileManager.default.currentDirectoryPath))
