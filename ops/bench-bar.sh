@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 farm="$(bash ops/build-release.sh farm farm-worker)/farm"
 dir="${BENCH_DIR:-.build/bench-bar}"
 mkdir -p "$dir"
-make() { [[ -s "$dir/$1" ]] || ffmpeg -hide_banner -nostdin -v error -y "${@:2}" "$dir/$1"; }
+source ops/bench-common.sh
 make a.mp4 -f lavfi -i testsrc2=size=1280x720:rate=30:duration=10 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
 make b.mp4 -f lavfi -i "mandelbrot=size=1280x720:rate=30" -t 10 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
 make pip.mp4 -f lavfi -i testsrc=size=640x360:rate=30:duration=10 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
@@ -32,8 +32,6 @@ graph="[0:v]trim=0:4,setpts=PTS-STARTPTS[c1];[1:v]trim=4:7,setpts=PTS-STARTPTS[c
 graph+="[0:v]trim=7:10,setpts=PTS-STARTPTS[c3];[c1][c2][c3]concat=n=3:v=1:a=0[base];"
 graph+="[2:v]scale=400:224,format=yuva420p,fade=t=in:st=0:d=2:alpha=1[p];"
 graph+="[base][p]overlay=800:46:format=yuv420,format=yuv420p[out]"
-now() { date +%s.%N; }
-elapsed() { awk "BEGIN { print $(now) - $1 }"; }
 data="$dir/farm"
 "$farm" render "$dir/bar.json" -o "$dir/warmup.mp4" --data "$data" >/dev/null 2>&1
 

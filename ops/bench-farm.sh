@@ -8,6 +8,7 @@
 # Each `farm render` includes starting and stopping its private PostgreSQL, as a user sees it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source ops/bench-common.sh
 
 farm="$(bash ops/build-release.sh farm farm-worker)/farm"
 
@@ -16,8 +17,6 @@ mkdir -p "$dir"
 bash ops/demo-media.sh "$dir/media"
 cp examples/demo.json "$dir/demo.json"
 data="$dir/farm"
-now() { date +%s.%N; }
-elapsed() { awk "BEGIN { print $(now) - $1 }"; }
 
 # Creates the private database once so no timed run pays for initdb.
 "$farm" render "$dir/demo.json" -o "$dir/warmup.mp4" --data "$data" --workers 1 --chunks 1 >/dev/null 2>&1 || true

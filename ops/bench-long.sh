@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 bin="$(bash ops/build-release.sh farm farm-worker farm-bench)"
 dir="${BENCH_DIR:-.build/bench-long}"
 mkdir -p "$dir"
-make() { [[ -s "$dir/$1" ]] || ffmpeg -hide_banner -nostdin -v error -y "${@:2}" "$dir/$1"; }
+source ops/bench-common.sh
 make a.mp4 -f lavfi -i testsrc2=size=192x108:rate=30:duration=600 -f lavfi -i sine=frequency=330:duration=600 \
     -c:v libx264 -preset ultrafast -g 30 -pix_fmt yuv420p -c:a aac -shortest
 # b is silent, but has a sound track, as the concat demuxer needs the same streams in every file.
@@ -49,8 +49,6 @@ ramp = "0.3+0.7*(1-abs(mod(t/60,2)-1))"
 open(os.path.join(dir, "music-volume.txt"), "w").write(ramp)
 PY
 
-now() { date +%s.%N; }
-elapsed() { awk "BEGIN { print $(now) - $1 }"; }
 data="$dir/farm"
 "$bin/farm" render "$dir/tiny.json" -o "$dir/warmup.mp4" --data "$data" --workers 1 >/dev/null 2>&1 || true
 

@@ -11,6 +11,7 @@
 # machine with more cores; BENCH_MAX_CORES caps c.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source ops/bench-common.sh
 
 bin="$(bash ops/build-release.sh farm farm-worker)"
 farm="$bin/farm"
@@ -45,8 +46,6 @@ PY
 data="$dir/farm"
 m="$dir/media"
 inputs=(-i "$m/clip-a.mp4" -i "$m/clip-b.mp4" -i "$m/life.mp4" -i "$m/logo.png" -i "$m/music.wav")
-now() { date +%s.%N; }
-elapsed() { awk "BEGIN { print $(now) - $1 }"; }
 cores() { echo "0-$(($1 - 1))"; }
 
 # The private database is created once, so no timed run pays for initdb.

@@ -9,7 +9,7 @@ bin="$(bash ops/build-release.sh farm farm-bench)"
 
 dir="${BENCH_DIR:-.build/bench}"
 mkdir -p "$dir"
-make() { [[ -s "$dir/$1" ]] || ffmpeg -hide_banner -nostdin -v error -y "${@:2}" "$dir/$1"; }
+source ops/bench-common.sh
 make main.mp4 -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=10 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
 make pip.mp4 -f lavfi -i testsrc=size=960x540:rate=30:duration=10 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
 make life.mp4 -f lavfi -i "life=size=320x180:rate=30:mold=10:ratio=0.1,scale=1280:720:flags=neighbor" -t 10 \

@@ -145,9 +145,9 @@ public final class CoordinatorServer {
     private func awaitDatabase(_ error: PostgresError) throws {
         logger.error("\(error); reconnecting")
         let lost = clock.now
-        var delay = 0.25
+        var backoff = Backoff()
         while !stopFlag.isRaised {
-            Thread.sleep(forTimeInterval: delay)
+            backoff.pause()
             do {
                 try store.reconnect()
                 let seconds = String(format: "%.1f", (clock.now - lost) / .seconds(1))
@@ -156,7 +156,7 @@ public final class CoordinatorServer {
                 try lead()
                 return
             } catch let failure as PostgresError where failure.isConnectionLost {
-                delay = min(delay * 2, 5)
+                continue
             }
         }
     }

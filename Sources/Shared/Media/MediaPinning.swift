@@ -32,6 +32,11 @@ public struct MediaPinning {
         guard let stamp = FileStamp(path: path) else {
             throw FFmpegError(operation: "pin", message: "cannot read \(path)")
         }
+        return try pin(path: path, stamp: stamp)
+    }
+
+    /// The pin of the file at `path`, whose stamp was just read.
+    private func pin(path: String, stamp: FileStamp) throws -> MediaPin {
         if let digest = try lookup(path, stamp) { return MediaPin(size: stamp.size, sha256: digest) }
         let digest = try SHA256.file(path)
         // Changed while it was read: the digest may mix two versions, so it is not kept.
@@ -52,7 +57,9 @@ public struct MediaPinning {
             // A file this worker cannot see is for the probe to report ("cannot read").
             guard let stamp = FileStamp(path: path) else { continue }
             let changed = MediaChangedError(asset: id, path: path)
-            guard stamp.size == pinned.size, try pin(path: path).sha256 == pinned.sha256 else { throw changed }
+            guard stamp.size == pinned.size, try pin(path: path, stamp: stamp).sha256 == pinned.sha256 else {
+                throw changed
+            }
         }
     }
 }

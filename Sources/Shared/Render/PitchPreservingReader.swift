@@ -125,7 +125,7 @@ final class PitchPreservingReader {
             scratch.clear(count: count)
             try reader!.read(count: count, into: scratch, at: 0, gain: .constant(1))
             for channel in 0..<layout.channels {
-                input[channel].append(contentsOf: (0..<count).map { scratch[channel, $0] })
+                input[channel].append(contentsOf: (0..<count).lazy.map { [scratch] in scratch[channel, $0] })
             }
         }
     }

@@ -41,9 +41,8 @@ public struct ProjectLoader {
         for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
             let path = project.assets[id]!.path
             if confined, let mediaRoot {
-                let root = mediaRoot.standardizedFileURL.resolvingSymlinksInPath().path
-                let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-                guard resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+                let root = PathConfinement.resolved(mediaRoot.path)
+                guard PathConfinement.contains(root: root, PathConfinement.resolved(path)) else {
                     log.add(
                         "assets.\(id).path",
                         "\(path) is outside the media root \(root); assets must stay inside it (no absolute paths "

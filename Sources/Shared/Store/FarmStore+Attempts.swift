@@ -87,11 +87,7 @@ extension FarmStore {
         try connection.transaction {
             guard let job = try endAttempt(key, outcome: .failed, error: error) else { return nil }
             if fatal {
-                try connection.query(
-                    """
-                    UPDATE jobs SET state = 'failed', finished_at = now(), error = $2
-                    WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
-                    """, [String(job), error])
+                try failJob(job, error: error)
                 return job
             }
             let failures = try connection.query(
@@ -100,16 +96,18 @@ extension FarmStore {
                 WHERE a.chunk_id = $1 AND a.outcome = 'failed' AND a.attempt > c.failures_from
                 """, [String(key.chunk)])[0].int(0)
             guard failures >= Self.failuresPerChunk else { return nil }
-            let chunk = try self.chunk(key.chunk)
-            let what =
-                chunk.map { $0.kind == .audio ? "the audio task" : "chunk \($0.index) (frames \($0.start)..\($0.end))" }
-                ?? "a chunk"
-            try connection.query(
-                """
-                UPDATE jobs SET state = 'failed', finished_at = now(), error = $2
-                WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
-                """, [String(job), "\(what) failed on \(failures) attempts: \(error)"])
+            let what = try self.chunk(key.chunk)?.label ?? "a chunk"
+            try failJob(job, error: "\(what) failed on \(failures) attempts: \(error)")
             return job
         }
+    }
+
+    /// Fails a job that has not ended yet, with `error` as its reason.
+    func failJob(_ job: Int64, error: String) throws {
+        try connection.query(
+            """
+            UPDATE jobs SET state = 'failed', finished_at = now(), error = $2
+            WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
+            """, [String(job), error])
     }
 }

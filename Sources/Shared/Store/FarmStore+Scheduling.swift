@@ -136,17 +136,9 @@ extension FarmStore {
             """, [String(chunk)]
         ).first
         guard let row, row.int(1) >= Self.lossesPerChunk, let record = try self.chunk(chunk) else { return }
-        let what =
-            record.kind == .audio ? "the audio task" : "chunk \(record.index) (frames \(record.start)..\(record.end))"
-        try connection.query(
-            """
-            UPDATE jobs SET state = 'failed', finished_at = now(), error = $2
-            WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
-            """,
-            [
-                String(row.int(0)),
-                "\(what) failed or lost its worker on \(row.int(1)) attempts (the last went silent: "
-                    + "a worker may crash rendering it)",
-            ])
+        try failJob(
+            row.int(0),
+            error: "\(record.label) failed or lost its worker on \(row.int(1)) attempts (the last went silent: "
+                + "a worker may crash rendering it)")
     }
 }

@@ -67,6 +67,11 @@ public struct ChunkRecord: Sendable {
     public var attempt: Int
     public var worker: String?
 
+    /// How a job's error names this chunk.
+    var label: String {
+        kind == .audio ? "the audio task" : "chunk \(index) (frames \(start)..\(end))"
+    }
+
     init(_ row: Row) throws {
         id = row.int(0)
         job = row.int(1)

@@ -14,11 +14,21 @@ public final class MessageSocket {
         case router
         /// A worker's side: one coordinator, reconnected to automatically.
         case dealer
+        /// Answers each request in turn (the key gate's side of ZAP).
+        case reply
 
-        var raw: Int32 { self == .router ? ZMQ_ROUTER : ZMQ_DEALER }
+        var raw: Int32 {
+            switch self {
+            case .router: ZMQ_ROUTER
+            case .dealer: ZMQ_DEALER
+            case .reply: ZMQ_REP
+            }
+        }
     }
 
-    static let context: UnsafeMutableRawPointer = zmq_ctx_new()
+    /// One context for the process: the key gate's inproc endpoint is reachable only from
+    /// sockets of the same context.
+    private static let context: UnsafeMutableRawPointer = zmq_ctx_new()
     private let socket: UnsafeMutableRawPointer
     /// A router never waits on one peer: a peer that stops reading loses its own messages
     /// once its queue is full, and everyone else is still served.

@@ -34,14 +34,19 @@ struct OutputTarget {
     /// Exits 2 when the output exists and may not be replaced, or is a symbolic link (writing
     /// through one could replace any file the coordinator can write).
     func refuseToReplace(unless overwrite: Bool) throws {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        var problem: String?
-        if attributes?[.type] as? FileAttributeType == .typeSymbolicLink {
-            problem = "\(url.path): is a symbolic link; the farm never writes through one"
-        } else if attributes != nil, !overwrite {
-            problem = "\(url.path): exists; pass --overwrite to replace it"
+        if PathConfinement.isSymbolicLink(url.path) {
+            try refuse("\(url.path): is a symbolic link; the farm never writes through one")
+        } else if !overwrite, FileManager.default.fileExists(atPath: url.path) {
+            try refuse("\(url.path): exists; pass --overwrite to replace it")
         }
-        guard let problem else { return }
+    }
+
+    /// Exits 2 when the coordinator may not write the output (`farm serve --output-root`).
+    func refuseOutside(_ root: OutputRoot?) throws {
+        if let problem = root?.problem(with: url.path) { try refuse(problem) }
+    }
+
+    private func refuse(_ problem: String) throws -> Never {
         FileHandle.standardError.write(Data((problem + "\n").utf8))
         throw FarmExit.badInput
     }

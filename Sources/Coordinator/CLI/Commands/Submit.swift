@@ -61,10 +61,7 @@ struct Submit: ParsableCommand {
             loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
         let state = try database.withFarm(creating: true) { store -> JobState? in
-            if let problem = try store.outputRoot()?.problem(with: submission.outputPath) {
-                FileHandle.standardError.write(Data((problem + "\n").utf8))
-                throw FarmExit.badInput
-            }
+            try target.refuseOutside(store.outputRoot())
             let id = try store.submit(submission.pinned(in: store, project: loaded.project))
             print(id)
             guard watch else { return nil }

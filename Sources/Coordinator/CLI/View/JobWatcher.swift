@@ -37,7 +37,7 @@ struct JobWatcher {
     /// Runs `body`, riding out a database restart or outage: one line says the database is
     /// unreachable, the watch reconnects with backoff and carries on (Ctrl-C ends it).
     private func reconnecting<T>(_ body: () throws -> T) throws -> T {
-        var delay = 0.25
+        var backoff = Backoff()
         var told = false
         while true {
             do {
@@ -48,8 +48,7 @@ struct JobWatcher {
                 if !told { FarmExit.printError("\(error); reconnecting") }
                 told = true
                 try check()
-                Thread.sleep(forTimeInterval: delay)
-                delay = min(delay * 2, 5)
+                backoff.pause()
                 do {
                     try store.reconnect()
                     try store.connection.listen("farm")

@@ -8,22 +8,18 @@ public struct OutputRoot: Sendable, Equatable {
     public let path: String
 
     public init(_ folder: URL) {
-        path = folder.standardizedFileURL.resolvingSymlinksInPath().path
+        path = PathConfinement.resolved(folder.path)
     }
 
     /// Why the coordinator must not write `output`, or nil when it may.
     public func problem(with output: String) -> String? {
         let url = URL(fileURLWithPath: output).standardizedFileURL
-        let folder = url.deletingLastPathComponent().resolvingSymlinksInPath().path
-        let inside = path == "/" || folder == path || folder.hasPrefix(path + "/")
-        guard inside else {
+        let folder = PathConfinement.resolved(url.deletingLastPathComponent().path)
+        guard PathConfinement.contains(root: path, folder) else {
             return
                 "the output \(output) is outside the coordinator's output root \(path) (see farm serve --output-root)"
         }
-        let resolved = folder + "/" + url.lastPathComponent
-        if let kind = try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType,
-            kind == .typeSymbolicLink
-        {
+        if PathConfinement.isSymbolicLink(folder + "/" + url.lastPathComponent) {
             return "the output \(output) is a symbolic link; the farm never writes through one"
         }
         return nil

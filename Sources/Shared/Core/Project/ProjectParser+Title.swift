@@ -70,13 +70,7 @@ extension ProjectParser {
     private func positive(
         _ value: JSONValue, _ path: String, _ log: DiagnosticLog, upTo limit: Double, orNegative: Bool = false
     ) -> Double? {
-        guard let number = JSONField.number(value, path, log) else { return nil }
-        if orNegative, abs(number) <= limit { return number }
-        guard number > 0, number <= limit else {
-            let range = orNegative ? "from -\(Int(limit)) to \(Int(limit))" : "> 0 and at most \(Int(limit))"
-            log.add(path, "must be \(range) (got \(JSONField.describe(value)))")
-            return nil
-        }
-        return number
+        let rule = orNegative ? "from -\(Int(limit)) to \(Int(limit))" : "> 0 and at most \(Int(limit))"
+        return parseNumber(value, path, log, mustBe: rule) { orNegative ? abs($0) <= limit : $0 > 0 && $0 <= limit }
     }
 }

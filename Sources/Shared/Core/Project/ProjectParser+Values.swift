@@ -66,22 +66,24 @@ extension ProjectParser {
         return points.map { .bezier(x1: $0[0], y1: $0[1], x2: $0[2], y2: $0[3]) }
     }
 
-    func parseUnitValue(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
+    /// A number `accepted` allows; otherwise "must be `rule` (got …)" at its path.
+    func parseNumber(
+        _ value: JSONValue, _ path: String, _ log: DiagnosticLog, mustBe rule: String, _ accepted: (Double) -> Bool
+    ) -> Double? {
         guard let number = JSONField.number(value, path, log) else { return nil }
-        guard (0...1).contains(number) else {
-            log.add(path, "must be from 0 to 1 (got \(JSONField.describe(value)))")
+        guard accepted(number) else {
+            log.add(path, "must be \(rule) (got \(JSONField.describe(value)))")
             return nil
         }
         return number
     }
 
+    func parseUnitValue(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
+        parseNumber(value, path, log, mustBe: "from 0 to 1") { (0...1).contains($0) }
+    }
+
     func parseGain(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
-        guard let number = JSONField.number(value, path, log) else { return nil }
-        guard (0...16).contains(number) else {
-            log.add(path, "must be a gain from 0 to 16 (got \(JSONField.describe(value)))")
-            return nil
-        }
-        return number
+        parseNumber(value, path, log, mustBe: "a gain from 0 to 16") { (0...16).contains($0) }
     }
 
     func parseRect(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Rect? {
