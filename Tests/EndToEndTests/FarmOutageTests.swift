@@ -55,6 +55,39 @@ import Testing
         }
     }
 
+    @Test func coordinatorKilledMidUploadAcceptsTheSameAttempt() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let local = dir.appendingPathComponent("reference.mov")
+            try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
+            let reference = try frameHashes(local)
+            let farm = try TestFarm(directory: dir, leaseSeconds: 3)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            // A slow link, so that the kill lands in the middle of an upload.
+            try farm.startWorker("w1", arguments: ["--upload-limit", "200k"])
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            let incoming = farm.dataDirectory.appendingPathComponent("jobs/\(job)/incoming")
+            var uploaded: Int64 = 0
+            try farm.wait("an upload part-way") {
+                let parts = (try? FileManager.default.contentsOfDirectory(atPath: incoming.path)) ?? []
+                uploaded = parts.compactMap { fileSize(incoming.appendingPathComponent($0)) }.max() ?? 0
+                return uploaded > 0
+            }
+            farm.coordinator?.kill(SIGKILL)
+            try farm.startCoordinator()
+            let record = try farm.finish(job)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            #expect(try frameHashes(output) == reference)
+            try Self.expectEachChunkRenderedOnce(farm, job: job)
+            // The new coordinator took the upload on from the bytes the killed one had stored.
+            let log = farm.coordinator?.output ?? ""
+            #expect(log.contains("resuming its upload after the"), "\(log)")
+            #expect(!log.contains("lease of"), "\(log)")
+        }
+    }
+
     @Test(arguments: ["restart", "stop for 30 s"])
     func databaseOutageLosesNothing(_ outage: String) throws {
         try withTemporaryDirectory { dir in

@@ -107,11 +107,14 @@ public final class TestFarm {
     public var workers: [FarmProcess] = []
     public let store: FarmStore
     public let leaseSeconds: Double
+    /// The coordinator's `--data` folder.
+    public var dataDirectory: URL
 
     /// A farm on a fresh database of the shared test server, or on `database`.
     public init(directory: URL, leaseSeconds: Double = 3, database: String? = nil) throws {
         self.directory = directory
         self.leaseSeconds = leaseSeconds
+        dataDirectory = directory.appendingPathComponent("data")
         if let database { self.database = database } else { self.database = try TestDatabase.create() }
         port = Int.random(in: 20_000...40_000)
         store = try FarmStore(url: self.database)
@@ -124,7 +127,7 @@ public final class TestFarm {
             "farm",
             [
                 "serve", "--database", database, "--bind", bind ?? endpoint, "--data",
-                directory.appendingPathComponent("data").path, "--output-root", directory.path,
+                dataDirectory.path, "--output-root", directory.path,
                 "--lease-seconds", String(leaseSeconds),
             ], log: directory.appendingPathComponent("coordinator.log"), namespace: namespace)
     }
@@ -136,13 +139,15 @@ public final class TestFarm {
     }
 
     @discardableResult
-    public func startWorker(_ id: String, coordinator: String? = nil, namespace: String? = nil) throws -> FarmProcess {
+    public func startWorker(
+        _ id: String, coordinator: String? = nil, namespace: String? = nil, arguments: [String] = []
+    ) throws -> FarmProcess {
         let worker = try FarmProcess(
             "farm-worker",
             [
                 "--coordinator", coordinator ?? endpoint, "--id", id, "--scratch",
                 directory.appendingPathComponent("scratch-\(id)").path,
-            ], log: directory.appendingPathComponent("worker-\(id).log"), namespace: namespace)
+            ] + arguments, log: directory.appendingPathComponent("worker-\(id).log"), namespace: namespace)
         workers.append(worker)
         return worker
     }

@@ -91,6 +91,11 @@ public func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     return try body(url)
 }
 
+/// The size of the file at `url`, nil if there is none.
+public func fileSize(_ url: URL) -> Int64? {
+    (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+}
+
 /// Media made at test time from ffmpeg's lavfi sources.
 public enum TestMedia {
     /// Encodes a lavfi video source (and optional lavfi audio) to `name` in `directory`.

@@ -138,6 +138,7 @@ public final class CoordinatorServer {
         }
         if announced { logger.info("leading this farm database now") }
         try store.setOutputRoot(configuration.outputRoot)
+        try intake.dataFolder.reset()
         try store.graceRunningLeases(leaseSeconds: configuration.leaseSeconds)
     }
 

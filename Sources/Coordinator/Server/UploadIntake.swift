@@ -25,7 +25,8 @@ final class UploadIntake {
     private let sessions: WorkerSessions
     private let logger: Logger
     private let dataDirectory: URL
-    private let uploads = UploadReceiver()
+    private let uploads: UploadReceiver
+    let dataFolder: DataFolderHealth
     private let verifier = DispatchQueue(label: "farm.coordinator.verify")
     /// Attempts whose upload is being verified: their resent pieces and `done` wait for the verdict.
     private var verifying: Set<AttemptKey> = []
@@ -37,6 +38,8 @@ final class UploadIntake {
         self.sessions = sessions
         self.logger = logger
         self.dataDirectory = dataDirectory
+        uploads = UploadReceiver(logger: logger)
+        dataFolder = DataFolderHealth(store: store, logger: logger, folder: dataDirectory)
     }
 
     func folder(_ job: Int64) -> JobFolder {
@@ -52,7 +55,15 @@ final class UploadIntake {
             outbox.send(.rejected(Verdict.stale(piece.key)), to: route)
             return
         }
-        let received = try uploads.receive(piece, bytes: bytes, into: folder(chunk.job))
+        let received: Int64
+        do {
+            received = try uploads.receive(piece, bytes: bytes, into: folder(chunk.job))
+        } catch let error as DataFolderError {
+            // No answer: the worker sends the piece again after its patience, until there is room.
+            try dataFolder.failed(error)
+            return
+        }
+        try dataFolder.wrote()
         outbox.send(.pieceAck(UploadAck(key: piece.key, received: received)), to: route)
         // Its render is over: the worker's slot is free for the next chunk while this one uploads.
         if piece.offset == 0, sessions.uploading(piece.key) { try sessions.assignChunks() }

@@ -2,6 +2,11 @@ import FarmCore
 import FarmMedia
 import FarmWire
 import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Collects uploads piece by piece straight into files, hashing as they arrive, so the
 /// coordinator's memory stays bounded whatever the segment size.
@@ -18,33 +23,47 @@ final class UploadReceiver {
 
     private final class Upload {
         let url: URL
-        let handle: FileHandle
+        private let descriptor: Int32
         let hasher = SHA256()
         var received: Int64 = 0
 
         /// Opens `url` to write, starting empty or, when `resuming`, after the bytes it holds.
         init(url: URL, resuming: Bool) throws {
-            if !resuming { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
-            guard let handle = FileHandle(forUpdatingAtPath: url.path) else {
-                throw TransportError(message: "cannot write \(url.path)")
-            }
+            let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | (resuming ? 0 : O_TRUNC), 0o644)
+            guard descriptor >= 0 else { throw DataFolderError(path: url.path, code: errno) }
             self.url = url
-            self.handle = handle
-            if resuming {
-                while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
-                    hasher.update(data)
-                    received += Int64(data.count)
+            self.descriptor = descriptor
+            guard resuming else { return }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = buffer.withUnsafeMutableBytes {
+                    pread(descriptor, $0.baseAddress, $0.count, off_t(received))
                 }
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { throw DataFolderError(path: url.path, code: errno) }
+                guard count > 0 else { break }
+                hasher.update(Array(buffer[..<count]))
+                received += Int64(count)
             }
         }
 
+        deinit { close(descriptor) }
+
+        /// Writes `bytes` after what is held; on failure cuts the file back to what was held.
         func append(_ bytes: [UInt8]) throws {
-            do {
-                try handle.seek(toOffset: UInt64(received))
-                try handle.write(contentsOf: bytes)
-            } catch {
-                try? handle.truncate(atOffset: UInt64(received))
-                throw TransportError(message: "cannot write \(url.path): \(error.localizedDescription)")
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes {
+                    pwrite(
+                        descriptor, $0.baseAddress! + written, bytes.count - written, off_t(received) + off_t(written))
+                }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else {
+                    let code = count < 0 ? errno : ENOSPC
+                    _ = ftruncate(descriptor, off_t(received))
+                    throw DataFolderError(path: url.path, code: code)
+                }
+                written += count
             }
             hasher.update(bytes)
             received += Int64(bytes.count)
@@ -52,13 +71,22 @@ final class UploadReceiver {
     }
 
     private var uploads: [AttemptKey: Upload] = [:]
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
 
     /// Writes the piece if it continues the upload; returns the bytes now held, from which the
     /// worker goes on. A piece at offset 0 starts the upload over.
     func receive(_ piece: UploadPiece, bytes: [UInt8], into folder: JobFolder) throws -> Int64 {
         if piece.offset == 0 {
             discard(piece.key)
-            try folder.create()
+            do {
+                try folder.create()
+            } catch {
+                throw DataFolderError(path: folder.incoming.path, code: (error as NSError).posixCode ?? EIO)
+            }
             uploads[piece.key] = try Upload(url: folder.upload(piece.key), resuming: false)
         }
         guard let upload = try upload(piece.key, in: folder) else { return 0 }
@@ -71,7 +99,6 @@ final class UploadReceiver {
     /// not synced yet: the verifier does that off the loop's thread.
     func complete(_ key: AttemptKey, in folder: JobFolder) throws -> Completed? {
         guard try upload(key, in: folder) != nil, let upload = uploads.removeValue(forKey: key) else { return nil }
-        try upload.handle.close()
         return Completed(url: upload.url, bytes: upload.received, sha256: upload.hasher.finish())
     }
 
@@ -82,12 +109,20 @@ final class UploadReceiver {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let resumed = try Upload(url: url, resuming: true)
         uploads[key] = resumed
+        logger.info("\(key): resuming its upload after the \(resumed.received) bytes on disk")
         return resumed
     }
 
     func discard(_ key: AttemptKey) {
         guard let upload = uploads.removeValue(forKey: key) else { return }
-        try? upload.handle.close()
         try? FileManager.default.removeItem(at: upload.url)
+    }
+}
+
+extension NSError {
+    /// The errno behind a Foundation file error, when there is one.
+    fileprivate var posixCode: Int32? {
+        if domain == NSPOSIXErrorDomain { return Int32(code) }
+        return (userInfo[NSUnderlyingErrorKey] as? NSError)?.posixCode
     }
 }

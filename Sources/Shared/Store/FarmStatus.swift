@@ -30,6 +30,9 @@ public struct JobStatus: Codable, Sendable, Equatable {
     public var chunks: ChunkCounts
     public var output: String
     public var error: String?
+    /// What holds the farm up while the job runs, such as the coordinator's data folder being
+    /// full; nil when nothing does and once the job ended.
+    public var warning: String?
 
     public var isFinished: Bool { state.isFinished }
 }

@@ -36,6 +36,11 @@ extension FarmStore {
         }
     }
 
+    /// Records why the data folder cannot be written (nil: it can again).
+    public func setDataFolderProblem(_ problem: String?) throws {
+        try connection.query("UPDATE farm_identity SET data_folder_problem = $1", [problem])
+    }
+
     /// Connects again after the database went away.
     public func reconnect() throws {
         try connection.reconnect()

@@ -27,7 +27,8 @@ extension FarmStore {
                    coalesce(sum(CASE WHEN c.kind <> 'video' OR c.started_at < j.started_at THEN 0
                                      WHEN c.state = 'done' THEN c.end_frame - c.start_frame
                                      WHEN c.state = 'running' AND c.outcome = 'running' THEN c.frames_done
-                                     ELSE 0 END), 0)
+                                     ELSE 0 END), 0),
+                   (SELECT data_folder_problem FROM farm_identity)
             FROM jobs j LEFT JOIN c ON c.job_id = j.id
             WHERE $1::bigint IS NULL OR j.id = $1::bigint
             GROUP BY j.id ORDER BY j.id DESC LIMIT $2
@@ -158,7 +159,9 @@ extension FarmStore {
             chunks: ChunkCounts(
                 queued: Int(row.int(13)), running: Int(row.int(14)), done: Int(row.int(15)), failed: Int(row.int(16)),
                 total: Int(row.int(17))),
-            output: row.string(6), error: row[7])
+            output: row.string(6), error: row[7],
+            // The farm's trouble holds up every job still to finish.
+            warning: state.isFinished ? nil : row[19])
     }
 
     /// Seconds since 1970 as ISO 8601 in UTC.

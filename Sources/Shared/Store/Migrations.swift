@@ -112,6 +112,14 @@ public enum Migrations {
             );
             """
         ),
+        (
+            6,
+            """
+            -- Why the leading coordinator cannot write in its data folder (disk full), shown by
+            -- `farm status` until a write succeeds again.
+            ALTER TABLE farm_identity ADD COLUMN data_folder_problem text;
+            """
+        ),
     ]
 
     /// The newest schema version this build knows.

@@ -12,11 +12,15 @@ final class Uploader {
     private let patience: Duration
     private let send: (WireMessage) -> Void
     private let clock = ContinuousClock()
+    /// With an upload limit: the earliest the next piece of any upload may go.
+    private var pacing: (limit: ByteRate, nextPiece: ContinuousClock.Instant)?
 
-    init(pieceBytes: Int, patience: Duration, send: @escaping (WireMessage) -> Void) {
-        self.pieceBytes = pieceBytes
+    init(pieceBytes: Int, patience: Duration, limit: ByteRate? = nil, send: @escaping (WireMessage) -> Void) {
+        // Pieces of a tenth of a second's worth keep a limited upload smooth.
+        self.pieceBytes = limit.map { min(pieceBytes, max(4096, Int($0.bytesPerSecond / 10))) } ?? pieceBytes
         self.patience = patience
         self.send = send
+        pacing = limit.map { ($0, clock.now) }
     }
 
     /// Measures and hashes a finished render once, then sends its first piece.
@@ -24,26 +28,28 @@ final class Uploader {
         let attributes = try FileManager.default.attributesOfItem(atPath: output.url.path)
         let bytes = (attributes[.size] as? NSNumber)?.int64Value ?? 0
         task.upload = WorkerTask.Upload(output: output, bytes: bytes, sha256: try SHA256.file(output.url.path))
-        task.phase = .uploading(acked: 0, sentAt: clock.now)
-        try sendNext(task)
+        try sendNext(task, from: 0)
     }
 
     /// The coordinator holds `received` bytes: continue from there.
     func acknowledged(_ task: WorkerTask, received: Int64) throws {
         guard case .uploading = task.phase else { return }
-        task.phase = .uploading(acked: received, sentAt: clock.now)
-        try sendNext(task)
+        try sendNext(task, from: received)
     }
 
     /// Sends the piece after what the coordinator holds, or `done` when it holds everything.
-    private func sendNext(_ task: WorkerTask) throws {
-        guard case .uploading(let acked, _) = task.phase, let result = task.upload else { return }
+    private func sendNext(_ task: WorkerTask, from acked: Int64) throws {
+        guard let result = task.upload else { return }
         if acked >= result.bytes {
             let done = ChunkDone(
                 key: task.key, bytes: result.bytes, sha256: result.sha256, frames: result.output.frames,
                 fps: result.output.fps)
             send(.done(done))
             task.phase = .awaitingVerdict(sentAt: clock.now)
+            return
+        }
+        if let pacing, clock.now < pacing.nextPiece {
+            task.phase = .paced(acked: acked)
             return
         }
         let file = result.output.url
@@ -55,18 +61,23 @@ final class Uploader {
         let bytes = Array(try handle.read(upToCount: pieceBytes) ?? Data())
         send(.piece(UploadPiece(key: task.key, offset: acked, total: result.bytes), bytes))
         task.phase = .uploading(acked: acked, sentAt: clock.now)
+        if let limit = pacing?.limit, let last = pacing?.nextPiece {
+            pacing?.nextPiece = max(last, clock.now) + .seconds(Double(bytes.count) / limit.bytesPerSecond)
+        }
     }
 
-    /// A piece or `done` that got no answer is sent again.
-    func resendStalled(_ tasks: [WorkerTask]) throws {
+    /// Sends pieces the upload limit held back once they are due, and again a piece or `done`
+    /// that got no answer.
+    func sendDue(_ tasks: [WorkerTask]) throws {
         for task in tasks {
             switch task.phase {
-            case .uploading(_, let sentAt) where clock.now - sentAt > patience:
-                try sendNext(task)
+            case .paced(let acked):
+                try sendNext(task, from: acked)
+            case .uploading(let acked, let sentAt) where clock.now - sentAt > patience:
+                try sendNext(task, from: acked)
             case .awaitingVerdict(let sentAt) where clock.now - sentAt > patience:
                 // Start over: the coordinator may have lost the upload with its process.
-                task.phase = .uploading(acked: 0, sentAt: clock.now)
-                try sendNext(task)
+                try sendNext(task, from: 0)
             default:
                 continue
             }

@@ -31,6 +31,8 @@ public final class WorkerAgent {
         public var keys: (own: CurveKeys, coordinator: String)?
         /// Upload piece size: the most either side holds of one upload at a time.
         public var pieceBytes = 1 << 20
+        /// The most bytes per second this worker's uploads send, all together; nil: no limit.
+        public var uploadLimit: ByteRate?
 
         public init(coordinator: String, id: String, scratch: URL) {
             self.coordinator = coordinator
@@ -73,7 +75,8 @@ public final class WorkerAgent {
         lastHeartbeat = clock.now
         lastProgress = clock.now
         uploader = Uploader(
-            pieceBytes: configuration.pieceBytes, patience: .seconds(3 * configuration.heartbeatSeconds)
+            pieceBytes: configuration.pieceBytes, patience: .seconds(3 * configuration.heartbeatSeconds),
+            limit: configuration.uploadLimit
         ) { [unowned self] message in self.send(message) }
     }
 
@@ -169,7 +172,7 @@ public final class WorkerAgent {
                         worker: info, running: Array(tasks.keys), waiting: tasks.values.filter(\.isQueued).map(\.key),
                         uploading: tasks.values.filter(\.isUploading).map(\.key))))
         }
-        try uploader.resendStalled(Array(tasks.values))
+        try uploader.sendDue(Array(tasks.values))
     }
 
     /// A task that ends makes the next loop send a heartbeat, so the farm sees what this worker

@@ -9,6 +9,8 @@ final class WorkerTask {
         case rendering
         /// Sending pieces; `acked` is how much the coordinator holds.
         case uploading(acked: Int64, sentAt: ContinuousClock.Instant)
+        /// Acknowledged up to `acked`; the next piece waits for the upload limit.
+        case paced(acked: Int64)
         /// Every piece acknowledged, `done` sent; waiting for accepted or rejected.
         case awaitingVerdict(sentAt: ContinuousClock.Instant)
     }
@@ -42,7 +44,7 @@ final class WorkerTask {
     /// Rendered; its result is uploading or waiting for the verdict.
     var isUploading: Bool {
         switch phase {
-        case .uploading, .awaitingVerdict: return true
+        case .uploading, .paced, .awaitingVerdict: return true
         case .queued, .rendering: return false
         }
     }

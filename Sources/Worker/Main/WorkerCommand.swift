@@ -24,6 +24,7 @@ struct WorkerCommand: ParsableCommand {
             Examples:
               farm-worker --coordinator tcp://render-01:5555 --media-root /mnt/media
               farm-worker --coordinator tcp://10.0.0.5:5555 --slots 2 --threads 2
+              farm-worker --coordinator tcp://render-01:5555 --upload-limit 20M
             """,
         version: FarmVersion.current
     )
@@ -66,6 +67,13 @@ struct WorkerCommand: ParsableCommand {
     @Option(name: .long, help: "Folder for segments before upload (default: a temporary folder).")
     var scratch: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Upload at most this many bytes per second, all uploads together (k, M, G: powers of 1000), "
+                + "so a worker on a shared link leaves room for others (default: no limit).", valueName: "rate"))
+    var uploadLimit: ByteRate?
+
     @Flag(name: .long, help: "Show FFmpeg's own warnings.")
     var verbose = false
 
@@ -107,8 +115,15 @@ struct WorkerCommand: ParsableCommand {
         configuration.encoderThreads = threads
         configuration.mediaRoot = mediaRoot.map { URL(fileURLWithPath: $0) }
         configuration.keys = keys
+        configuration.uploadLimit = uploadLimit
         let agent = try WorkerAgent(configuration: configuration)
         signal(SIGPIPE, SIG_IGN)
         try agent.run()
+    }
+}
+
+extension ByteRate: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
     }
 }

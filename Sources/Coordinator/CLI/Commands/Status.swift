@@ -10,7 +10,8 @@ struct Status: ParsableCommand {
             Without JOB: every job, newest first, with its progress, measured fps, ETA and chunks \
             by state. With JOB: that job's chunks (frame range, state, worker, attempt, fps, time), \
             its newest errors and its output. ETA and fps come from frames rendered over time, \
-            not from chunk counts.
+            not from chunk counts. A problem that holds the whole farm up, such as the \
+            coordinator's data folder being full, is shown as a warning until it passes.
 
             Exit codes: 0 shown, 1 farm unreachable, 3 no such job, 64 a wrong command line.
 
@@ -62,7 +63,10 @@ struct Status: ParsableCommand {
                 String(job.chunks.failed),
             ])
         }
-        return table.text
+        // One farm-wide problem holds up every running job: say it once, under the table.
+        var warnings: [String] = []
+        for warning in jobs.compactMap(\.warning) where !warnings.contains(warning) { warnings.append(warning) }
+        return ([table.text] + warnings.map { "warning: \($0)" }).joined(separator: "\n")
     }
 
     static func text(_ detail: JobDetail) -> String {
@@ -77,6 +81,7 @@ struct Status: ParsableCommand {
                 + (job.state == .done ? "" : job.isFinished ? " (not written)" : " (when done)"),
         ]
         if let error = job.error { lines.append("  error     \(error)") }
+        if let warning = job.warning { lines.append("  warning   \(warning)") }
         var table = TextTable(
             ["CHUNK", "FRAMES", "STATE", "WORKER", "ATTEMPT", "DONE", "FPS", "TIME"], numeric: [4, 5, 6, 7])
         for chunk in detail.chunks {

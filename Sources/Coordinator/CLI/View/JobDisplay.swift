@@ -82,6 +82,7 @@ struct TerminalJobDisplay: JobDisplay {
             lines.append("  … and \(running.count - maximumChunkBars) more running")
         }
         lines.append("chunks: \(StatusText.counts(job.chunks))")
+        if let warning = job.warning { lines.append("warning: \(warning)") }
         if let error = detail.errors.first { lines.append("last error: \(StatusText.error(error))") }
         return lines
     }
@@ -102,6 +103,7 @@ struct PlainJobDisplay: JobDisplay {
     let handle: FileHandle
     private var lastKey = ""
     private var lastError: AttemptStatus?
+    private var lastWarning: String?
     private var lastLine = ContinuousClock.now - .seconds(60)
 
     init(handle: FileHandle) {
@@ -113,6 +115,10 @@ struct PlainJobDisplay: JobDisplay {
         if let error = detail.errors.first, error != lastError {
             lastError = error
             write("job \(job.id) error: \(StatusText.error(error))")
+        }
+        if job.warning != lastWarning {
+            lastWarning = job.warning
+            if let warning = job.warning { write("job \(job.id) warning: \(warning)") }
         }
         let key = "\(StatusText.state(job)) \(StatusText.counts(job.chunks))"
         guard key != lastKey || ContinuousClock.now - lastLine >= .seconds(5) else { return }
