@@ -57,4 +57,44 @@ import Testing
             print("media fuzz: \(count) files, \(accepted) accepted, \(refused) refused, no crash")
         }
     }
+
+    /// Media is probed in a child process: a file that crashes FFmpeg's probe (a stand-in
+    /// prober crashes on it) is reported as that asset's problem, in one line, exit 2.
+    @Test func aFileThatCrashesTheProbeIsReportedAsItsAssetsProblem() throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make("good.wav", in: dir, audio: "sine=duration=1")
+            try TestMedia.make("bad.wav", in: dir, audio: "sine=duration=1")
+            let prober = dir.appendingPathComponent("crashing-prober")
+            try Data(
+                """
+                #!/bin/sh
+                while IFS= read -r path; do
+                  case "$path" in *bad.wav) kill -SEGV $$ ;; esac
+                  printf '%s\\n' "$path" | \(farmProgram) probe-media
+                done
+
+                """.utf8
+            ).write(to: prober)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: prober.path)
+            try Data(
+                """
+                {"assets": {"good": {"path": "good.wav"}, "bad": {"path": "bad.wav"}},
+                 "tracks": [{"kind": "audio", "items": [{"asset": "good", "at": "0", "duration": "1"},
+                                                        {"asset": "bad", "at": "1", "duration": "1"}]}]}
+                """.utf8
+            ).write(to: dir.appendingPathComponent("p.json"))
+            let result = try run(farmProgram, ["validate", "p.json", "--media-prober", prober.path], in: dir)
+            #expect(result.status == 2, "\(result.stderr)")
+            let bad = dir.appendingPathComponent("bad.wav").path
+            #expect(result.stderr == "p.json: assets.bad.path: the probe crashed (signal 11): \(bad)\n")
+            // The same project with the real probe: both files are fine.
+            let real = try run(farmProgram, ["validate", "p.json"], in: dir)
+            #expect(real.status == 0, "\(real.stderr)")
+            let rendered = try run(
+                farmProgram, ["render", "p.json", "-o", "out.wav", "--local", "--media-prober", prober.path], in: dir)
+            #expect(rendered.status == 2, "\(rendered.stderr)")
+            #expect(rendered.stderr.contains("assets.bad.path: the probe crashed (signal 11)"), "\(rendered.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.wav").path))
+        }
+    }
 }

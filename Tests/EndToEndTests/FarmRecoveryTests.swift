@@ -175,4 +175,44 @@ import Testing
             #expect(acceptedOnce.count == 5, "each chunk is accepted once: \(acceptedOnce)")
         }
     }
+
+    /// A segment that crashes FFmpeg while the coordinator checks it costs the checking child
+    /// process, not the coordinator: the attempt fails, the chunk is a poison chunk after its
+    /// limit, and the job fails with the reason while the coordinator serves on.
+    @Test func aSegmentThatCrashesItsVerifierFailsItsJobNotTheCoordinator() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            // Stands in for an FFmpeg crash on the audio blocks; checks video with the real verifier.
+            let verifier = dir.appendingPathComponent("crashing-verifier")
+            try Data(
+                """
+                #!/bin/sh
+                while IFS= read -r request; do
+                  case "$request" in *'"kind":"audio"'*) kill -SEGV $$ ;; esac
+                  printf '%s\\n' "$request" | \(farmProgram) verify-segments
+                done
+
+                """.utf8
+            ).write(to: verifier)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: verifier.path)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--segment-verifier", verifier.path])
+            try farm.startWorker("w1")
+            try farm.startWorker("w2")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            let record = try farm.finish(job)
+            #expect(record.state == .failed)
+            let error = try #require(record.error, "\(farm.logs)")
+            #expect(error.contains("the verifier crashed (signal 11) reading the segment"), "\(error)")
+            #expect(error.contains("the audio task"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            let audioAttempts = try farm.attempts(job).filter { $0.kind == "audio" }
+            #expect(audioAttempts.count == 3 && audioAttempts.allSatisfy { $0.outcome == "failed" }, "\(audioAttempts)")
+            #expect(farm.coordinator?.process.isRunning == true, "\(farm.logs)")
+            // The video chunks went through the real verifier, in its own process, and passed.
+            #expect(try farm.attempts(job).contains { $0.kind == "video" && $0.outcome == "done" })
+        }
+    }
 }

@@ -122,14 +122,14 @@ public final class TestFarm {
 
     public var endpoint: String { "tcp://127.0.0.1:\(port)" }
 
-    public func startCoordinator(bind: String? = nil, namespace: String? = nil) throws {
+    public func startCoordinator(bind: String? = nil, namespace: String? = nil, arguments: [String] = []) throws {
         coordinator = try FarmProcess(
             "farm",
             [
                 "serve", "--database", database, "--bind", bind ?? endpoint, "--data",
                 dataDirectory.path, "--output-root", directory.path,
                 "--lease-seconds", String(leaseSeconds),
-            ], log: directory.appendingPathComponent("coordinator.log"), namespace: namespace)
+            ] + arguments, log: directory.appendingPathComponent("coordinator.log"), namespace: namespace)
     }
 
     /// The coordinator, then one worker per id.

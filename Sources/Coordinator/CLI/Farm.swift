@@ -38,7 +38,7 @@ struct Farm: ParsableCommand {
         subcommands: [
             Render.self, Validate.self, Submit.self, Serve.self, Status.self, Watch.self, Workers.self, Logs.self,
             Cancel.self,
-            Pause.self, Resume.self, Priority.self, Retry.self, Keys.self,
+            Pause.self, Resume.self, Priority.self, Retry.self, Keys.self, VerifySegments.self, ProbeMedia.self,
         ]
     )
 

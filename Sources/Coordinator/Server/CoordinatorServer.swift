@@ -29,6 +29,9 @@ public final class CoordinatorServer {
         /// When another coordinator leads the database: wait for it to stop (a standby), or
         /// refuse to start (a private farm for one render).
         public var waitsForLeadership = true
+        /// The `farm` executable, run as `PROGRAM verify-segment …` to check each upload in a
+        /// process of its own; nil checks in this process.
+        public var verifier: String?
 
         public init(database: String, dataDirectory: URL) {
             self.database = database
@@ -70,8 +73,9 @@ public final class CoordinatorServer {
         sessions = WorkerSessions(
             store: store, outbox: outbox, logger: logger, leaseSeconds: configuration.leaseSeconds)
         intake = UploadIntake(
-            store: store, outbox: outbox, sessions: sessions, logger: logger, dataDirectory: configuration.dataDirectory
-        )
+            store: store, outbox: outbox, sessions: sessions, logger: logger,
+            dataDirectory: configuration.dataDirectory,
+            check: SegmentCheck(program: configuration.verifier))
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
             removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot)

@@ -32,7 +32,13 @@ final class UploadIntake {
     private var verifying: Set<AttemptKey> = []
     private let verified = Locked<[Verified]>([])
 
-    init(store: FarmStore, outbox: Outbox, sessions: WorkerSessions, logger: Logger, dataDirectory: URL) {
+    private let check: SegmentCheck
+
+    init(
+        store: FarmStore, outbox: Outbox, sessions: WorkerSessions, logger: Logger, dataDirectory: URL,
+        check: SegmentCheck
+    ) {
+        self.check = check
         self.store = store
         self.outbox = outbox
         self.sessions = sessions
@@ -94,6 +100,7 @@ final class UploadIntake {
         guard let job = try store.job(chunk.job) else { return }
         verifying.insert(done.key)
         let results = verified
+        let check = check
         verifier.async {
             var problem: String?
             do {
@@ -101,14 +108,7 @@ final class UploadIntake {
                 guard try SHA256.file(upload.url.path) == done.sha256 else {
                     throw TransportError(message: "the stored file does not match the upload's SHA-256")
                 }
-                switch chunk.kind {
-                case .video: try SegmentVerifier.verifyVideo(upload.url, chunk: chunk.chunk, fps: job.fps)
-                case .audio:
-                    try SegmentVerifier.verifyAudio(
-                        upload.url, block: chunk.chunk, sampleRate: job.sampleRate,
-                        startsRender: chunk.start == job.samples.lowerBound,
-                        endsRender: chunk.end == job.samples.upperBound)
-                }
+                try check.verify(upload.url, chunk: chunk, job: job)
                 try AtomicFile.fsync(path: upload.url.path)
             } catch {
                 problem = "segment failed verification: \(error)"

@@ -11,6 +11,8 @@ public struct ProjectLoader {
     /// Refuse any asset outside `mediaRoot` once paths are resolved: absolute paths elsewhere,
     /// `..` and symbolic links that lead out. Set where an operator gave `--media-root`.
     public var confined: Bool
+    /// Finds out what a media file holds: `MediaProbe` here, or an `IsolatedMediaProbe`.
+    public var probe: (String) throws -> MediaInfo = { try MediaProbe.probe(path: $0) }
 
     public init(mediaRoot: URL? = nil, confined: Bool = false) {
         self.mediaRoot = mediaRoot
@@ -64,7 +66,7 @@ public struct ProjectLoader {
                 continue
             }
             do {
-                media[id] = try MediaProbe.probe(path: path)
+                media[id] = try probe(path)
             } catch let error as FFmpegError {
                 let reason = error.operation == path ? "\(error.message): \(path)" : error.description
                 log.add("assets.\(id).path", reason)

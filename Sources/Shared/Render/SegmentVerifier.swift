@@ -7,6 +7,10 @@ import Foundation
 public enum SegmentVerifier {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// A video segment must hold exactly the chunk's frames, start with a keyframe, and carry
@@ -79,6 +83,48 @@ public enum SegmentVerifier {
         }
         guard endsRender ? end >= length : end == length else {
             throw Failure(description: "audio block covers \(end) samples, the block has \(length)")
+        }
+    }
+}
+
+extension SegmentVerifier {
+    /// One check, as the coordinator asks a verifier process for it: a line of JSON.
+    public struct Request: Codable, Sendable {
+        public var path: String
+        public var kind: ChunkKind
+        /// Frames of a video segment, samples of an audio block.
+        public var length: Int64
+        /// The output frame rate, for video ("30000/1001").
+        public var fps: String
+        public var sampleRate: Int
+        /// An audio block that starts or ends the render, where the encoder's priming or flush may lie.
+        public var startsRender: Bool
+        public var endsRender: Bool
+
+        public init(
+            path: String, kind: ChunkKind, length: Int64, fps: Rational, sampleRate: Int, startsRender: Bool,
+            endsRender: Bool
+        ) {
+            self.path = path
+            self.kind = kind
+            self.length = length
+            self.fps = fps.description
+            self.sampleRate = sampleRate
+            self.startsRender = startsRender
+            self.endsRender = endsRender
+        }
+
+        public func check() throws {
+            let url = URL(fileURLWithPath: path)
+            let chunk = Chunk(index: 0, start: 0, end: length)
+            switch kind {
+            case .video:
+                guard let rate = Rational(parsing: fps) else { throw Failure(description: "bad frame rate \(fps)") }
+                try verifyVideo(url, chunk: chunk, fps: rate)
+            case .audio:
+                try verifyAudio(
+                    url, block: chunk, sampleRate: sampleRate, startsRender: startsRender, endsRender: endsRender)
+            }
         }
     }
 }

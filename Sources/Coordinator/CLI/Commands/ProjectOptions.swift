@@ -20,13 +20,21 @@ struct ProjectOptions: ParsableArguments {
     @Flag(name: .long, help: "Show FFmpeg's own warnings.")
     var verbose = false
 
+    /// Tests put a program here that stands in for a probe that crashes.
+    @Option(name: .long, help: ArgumentHelp("The program run as `PROGRAM probe-media`.", visibility: .hidden))
+    var mediaProber: String?
+
     /// Loads and checks the project; on bad input prints every problem and exits with code 2.
     func load() throws -> LoadedProject {
         FFmpegLog.configure(verbose: verbose)
         do {
             // A media root given here also confines the assets to it.
-            return try ProjectLoader(mediaRoot: mediaRoot.map { URL(fileURLWithPath: $0) }, confined: true)
-                .load(file: project)
+            var loader = ProjectLoader(mediaRoot: mediaRoot.map { URL(fileURLWithPath: $0) }, confined: true)
+            // The user's media is probed in a child process: a file that crashes FFmpeg is
+            // reported as that asset's problem.
+            let isolated = IsolatedMediaProbe(program: mediaProber ?? Subprocess.currentExecutable)
+            loader.probe = isolated.probe(path:)
+            return try loader.load(file: project)
         } catch let error as ProjectError {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw FarmExit.badInput

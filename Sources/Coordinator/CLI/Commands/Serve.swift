@@ -62,6 +62,10 @@ struct Serve: ParsableCommand {
     @Flag(name: .long, help: "Log every message, not just events.")
     var verbose = false
 
+    /// Tests put a program here that stands in for a verifier that crashes.
+    @Option(name: .long, help: ArgumentHelp("The program run as `PROGRAM verify-segment …`.", visibility: .hidden))
+    var segmentVerifier: String?
+
     func validate() throws {
         if (key == nil) != (allowedWorkers == nil) {
             throw ValidationError("--key and --allowed-workers go together: a farm with keys needs both")
@@ -104,6 +108,7 @@ struct Serve: ParsableCommand {
         configuration.leaseSeconds = leaseSeconds
         configuration.outputRoot = OutputRoot(
             URL(fileURLWithPath: outputRoot ?? FileManager.default.currentDirectoryPath))
+        configuration.verifier = segmentVerifier ?? Subprocess.currentExecutable
         let coordinator = try CoordinatorServer(configuration: configuration)
         let signals = StopSignals { _ in coordinator.stop() }
         try coordinator.run()

@@ -35,16 +35,64 @@ public enum Subprocess {
     public static func spawn(_ argv: [String], standardOutput: URL, standardError: URL, directory: URL? = nil) throws
         -> pid_t
     {
+        try spawn(argv, directory: directory) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, standardOutput.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            if standardError == standardOutput {
+                posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 2, standardError.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            }
+        }
+    }
+
+    /// A child that reads what we write and writes what we read, through pipes.
+    public struct Piped {
+        public var pid: pid_t
+        /// The child's standard input.
+        public var input: FileHandle
+        /// The child's standard output.
+        public var output: Int32
+    }
+
+    /// Starts `argv` with pipes for its standard input and output; its standard error is ours.
+    public static func spawnPiped(_ argv: [String]) throws -> Piped {
+        var toChild: [Int32] = [0, 0]
+        var fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0 else { throw SubprocessError(program: argv[0], code: errno) }
+        guard pipe(&fromChild) == 0 else {
+            let code = errno
+            for end in toChild { close(end) }
+            throw SubprocessError(program: argv[0], code: code)
+        }
+        // Our ends must not leak into other children.
+        _ = fcntl(toChild[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fromChild[0], F_SETFD, FD_CLOEXEC)
+        defer {
+            close(toChild[0])
+            close(fromChild[1])
+        }
+        do {
+            let pid = try spawn(argv, directory: nil) { actions in
+                posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+                posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+            }
+            return Piped(
+                pid: pid, input: FileHandle(fileDescriptor: toChild[1], closeOnDealloc: true), output: fromChild[0])
+        } catch {
+            close(toChild[1])
+            close(fromChild[0])
+            throw error
+        }
+    }
+
+    private static func spawn(
+        _ argv: [String], directory: URL?, standardDescriptors: (inout posix_spawn_file_actions_t) -> Void
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, standardOutput.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if standardError == standardOutput {
-            posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, standardError.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        }
+        standardDescriptors(&actions)
         farm_spawn_add_closefrom(&actions, 3)
         if let directory { farm_spawn_add_chdir(&actions, directory.path) }
         // Our threads block most signals (Dispatch does); a child must not inherit that, or it
@@ -67,6 +115,11 @@ public enum Subprocess {
             throw SubprocessError(program: argv[0], code: spawned)
         }
         return pid
+    }
+
+    /// The path of this process's own executable.
+    public static var currentExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// Waits for `pid` to end and returns its exit status (128 + N for signal N), or nil if it

@@ -1,0 +1,27 @@
+import ArgumentParser
+import FarmMedia
+import Foundation
+
+/// Probes media files for a `farm` command, in a process of its own (`IsolatedMediaProbe`): a
+/// file that crashes or hangs FFmpeg costs this process, not the command.
+struct ProbeMedia: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe-media",
+        abstract: "Probe media files for another farm command (started by it).",
+        discussion: """
+            Reads one file path per line on standard input and answers each with one line of JSON: \
+            the media's facts, or the operation that failed and FFmpeg's message.
+            """,
+        shouldDisplay: false
+    )
+
+    func run() throws {
+        FFmpegLog.configure(verbose: false)
+        let encoder = JSONEncoder()
+        while let path = readLine(strippingNewline: true) {
+            let answer = try encoder.encode(IsolatedMediaProbe.Answer(probing: path))
+            print(String(decoding: answer, as: UTF8.self))
+            fflush(stdout)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import FarmCore
+import FarmRender
+import FarmStore
+import Foundation
+
+/// Verifies uploaded segments before they are accepted: in a `PROGRAM verify-segments` child
+/// (a `HelperProcess`) when there is a program, so that a file which makes FFmpeg crash or hang
+/// fails its attempt (and, as a poison chunk, its job) while the coordinator serves on. Checked
+/// in-process, the same file would crash the coordinator again at every restart. Used from one
+/// thread at a time (the verifier queue).
+final class SegmentCheck {
+    /// Nil verifies in this process.
+    private let helper: HelperProcess?
+
+    /// `program` is the `farm` executable; a decode stuck for `timeoutSeconds` is a bad segment.
+    init(program: String?, timeoutSeconds: Int = 300) {
+        helper = program.map { HelperProcess([$0, "verify-segments"], timeoutSeconds: timeoutSeconds) }
+    }
+
+    func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws {
+        let request = SegmentVerifier.Request(
+            path: url.path, kind: chunk.kind, length: chunk.end - chunk.start, fps: job.fps,
+            sampleRate: job.sampleRate, startsRender: chunk.start == job.samples.lowerBound,
+            endsRender: chunk.end == job.samples.upperBound)
+        guard let helper else { return try request.check() }
+        let answer: String
+        do {
+            answer = try helper.ask(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+        } catch let failure as HelperProcess.Failure {
+            throw SegmentVerifier.Failure(description: "the verifier \(failure.reason) reading the segment")
+        }
+        guard answer == "ok" else {
+            throw SegmentVerifier.Failure(description: String(answer.dropFirst(answer.hasPrefix("bad: ") ? 5 : 0)))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A child process kept running to answer requests, one line in and one line out, so that work
+/// on untrusted files (FFmpeg decoding an upload or a user's media) can crash or hang the child
+/// but never the process that asked. The request in flight when the child dies or stalls fails;
+/// the next one starts a fresh child. Used from one thread at a time.
+public final class HelperProcess {
+    /// Why a request got no answer: the child crashed, ended or hung.
+    public struct Failure: Error, CustomStringConvertible {
+        /// "crashed (signal 11)", "ended (status 3)", "took longer than 300 s".
+        public var reason: String
+        public var description: String { "the helper process \(reason)" }
+    }
+
+    private let argv: [String]
+    private let timeoutSeconds: Int
+    private var child: Subprocess.Piped?
+    private var pending: [UInt8] = []
+
+    public init(_ argv: [String], timeoutSeconds: Int) {
+        self.argv = argv
+        self.timeoutSeconds = timeoutSeconds
+        // A child that died makes writes to its pipe fail with EPIPE instead of killing us.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit { stop() }
+
+    /// Sends `request` (one line) and returns the child's one-line answer.
+    public func ask(_ request: String) throws -> String {
+        let line = Data((request + "\n").utf8)
+        // A child that ended while idle is started again, once, before this request is blamed.
+        if (try? send(line)) == nil {
+            stop()
+            try send(line)
+        }
+        return try readAnswer()
+    }
+
+    private func send(_ line: Data) throws {
+        if child == nil {
+            child = try Subprocess.spawnPiped(argv)
+            pending = []
+        }
+        try child?.input.write(contentsOf: line)
+    }
+
+    /// Closes the child's input (it ends by itself) and reaps it; a stuck child is killed.
+    public func stop() {
+        guard let current = child else { return }
+        child = nil
+        try? current.input.close()
+        close(current.output)
+        if Subprocess.wait(current.pid, timeout: 2) == nil {
+            kill(current.pid, SIGKILL)
+            _ = Subprocess.wait(current.pid, timeout: nil)
+        }
+    }
+
+    private func readAnswer() throws -> String {
+        guard let current = child else { throw Failure(reason: "did not start") }
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            var poller = pollfd(fd: current.output, events: Int16(POLLIN), revents: 0)
+            let left = max(Duration.zero, deadline - ContinuousClock.now)
+            let ready = poll(&poller, 1, Int32(left / .milliseconds(1)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else {
+                kill(current.pid, SIGKILL)
+                stop()
+                throw Failure(reason: "took longer than \(timeoutSeconds) s")
+            }
+            let count = read(current.output, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                child = nil
+                try? current.input.close()
+                close(current.output)
+                let status = Subprocess.wait(current.pid, timeout: nil) ?? -1
+                throw Failure(reason: status > 128 ? "crashed (signal \(status - 128))" : "ended (status \(status))")
+            }
+            pending += buffer[..<count]
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import FarmCore
+import Foundation
+
+/// `MediaProbe` in a child process (`PROGRAM probe-media`, a `HelperProcess`): a user's file
+/// that makes FFmpeg crash or hang is reported as that asset's problem, and the command that
+/// probed it lives on to say so.
+public final class IsolatedMediaProbe {
+    /// A probe's outcome as the child reports it: a line of JSON.
+    public struct Answer: Codable {
+        public var info: MediaInfo?
+        public var operation: String?
+        public var message: String?
+
+        /// Probes `path` here, in the child.
+        public init(probing path: String) {
+            do {
+                info = try MediaProbe.probe(path: path)
+            } catch let error as FFmpegError {
+                (operation, message) = (error.operation, error.message)
+            } catch {
+                (operation, message) = (path, String(describing: error))
+            }
+        }
+    }
+
+    private let helper: HelperProcess
+
+    /// `program` is the `farm` executable; a file whose probe takes `timeoutSeconds` is refused.
+    public init(program: String, timeoutSeconds: Int = 60) {
+        helper = HelperProcess([program, "probe-media"], timeoutSeconds: timeoutSeconds)
+    }
+
+    /// What `MediaProbe.probe(path:)` returns or throws, found out by the child.
+    public func probe(path: String) throws -> MediaInfo {
+        let answer: Answer
+        do {
+            let line = try helper.ask(path)
+            answer = try JSONDecoder().decode(Answer.self, from: Data(line.utf8))
+        } catch let failure as HelperProcess.Failure {
+            throw FFmpegError(operation: path, message: "the probe \(failure.reason)")
+        } catch {
+            throw FFmpegError(operation: path, message: "the probe's answer is unreadable (\(error))")
+        }
+        if let info = answer.info { return info }
+        throw FFmpegError(operation: answer.operation ?? path, message: answer.message ?? "cannot read")
+    }
+}
