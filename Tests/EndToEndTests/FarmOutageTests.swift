@@ -153,6 +153,10 @@ import Testing
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.start(workers: ["w1"])
+            // The first must lead before the second starts, or the second may be first to lead.
+            try farm.wait("the first coordinator to lead", timeout: 60) {
+                farm.coordinator?.output.contains("coordinator listening on") == true
+            }
             let standbyPort = farm.port + 1
             let standby = try FarmProcess(
                 "farm",
