@@ -28,11 +28,11 @@ final class UploadIntake {
     private let uploads: UploadReceiver
     let dataFolder: DataFolderHealth
     private let verifier = DispatchQueue(label: "farm.coordinator.verify")
+    /// Used only on `verifier`.
+    private let check: SegmentCheck
     /// Attempts whose upload is being verified: their resent pieces and `done` wait for the verdict.
     private var verifying: Set<AttemptKey> = []
     private let verified = Locked<[Verified]>([])
-
-    private let check: SegmentCheck
 
     init(
         store: FarmStore, outbox: Outbox, sessions: WorkerSessions, logger: Logger, dataDirectory: URL,
