@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <spawn.h>
+#include <unistd.h>
 
 #include "CSpawn.h"
 
@@ -9,4 +11,8 @@ int farm_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {
 
 int farm_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+
+int farm_pipe_cloexec(int descriptors[2]) {
+    return pipe2(descriptors, O_CLOEXEC);
 }

@@ -69,7 +69,7 @@ import Testing
                 """
                 #!/bin/sh
                 while IFS= read -r path; do
-                  case "$path" in *bad.wav) kill -SEGV $$ ;; esac
+                  case "$path" in *bad.wav*) kill -SEGV $$ ;; esac
                   printf '%s\\n' "$path" | \(farmProgram) probe-media
                 done
 

@@ -50,6 +50,8 @@ import Testing
             #expect(shown.stdout.contains("warning: \(full); uploads wait until space is freed"), "\(shown.stdout)")
             let detail = try farm.cli(["status", String(job)])
             #expect(detail.stdout.contains("  warning   \(full)"), "\(detail.stdout)")
+            // The failed piece's partial bytes were cut back off its file: the room is free again.
+            try farm.wait("the partial piece to be cut back", timeout: 30) { try Self.freeBytes(data) >= 32 * 1024 }
             // Held, not failed: no attempt failed, nothing accepted, the job still runs.
             #expect(try farm.attempts(job).allSatisfy { $0.outcome == "running" }, "\(farm.logs)")
             #expect(try farm.store.job(job)?.state == .running)

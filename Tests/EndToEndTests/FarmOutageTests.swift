@@ -69,11 +69,14 @@ import Testing
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
             let incoming = farm.dataDirectory.appendingPathComponent("jobs/\(job)/incoming")
-            var uploaded: Int64 = 0
+            // Part-way and still growing, not a whole file waiting for its verdict.
+            var sizes: [String: Int64] = [:]
             try farm.wait("an upload part-way") {
                 let parts = (try? FileManager.default.contentsOfDirectory(atPath: incoming.path)) ?? []
-                uploaded = parts.compactMap { fileSize(incoming.appendingPathComponent($0)) }.max() ?? 0
-                return uploaded > 0
+                let now = Dictionary(
+                    uniqueKeysWithValues: parts.map { ($0, fileSize(incoming.appendingPathComponent($0)) ?? 0) })
+                defer { sizes = now }
+                return now.contains { name, size in size > (sizes[name] ?? size) && sizes[name, default: 0] > 0 }
             }
             farm.coordinator?.kill(SIGKILL)
             try farm.startCoordinator()
@@ -84,6 +87,7 @@ import Testing
             // The new coordinator took the upload on from the bytes the killed one had stored.
             let log = farm.coordinator?.output ?? ""
             #expect(log.contains("resuming its upload after the"), "\(log)")
+            #expect(!log.contains("resuming its upload after the 0 bytes"), "\(log)")
             #expect(!log.contains("lease of"), "\(log)")
         }
     }

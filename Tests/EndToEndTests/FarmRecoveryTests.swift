@@ -215,4 +215,30 @@ import Testing
             #expect(try farm.attempts(job).contains { $0.kind == "video" && $0.outcome == "done" })
         }
     }
+
+    /// A verifier that cannot even start is the coordinator's trouble, not the segments': no
+    /// attempt fails, and once a coordinator with a working verifier is back the same attempts
+    /// are accepted.
+    @Test func aVerifierThatCannotStartFailsNoAttempt() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            let missing = dir.appendingPathComponent("no-such-verifier").path
+            try farm.startCoordinator(arguments: ["--segment-verifier", missing])
+            try farm.startWorker("w1")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "60"])
+            try farm.wait("the coordinator to find it cannot check uploads") {
+                farm.coordinator?.output.contains("cannot check the upload now") == true
+            }
+            #expect(farm.coordinator?.output.contains("cannot run \(missing)") == true, "\(farm.logs)")
+            #expect(try farm.attempts(job).allSatisfy { $0.outcome == "running" }, "\(farm.logs)")
+            farm.coordinator?.stop()
+            try farm.startCoordinator()
+            let record = try farm.finish(job)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            try FarmOutageTests.expectEachChunkRenderedOnce(farm, job: job)
+        }
+    }
 }

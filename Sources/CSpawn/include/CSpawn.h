@@ -12,4 +12,7 @@ int farm_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from);
 /// Changes the child's working directory to `path`.
 int farm_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
 
+/// pipe2 with O_CLOEXEC: no other child inherits either end while a spawn is prepared.
+int farm_pipe_cloexec(int descriptors[2]);
+
 #endif

@@ -106,6 +106,8 @@ public final class CoordinatorServer {
             try joins.finishJoins()
         }
         try sessions.markAllLost()
+        // No coordinator, no warning about its data folder: the next one finds out for itself.
+        try? intake.dataFolder.reset()
         keyGate?.stop()
     }
 

@@ -9,6 +9,12 @@ import Foundation
 /// in-process, the same file would crash the coordinator again at every restart. Used from one
 /// thread at a time (the verifier queue).
 final class SegmentCheck {
+    /// The check could not run (the verifier cannot be started, or answers nonsense): the
+    /// coordinator's trouble, not the segment's, so no verdict is reached.
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// Nil verifies in this process.
     private let helper: HelperProcess?
 
@@ -28,9 +34,13 @@ final class SegmentCheck {
             answer = try helper.ask(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
         } catch let failure as HelperProcess.Failure {
             throw SegmentVerifier.Failure(description: "the verifier \(failure.reason) reading the segment")
+        } catch {
+            throw Unavailable(description: "the segment verifier: \(error)")
         }
-        guard answer == "ok" else {
-            throw SegmentVerifier.Failure(description: String(answer.dropFirst(answer.hasPrefix("bad: ") ? 5 : 0)))
+        if answer == "ok" { return }
+        guard answer.hasPrefix("bad: ") else {
+            throw Unavailable(description: "the segment verifier answered \"\(answer.prefix(100))\"")
         }
+        throw SegmentVerifier.Failure(description: String(answer.dropFirst(5)))
     }
 }

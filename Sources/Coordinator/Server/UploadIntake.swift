@@ -16,8 +16,16 @@ final class UploadIntake {
         var route: [UInt8]
         var chunk: ChunkRecord
         var file: URL
-        /// Nil when the segment passed.
-        var problem: String?
+        var outcome: Outcome
+    }
+
+    private enum Outcome {
+        case passed
+        /// The segment is bad: the attempt fails.
+        case failed(String)
+        /// The check could not run (the coordinator's trouble): no verdict; the worker reports
+        /// again and the check runs again.
+        case deferred(String)
     }
 
     private let store: FarmStore
@@ -69,7 +77,8 @@ final class UploadIntake {
             try dataFolder.failed(error)
             return
         }
-        try dataFolder.wrote()
+        // Only a piece that was written shows the folder takes writes again.
+        if !bytes.isEmpty, received == piece.offset + Int64(bytes.count) { try dataFolder.wrote() }
         outbox.send(.pieceAck(UploadAck(key: piece.key, received: received)), to: route)
         // Its render is over: the worker's slot is free for the next chunk while this one uploads.
         if piece.offset == 0, sessions.uploading(piece.key) { try sessions.assignChunks() }
@@ -102,19 +111,25 @@ final class UploadIntake {
         let results = verified
         let check = check
         verifier.async {
-            var problem: String?
+            var outcome = Outcome.passed
             do {
                 // What is stored, not what went by: a write the disk lost shows up here.
                 guard try SHA256.file(upload.url.path) == done.sha256 else {
                     throw TransportError(message: "the stored file does not match the upload's SHA-256")
                 }
                 try check.verify(upload.url, chunk: chunk, job: job)
-                try AtomicFile.fsync(path: upload.url.path)
+                do {
+                    try AtomicFile.fsync(path: upload.url.path)
+                } catch {
+                    outcome = .deferred("\(error.localizedDescription)")
+                }
+            } catch let unavailable as SegmentCheck.Unavailable {
+                outcome = .deferred(unavailable.description)
             } catch {
-                problem = "segment failed verification: \(error)"
+                outcome = .failed("segment failed verification: \(error)")
             }
             results.withLock {
-                $0.append(Verified(done: done, route: route, chunk: chunk, file: upload.url, problem: problem))
+                $0.append(Verified(done: done, route: route, chunk: chunk, file: upload.url, outcome: outcome))
             }
         }
     }
@@ -142,8 +157,12 @@ final class UploadIntake {
 
     private func conclude(_ result: Verified) throws {
         let key = result.done.key
+        if case .deferred(let reason) = result.outcome {
+            logger.error("\(key): cannot check the upload now (\(reason)); it is checked again when the worker reports")
+            return
+        }
         sessions.release(key)
-        if let problem = result.problem {
+        if case .failed(let problem) = result.outcome {
             try? FileManager.default.removeItem(at: result.file)
             logger.warning("\(key): \(problem)")
             outbox.send(.rejected(Verdict(key: key, reason: problem)), to: result.route)

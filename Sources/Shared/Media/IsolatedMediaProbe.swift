@@ -34,7 +34,8 @@ public final class IsolatedMediaProbe {
     public func probe(path: String) throws -> MediaInfo {
         let answer: Answer
         do {
-            let line = try helper.ask(path)
+            // JSON: a path may hold a line break.
+            let line = try helper.ask(String(decoding: try JSONEncoder().encode(path), as: UTF8.self))
             answer = try JSONDecoder().decode(Answer.self, from: Data(line.utf8))
         } catch let failure as HelperProcess.Failure {
             throw FFmpegError(operation: path, message: "the probe \(failure.reason)")

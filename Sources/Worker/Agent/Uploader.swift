@@ -17,7 +17,7 @@ final class Uploader {
 
     init(pieceBytes: Int, patience: Duration, limit: ByteRate? = nil, send: @escaping (WireMessage) -> Void) {
         // Pieces of a tenth of a second's worth keep a limited upload smooth.
-        self.pieceBytes = limit.map { min(pieceBytes, max(4096, Int($0.bytesPerSecond / 10))) } ?? pieceBytes
+        self.pieceBytes = limit.map { Int(min(Double(pieceBytes), max(4096, $0.bytesPerSecond / 10))) } ?? pieceBytes
         self.patience = patience
         self.send = send
         pacing = limit.map { ($0, clock.now) }

@@ -9,7 +9,7 @@ struct ProbeMedia: ParsableCommand {
         commandName: "probe-media",
         abstract: "Probe media files for another farm command (started by it).",
         discussion: """
-            Reads one file path per line on standard input and answers each with one line of JSON: \
+            Reads one file path per line on standard input (a JSON string) and answers each with one line of JSON: \
             the media's facts, or the operation that failed and FFmpeg's message.
             """,
         shouldDisplay: false
@@ -18,7 +18,9 @@ struct ProbeMedia: ParsableCommand {
     func run() throws {
         FFmpegLog.configure(verbose: false)
         let encoder = JSONEncoder()
-        while let path = readLine(strippingNewline: true) {
+        let decoder = JSONDecoder()
+        while let line = readLine(strippingNewline: true) {
+            let path = (try? decoder.decode(String.self, from: Data(line.utf8))) ?? line
             let answer = try encoder.encode(IsolatedMediaProbe.Answer(probing: path))
             print(String(decoding: answer, as: UTF8.self))
             fflush(stdout)

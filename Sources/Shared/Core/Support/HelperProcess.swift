@@ -32,6 +32,9 @@ public final class HelperProcess {
 
     /// Sends `request` (one line) and returns the child's one-line answer.
     public func ask(_ request: String) throws -> String {
+        precondition(!request.contains("\n"), "a request is one line")
+        // An answer left over belongs to no request: start afresh rather than misattribute it.
+        if !pending.isEmpty { stop() }
         let line = Data((request + "\n").utf8)
         // A child that ended while idle is started again, once, before this request is blamed.
         if (try? send(line)) == nil {
@@ -51,14 +54,19 @@ public final class HelperProcess {
 
     /// Closes the child's input (it ends by itself) and reaps it; a stuck child is killed.
     public func stop() {
-        guard let current = child else { return }
+        _ = end()
+    }
+
+    /// Stops the child and returns its exit status (128 + N for signal N).
+    private func end() -> Int32 {
+        guard let current = child else { return 0 }
         child = nil
+        pending = []
         try? current.input.close()
         close(current.output)
-        if Subprocess.wait(current.pid, timeout: 2) == nil {
-            kill(current.pid, SIGKILL)
-            _ = Subprocess.wait(current.pid, timeout: nil)
-        }
+        if let status = Subprocess.wait(current.pid, timeout: 2) { return status }
+        kill(current.pid, SIGKILL)
+        return Subprocess.wait(current.pid, timeout: nil) ?? -1
     }
 
     private func readAnswer() throws -> String {
@@ -83,10 +91,7 @@ public final class HelperProcess {
             let count = read(current.output, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
-                child = nil
-                try? current.input.close()
-                close(current.output)
-                let status = Subprocess.wait(current.pid, timeout: nil) ?? -1
+                let status = end()
                 throw Failure(reason: status > 128 ? "crashed (signal \(status - 128))" : "ended (status \(status))")
             }
             pending += buffer[..<count]

@@ -59,15 +59,14 @@ public enum Subprocess {
     public static func spawnPiped(_ argv: [String]) throws -> Piped {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw SubprocessError(program: argv[0], code: errno) }
-        guard pipe(&fromChild) == 0 else {
+        // Close-on-exec from the start, so no other child inherits an end; dup2 onto the
+        // child's 0 and 1 clears the flag there.
+        guard farm_pipe_cloexec(&toChild) == 0 else { throw SubprocessError(program: argv[0], code: errno) }
+        guard farm_pipe_cloexec(&fromChild) == 0 else {
             let code = errno
             for end in toChild { close(end) }
             throw SubprocessError(program: argv[0], code: code)
         }
-        // Our ends must not leak into other children.
-        _ = fcntl(toChild[1], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fromChild[0], F_SETFD, FD_CLOEXEC)
         defer {
             close(toChild[0])
             close(fromChild[1])
@@ -117,9 +116,10 @@ public enum Subprocess {
         return pid
     }
 
-    /// The path of this process's own executable.
+    /// This process's own executable, to run as a helper: `/proc/self/exe`, which still runs
+    /// this very program after an upgrade replaced or removed its file.
     public static var currentExecutable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        FileManager.default.fileExists(atPath: "/proc/self/exe") ? "/proc/self/exe" : CommandLine.arguments[0]
     }
 
     /// Waits for `pid` to end and returns its exit status (128 + N for signal N), or nil if it
