@@ -65,7 +65,7 @@ import Testing
             try TestMedia.make("good.wav", in: dir, audio: "sine=duration=1")
             try TestMedia.make("bad.wav", in: dir, audio: "sine=duration=1")
             let prober = dir.appendingPathComponent("crashing-prober")
-            try Data(
+            try writeExecutable(
                 """
                 #!/bin/sh
                 while IFS= read -r path; do
@@ -73,9 +73,7 @@ import Testing
                   printf '%s\\n' "$path" | \(farmProgram) probe-media
                 done
 
-                """.utf8
-            ).write(to: prober)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: prober.path)
+                """, to: prober)
             try Data(
                 """
                 {"assets": {"good": {"path": "good.wav"}, "bad": {"path": "bad.wav"}},

@@ -57,10 +57,7 @@ import Testing
             #expect(try farm.store.job(job)?.state == .running)
 
             try FileManager.default.removeItem(at: filler)
-            let record = try farm.finish(job)
-            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
-            #expect(try frameHashes(output) == reference)
-            try FarmOutageTests.expectEachChunkRenderedOnce(farm, job: job)
+            try FarmOutageTests.expectFinishedUndisturbed(farm, job: job, output: output, reference: reference)
             let cleared = try farm.store.connection.query("SELECT data_folder_problem FROM farm_identity")
             #expect(cleared[0][0] == nil)
             #expect(farm.coordinator?.output.contains("takes writes again; uploads go on") == true, "\(farm.logs)")

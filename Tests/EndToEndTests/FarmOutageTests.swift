@@ -19,6 +19,15 @@ import Testing
         #expect(attempts.allSatisfy { $0.attempt == 1 && $0.outcome == "done" }, "\(attempts)\n\(farm.logs)")
     }
 
+    /// Waits for the job to end and checks it ended as an undisturbed run would: done, the
+    /// reference's frames, each chunk rendered once.
+    static func expectFinishedUndisturbed(_ farm: TestFarm, job: Int64, output: URL, reference: [String]) throws {
+        let record = try farm.finish(job)
+        #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+        #expect(try frameHashes(output) == reference)
+        try expectEachChunkRenderedOnce(farm, job: job)
+    }
+
     /// Waits until the job has a video chunk part-rendered and `accepted` chunks accepted.
     static func waitMidJob(_ farm: TestFarm, job: Int64, accepted: Int) throws {
         try farm.wait("job \(job) mid-way") {
@@ -46,10 +55,7 @@ import Testing
             // into the void. The coordinator that comes back must take it, not expire it.
             Thread.sleep(forTimeInterval: farm.leaseSeconds + 3)
             try farm.startCoordinator()
-            let record = try farm.finish(job)
-            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
-            #expect(try frameHashes(output) == reference)
-            try Self.expectEachChunkRenderedOnce(farm, job: job)
+            try Self.expectFinishedUndisturbed(farm, job: job, output: output, reference: reference)
             let log = try #require(farm.coordinator?.output)
             #expect(!log.contains("lease of"), "\(log)")
         }
@@ -57,10 +63,7 @@ import Testing
 
     @Test func coordinatorKilledMidUploadAcceptsTheSameAttempt() throws {
         try withTemporaryDirectory { dir in
-            let project = try FarmTests.seamProject(in: dir)
-            let local = dir.appendingPathComponent("reference.mov")
-            try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
-            let reference = try frameHashes(local)
+            let (project, reference) = try FarmRecoveryTests.projectWithReference(in: dir)
             let farm = try TestFarm(directory: dir, leaseSeconds: 3)
             defer { farm.stopAll() }
             try farm.startCoordinator()
@@ -80,10 +83,7 @@ import Testing
             }
             farm.coordinator?.kill(SIGKILL)
             try farm.startCoordinator()
-            let record = try farm.finish(job)
-            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
-            #expect(try frameHashes(output) == reference)
-            try Self.expectEachChunkRenderedOnce(farm, job: job)
+            try Self.expectFinishedUndisturbed(farm, job: job, output: output, reference: reference)
             // The new coordinator took the upload on from the bytes the killed one had stored.
             let log = farm.coordinator?.output ?? ""
             #expect(log.contains("resuming its upload after the"), "\(log)")
@@ -114,10 +114,7 @@ import Testing
                 try server.start()
             }
             try farm.store.reconnect()
-            let record = try farm.finish(job)
-            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
-            #expect(try frameHashes(output) == reference)
-            try Self.expectEachChunkRenderedOnce(farm, job: job)
+            try Self.expectFinishedUndisturbed(farm, job: job, output: output, reference: reference)
             let log = farm.coordinator?.output ?? ""
             #expect(log.contains("lost the connection to the database"), "\(log.suffix(3000))")
             #expect(log.contains("the database is back after"), "\(log.suffix(3000))")

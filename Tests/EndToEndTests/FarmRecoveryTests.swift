@@ -15,7 +15,15 @@ import Testing
 @Suite(.serialized) struct FarmRecoveryTests {
     /// A project whose chunks take long enough to kill a process in the middle of one.
     static func slowProject(in dir: URL) throws -> (project: URL, reference: [String]) {
-        let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)
+        try projectWithReference(in: dir, width: 640, height: 360, seconds: 8)
+    }
+
+    /// The seam project and the frame hashes of its `--local` render, which a farm's render
+    /// must match.
+    static func projectWithReference(in dir: URL, width: Int = 160, height: Int = 120, seconds: Int = 4) throws
+        -> (project: URL, reference: [String])
+    {
+        let project = try FarmTests.seamProject(in: dir, width: width, height: height, seconds: seconds)
         let local = dir.appendingPathComponent("reference.mov")
         try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
         return (project, try frameHashes(local))
@@ -184,7 +192,7 @@ import Testing
             let project = try FarmTests.seamProject(in: dir)
             // Stands in for an FFmpeg crash on the audio blocks; checks video with the real verifier.
             let verifier = dir.appendingPathComponent("crashing-verifier")
-            try Data(
+            try writeExecutable(
                 """
                 #!/bin/sh
                 while IFS= read -r request; do
@@ -192,9 +200,7 @@ import Testing
                   printf '%s\\n' "$request" | \(farmProgram) verify-segments
                 done
 
-                """.utf8
-            ).write(to: verifier)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: verifier.path)
+                """, to: verifier)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator(arguments: ["--segment-verifier", verifier.path])

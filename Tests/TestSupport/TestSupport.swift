@@ -91,6 +91,12 @@ public func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     return try body(url)
 }
 
+/// Writes a shell script (`text`, from its `#!` line) to `url` and makes it executable.
+public func writeExecutable(_ text: String, to url: URL) throws {
+    try Data(text.utf8).write(to: url)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+}
+
 /// The size of the file at `url`, nil if there is none.
 public func fileSize(_ url: URL) -> Int64? {
     (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value

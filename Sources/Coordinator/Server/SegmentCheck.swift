@@ -31,7 +31,7 @@ final class SegmentCheck {
         guard let helper else { return try request.check() }
         let answer: String
         do {
-            answer = try helper.ask(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+            answer = try helper.ask(json: request)
         } catch let failure as HelperProcess.Failure {
             throw SegmentVerifier.Failure(description: "the verifier \(failure.reason) reading the segment")
         } catch {

@@ -35,7 +35,7 @@ public final class IsolatedMediaProbe {
         let answer: Answer
         do {
             // JSON: a path may hold a line break.
-            let line = try helper.ask(String(decoding: try JSONEncoder().encode(path), as: UTF8.self))
+            let line = try helper.ask(json: path)
             answer = try JSONDecoder().decode(Answer.self, from: Data(line.utf8))
         } catch let failure as HelperProcess.Failure {
             throw FFmpegError(operation: path, message: "the probe \(failure.reason)")

@@ -61,8 +61,8 @@ final class Uploader {
         let bytes = Array(try handle.read(upToCount: pieceBytes) ?? Data())
         send(.piece(UploadPiece(key: task.key, offset: acked, total: result.bytes), bytes))
         task.phase = .uploading(acked: acked, sentAt: clock.now)
-        if let limit = pacing?.limit, let last = pacing?.nextPiece {
-            pacing?.nextPiece = max(last, clock.now) + .seconds(Double(bytes.count) / limit.bytesPerSecond)
+        if let (limit, next) = pacing {
+            pacing = (limit, max(next, clock.now) + .seconds(Double(bytes.count) / limit.bytesPerSecond))
         }
     }
 

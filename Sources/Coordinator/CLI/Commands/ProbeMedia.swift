@@ -1,4 +1,5 @@
 import ArgumentParser
+import FarmCore
 import FarmMedia
 import Foundation
 
@@ -17,13 +18,11 @@ struct ProbeMedia: ParsableCommand {
 
     func run() throws {
         FFmpegLog.configure(verbose: false)
-        let encoder = JSONEncoder()
-        let decoder = JSONDecoder()
-        while let line = readLine(strippingNewline: true) {
+        let (encoder, decoder) = (JSONEncoder(), JSONDecoder())
+        HelperProcess.serve { line in
             let path = (try? decoder.decode(String.self, from: Data(line.utf8))) ?? line
-            let answer = try encoder.encode(IsolatedMediaProbe.Answer(probing: path))
-            print(String(decoding: answer, as: UTF8.self))
-            fflush(stdout)
+            let answer = (try? encoder.encode(IsolatedMediaProbe.Answer(probing: path))) ?? Data()
+            return String(decoding: answer, as: UTF8.self)
         }
     }
 }

@@ -21,17 +21,15 @@ struct VerifySegments: ParsableCommand {
     func run() throws {
         FFmpegLog.configure(verbose: false)
         let decoder = JSONDecoder()
-        while let line = readLine(strippingNewline: true) {
-            let answer: String
+        HelperProcess.serve { line in
             do {
                 try decoder.decode(SegmentVerifier.Request.self, from: Data(line.utf8)).check()
-                answer = "ok"
+                return "ok"
             } catch {
                 // One line whatever the error says.
-                answer = "bad: " + String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+                let reason = String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+                return String(("bad: " + reason).prefix(600))
             }
-            print(answer.prefix(600))
-            fflush(stdout)
         }
     }
 }

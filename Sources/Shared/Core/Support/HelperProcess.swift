@@ -44,6 +44,20 @@ public final class HelperProcess {
         return try readAnswer()
     }
 
+    /// Sends `request` as one line of JSON and returns the child's one-line answer.
+    public func ask(json request: some Encodable) throws -> String {
+        try ask(String(decoding: try JSONEncoder().encode(request), as: UTF8.self))
+    }
+
+    /// The child's side: answers each line of standard input with `answer`'s line, at once,
+    /// until the input ends.
+    public static func serve(_ answer: (String) -> String) {
+        while let line = readLine(strippingNewline: true) {
+            print(answer(line))
+            fflush(stdout)
+        }
+    }
+
     private func send(_ line: Data) throws {
         if child == nil {
             child = try Subprocess.spawnPiped(argv)
