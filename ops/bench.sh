@@ -24,19 +24,19 @@ echo "== compositor: a rotated, eased picture-in-picture and a title over 1080p"
 "$bin/farm-bench" "$dir/transform.json" 300
 
 echo "== end to end (300 frames, 1920x1080, libx264 veryfast crf 20, both using every core)"
-start=$(date +%s.%N)
+start=$(now)
 "$bin/farm" render "$dir/project.json" -o "$dir/farm.mp4" --local >/dev/null 2>&1
-farm_time=$(awk "BEGIN { print $(date +%s.%N) - $start }")
+farm_time=$(elapsed "$start")
 
 graph="[1:v]scale=480:270[p1];[2:v]scale=640:360,format=yuva420p,fade=t=in:st=0:d=2:alpha=1[p2];"
 graph+="[0:v][p1]overlay=1380:60[t1];[t1][p2]overlay=60:60[t2];[3:v]format=yuva420p[l];"
 graph+="[t2][l]overlay=60:940:format=yuv420,format=yuv420p[out]"
-start=$(date +%s.%N)
+start=$(now)
 ffmpeg -hide_banner -nostdin -v error -y -i "$dir/main.mp4" -i "$dir/pip.mp4" -i "$dir/life.mp4" -i "$dir/logo.png" \
     -f lavfi -i anullsrc=r=48000:cl=stereo -filter_complex "$graph" -map "[out]" -map 4:a \
     -c:v libx264 -preset veryfast -crf 20 -g 60 -keyint_min 60 -sc_threshold 0 -c:a aac -b:a 192k -shortest \
     -movflags +faststart "$dir/ffmpeg.mp4"
-ffmpeg_time=$(awk "BEGIN { print $(date +%s.%N) - $start }")
+ffmpeg_time=$(elapsed "$start")
 
 frames=300
 awk -v f="$farm_time" -v g="$ffmpeg_time" -v n="$frames" 'BEGIN {

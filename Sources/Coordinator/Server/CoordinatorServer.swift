@@ -29,9 +29,9 @@ public final class CoordinatorServer {
         /// When another coordinator leads the database: wait for it to stop (a standby), or
         /// refuse to start (a private farm for one render).
         public var waitsForLeadership = true
-        /// The `farm` executable, run as `PROGRAM verify-segment …` to check each upload in a
-        /// process of its own; nil checks in this process.
-        public var verifier: String?
+        /// The `farm` executable, run as `PROGRAM verify-segments` to check each upload in a
+        /// process of its own.
+        public var verifier = Subprocess.currentExecutable
 
         public init(database: String, dataDirectory: URL) {
             self.database = database

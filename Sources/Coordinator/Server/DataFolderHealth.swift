@@ -34,8 +34,7 @@ final class DataFolderHealth {
     func wrote() throws {
         guard problem != nil else { return }
         logger.info("the data folder \(folder.path) takes writes again; uploads go on")
-        try store.setDataFolderProblem(nil)
-        problem = nil
+        try reset()
     }
 
     /// A coordinator that starts, or leads again, begins with a clean slate: a problem that

@@ -3,8 +3,8 @@ import FarmRender
 import FarmStore
 import Foundation
 
-/// Verifies uploaded segments before they are accepted: in a `PROGRAM verify-segments` child
-/// (a `HelperProcess`) when there is a program, so that a file which makes FFmpeg crash or hang
+/// Verifies uploaded segments before they are accepted, in a `PROGRAM verify-segments` child
+/// (a `HelperProcess`), so that a file which makes FFmpeg crash or hang
 /// fails its attempt (and, as a poison chunk, its job) while the coordinator serves on. Checked
 /// in-process, the same file would crash the coordinator again at every restart. Used from one
 /// thread at a time (the verifier queue).
@@ -15,12 +15,11 @@ final class SegmentCheck {
         var description: String
     }
 
-    /// Nil verifies in this process.
-    private let helper: HelperProcess?
+    private let helper: HelperProcess
 
     /// `program` is the `farm` executable; a decode stuck for `timeoutSeconds` is a bad segment.
-    init(program: String?, timeoutSeconds: Int = 300) {
-        helper = program.map { HelperProcess([$0, "verify-segments"], timeoutSeconds: timeoutSeconds) }
+    init(program: String, timeoutSeconds: Int = 300) {
+        helper = HelperProcess([program, "verify-segments"], timeoutSeconds: timeoutSeconds)
     }
 
     func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws {
@@ -28,7 +27,6 @@ final class SegmentCheck {
             path: url.path, kind: chunk.kind, length: chunk.end - chunk.start, fps: job.fps,
             sampleRate: job.sampleRate, startsRender: chunk.start == job.samples.lowerBound,
             endsRender: chunk.end == job.samples.upperBound)
-        guard let helper else { return try request.check() }
         let answer: String
         do {
             answer = try helper.ask(json: request)

@@ -3,14 +3,7 @@ extension Picture {
     /// Copies `other`'s Y, U and V planes (same size) into this picture.
     public func copy(from other: Picture) {
         precondition(other.width == width && other.height == height, "copy needs pictures of one size")
-        let (source, target) = (other.view(), view())
-        for row in 0..<height {
-            (target.y + row * target.lumaStride).update(from: source.y + row * source.lumaStride, count: width)
-        }
-        for row in 0..<height / 2 {
-            (target.u + row * target.chromaStride).update(from: source.u + row * source.chromaStride, count: width / 2)
-            (target.v + row * target.chromaStride).update(from: source.v + row * source.chromaStride, count: width / 2)
-        }
+        Blend.copy(other.view(), to: view(), width: width, height: height)
     }
 
     /// Sets this picture to `a` and `b` mixed: `weights[i]` (0...255) is `b`'s share in column i,

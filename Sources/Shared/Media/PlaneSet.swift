@@ -83,7 +83,7 @@ enum Blend {
         }
     }
 
-    private static func copy(_ source: PlaneSet, to target: PlaneSet, width: Int, height: Int) {
+    static func copy(_ source: PlaneSet, to target: PlaneSet, width: Int, height: Int) {
         for row in 0..<height {
             (target.y + row * target.lumaStride).update(from: source.y + row * source.lumaStride, count: width)
         }

@@ -58,7 +58,7 @@ public struct ChunkedRender {
         configuration.includeAudio = !video
         // MOV carries every export codec with exact timestamps, except AV1, which FFmpeg writes
         // only in MP4's flavour of the same format.
-        configuration.container = video && loaded.project.export.video.codec == .av1 ? .mp4 : .mov
+        configuration.container = video && !loaded.project.export.codecsUnsupported(by: .mov).isEmpty ? .mp4 : .mov
         configuration.encoderThreads = encoderThreads
         configuration.decoderThreads = decoderThreads
         configuration.cancellation = cancellation

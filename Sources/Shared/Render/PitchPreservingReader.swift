@@ -49,6 +49,8 @@ final class PitchPreservingReader {
 
     /// Chosen moves of the windows from the current anchor on.
     private var moves: [Int64: Int64] = [:]
+    /// The starts of the windows one `add` plays, reused from call to call.
+    private var windowStarts: [Int64] = []
 
     /// Where the speed puts window `k` in the input.
     private func nominal(_ k: Int64) -> Int64 { Int64((Double(k * Int64(Self.hop)) * speed).rounded()) }
@@ -88,6 +90,9 @@ final class PitchPreservingReader {
         let from = anchor(of: firstWindow)
         try load(nominal(from) - reach..<nominal(lastWindow) + reach + Int64(Self.window))
         moves = moves.filter { $0.key >= from }
+        // Each window's start looked up once, not twice per sample.
+        windowStarts.removeAll(keepingCapacity: true)
+        for k in firstWindow...lastWindow { windowStarts.append(start(ofWindow: k)) }
         for i in 0..<count {
             let n = first + Int64(i)
             let factor: Float
@@ -97,7 +102,7 @@ final class PitchPreservingReader {
             }
             for k in (n / hop - 1)...(n / hop) {
                 let j = Int(n - k * hop)
-                let index = Int(start(ofWindow: k) + Int64(j) - inputStart)
+                let index = Int(windowStarts[Int(k - firstWindow)] + Int64(j) - inputStart)
                 let weight = Self.weights[j] * factor
                 for channel in 0..<layout.channels {
                     block[channel, offset + i] += input[channel][index] * weight

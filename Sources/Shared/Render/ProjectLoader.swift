@@ -40,10 +40,10 @@ public struct ProjectLoader {
     public func check(_ project: Project, file: String, assets: Set<String>? = nil) throws -> LoadedProject {
         let log = DiagnosticLog()
         var media: [String: MediaInfo] = [:]
+        let root = confined ? mediaRoot.map { PathConfinement.resolved($0.path) } : nil
         for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
             let path = project.assets[id]!.path
-            if confined, let mediaRoot {
-                let root = PathConfinement.resolved(mediaRoot.path)
+            if let root {
                 guard PathConfinement.contains(root: root, PathConfinement.resolved(path)) else {
                     log.add(
                         "assets.\(id).path",

@@ -94,8 +94,8 @@ extension SegmentVerifier {
         public var kind: ChunkKind
         /// Frames of a video segment, samples of an audio block.
         public var length: Int64
-        /// The output frame rate, for video ("30000/1001").
-        public var fps: String
+        /// The output frame rate, for video.
+        public var fps: Rational
         public var sampleRate: Int
         /// An audio block that starts or ends the render, where the encoder's priming or flush may lie.
         public var startsRender: Bool
@@ -108,7 +108,7 @@ extension SegmentVerifier {
             self.path = path
             self.kind = kind
             self.length = length
-            self.fps = fps.description
+            self.fps = fps
             self.sampleRate = sampleRate
             self.startsRender = startsRender
             self.endsRender = endsRender
@@ -119,8 +119,7 @@ extension SegmentVerifier {
             let chunk = Chunk(index: 0, start: 0, end: length)
             switch kind {
             case .video:
-                guard let rate = Rational(parsing: fps) else { throw Failure(description: "bad frame rate \(fps)") }
-                try verifyVideo(url, chunk: chunk, fps: rate)
+                try verifyVideo(url, chunk: chunk, fps: fps)
             case .audio:
                 try verifyAudio(
                     url, block: chunk, sampleRate: sampleRate, startsRender: startsRender, endsRender: endsRender)

@@ -90,11 +90,7 @@ extension FarmStore {
                 try failJob(job, error: error)
                 return job
             }
-            let failures = try connection.query(
-                """
-                SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                WHERE a.chunk_id = $1 AND a.outcome = 'failed' AND a.attempt > c.failures_from
-                """, [String(key.chunk)])[0].int(0)
+            let failures = try attemptCount(chunk: key.chunk, outcomes: [.failed])
             guard failures >= Self.failuresPerChunk else { return nil }
             let what = try self.chunk(key.chunk)?.label ?? "a chunk"
             try failJob(job, error: "\(what) failed on \(failures) attempts: \(error)")

@@ -128,17 +128,20 @@ extension FarmStore {
     }
 
     private func failJobIfChunkKeepsLosing(_ chunk: Int64) throws {
-        let row = try connection.query(
-            """
-            SELECT c.job_id, count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-            WHERE a.chunk_id = $1 AND a.outcome IN ('failed', 'lost') AND a.attempt > c.failures_from
-            GROUP BY c.job_id
-            """, [String(chunk)]
-        ).first
-        guard let row, row.int(1) >= Self.lossesPerChunk, let record = try self.chunk(chunk) else { return }
+        let losses = try attemptCount(chunk: chunk, outcomes: [.failed, .lost])
+        guard losses >= Self.lossesPerChunk, let record = try self.chunk(chunk) else { return }
         try failJob(
-            row.int(0),
-            error: "\(record.label) failed or lost its worker on \(row.int(1)) attempts (the last went silent: "
+            record.job,
+            error: "\(record.label) failed or lost its worker on \(losses) attempts (the last went silent: "
                 + "a worker may crash rendering it)")
+    }
+
+    /// Attempts of `chunk` since its failure count was last reset that ended in one of `outcomes`.
+    func attemptCount(chunk: Int64, outcomes: [AttemptOutcome]) throws -> Int64 {
+        try connection.query(
+            """
+            SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+            WHERE a.chunk_id = $1 AND a.outcome = ANY($2::text[]) AND a.attempt > c.failures_from
+            """, [String(chunk), "{" + outcomes.map(\.rawValue).joined(separator: ",") + "}"])[0].int(0)
     }
 }

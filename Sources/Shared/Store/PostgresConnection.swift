@@ -47,7 +47,7 @@ public final class PostgresConnection {
     }
 
     /// Whether the connection is still up, as far as libpq knows.
-    public var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
+    private var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
 
     /// Connects again with the same parameters after the server went away; throws while it
     /// is still unreachable. Session state (LISTEN, advisory locks) is gone and is the

@@ -5,13 +5,20 @@ import Foundation
 /// Finds the font file a title uses: a path as given, or a fontconfig pattern ("DejaVu Sans",
 /// "DejaVu Sans:bold") matched against the fonts installed on this machine.
 public enum FontResolver {
-    private static let lock = Locked(())
+    /// Matches made so far: loading fontconfig's configuration and caches costs far more than a
+    /// title's paint, which asks again whenever its size changes.
+    private static let matches = Locked<[String: String?]>([:])
 
     /// The file, or nil when the path does not exist or no installed family has the name (a
     /// fontconfig match always returns some font; a different family is not what was asked).
     public static func file(for font: String) -> String? {
         if Title.isFontFile(font) { return FileManager.default.fileExists(atPath: font) ? font : nil }
-        return lock.withLock { _ in match(font) }
+        return matches.withLock { matches in
+            if let known = matches[font] { return known }
+            let found = match(font)
+            matches[font] = found
+            return found
+        }
     }
 
     private static func match(_ font: String) -> String? {

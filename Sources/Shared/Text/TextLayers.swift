@@ -9,8 +9,6 @@ public struct TextLayers: Sendable {
     public var outline: [UInt8]?
     /// The background box; nil without one.
     public var box: [UInt8]?
-    /// Where the glyphs' ink lies, in pixels: the union of their bitmaps' rectangles.
-    public var ink: (x: Int, y: Int, width: Int, height: Int)?
 }
 
 /// Text could not be rendered: the font would not load, or a FreeType or HarfBuzz call failed.

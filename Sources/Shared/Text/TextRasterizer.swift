@@ -63,7 +63,6 @@ public enum TextRasterizer {
             }
         }
         layers.fill = canvas.coverage
-        layers.ink = canvas.ink
         layers.outline = outlineCanvas?.coverage
         if title.background != nil, !lines.isEmpty {
             var box = Mask(width: width, height: height)
@@ -193,12 +192,11 @@ final class Stroker {
     func release() { FT_Stroker_Done(handle) }
 }
 
-/// A coverage mask being drawn, with the rectangle its ink covers.
+/// A coverage mask being drawn.
 struct Mask {
     let width: Int
     let height: Int
     var coverage: [UInt8]
-    var ink: (x: Int, y: Int, width: Int, height: Int)?
 
     init(width: Int, height: Int) {
         self.width = width
@@ -218,11 +216,6 @@ struct Mask {
                 coverage[index] = UInt8(min(255, Int(coverage[index]) + value))
             }
         }
-        let right = max(x + columns, ink.map { $0.x + $0.width } ?? Int.min)
-        let bottom = max(y + rows, ink.map { $0.y + $0.height } ?? Int.min)
-        let left = min(x, ink?.x ?? Int.max)
-        let top = min(y, ink?.y ?? Int.max)
-        ink = (left, top, right - left, bottom - top)
     }
 
     /// Covers the pixels whose centres lie inside the rectangle.

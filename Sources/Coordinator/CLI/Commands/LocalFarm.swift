@@ -46,7 +46,6 @@ struct LocalFarm {
         configuration.bind = "tcp://127.0.0.1:*"
         configuration.removeSegmentsWhenDone = true
         configuration.waitsForLeadership = false
-        configuration.verifier = Subprocess.currentExecutable
         // Keys of its own, for this render only: no other process on the machine can join.
         let keys = data.appendingPathComponent("keys-\(getpid())")
         defer { try? FileManager.default.removeItem(at: keys) }

@@ -108,7 +108,7 @@ struct Serve: ParsableCommand {
         configuration.leaseSeconds = leaseSeconds
         configuration.outputRoot = OutputRoot(
             URL(fileURLWithPath: outputRoot ?? FileManager.default.currentDirectoryPath))
-        configuration.verifier = segmentVerifier ?? Subprocess.currentExecutable
+        if let segmentVerifier { configuration.verifier = segmentVerifier }
         let coordinator = try CoordinatorServer(configuration: configuration)
         let signals = StopSignals { _ in coordinator.stop() }
         try coordinator.run()

@@ -63,10 +63,9 @@ struct Status: ParsableCommand {
                 String(job.chunks.failed),
             ])
         }
-        // One farm-wide problem holds up every running job: say it once, under the table.
-        var warnings: [String] = []
-        for warning in jobs.compactMap(\.warning) where !warnings.contains(warning) { warnings.append(warning) }
-        return ([table.text] + warnings.map { "warning: \($0)" }).joined(separator: "\n")
+        // The warning is the farm's, the same on every running job: say it once, under the table.
+        guard let warning = jobs.lazy.compactMap(\.warning).first else { return table.text }
+        return table.text + "\nwarning: \(warning)"
     }
 
     static func text(_ detail: JobDetail) -> String {

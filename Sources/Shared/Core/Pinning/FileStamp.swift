@@ -10,12 +10,6 @@ public struct FileStamp: Sendable, Hashable {
     public var modified: Int64
     public var inode: Int64
 
-    public init(size: Int64, modified: Int64, inode: Int64) {
-        self.size = size
-        self.modified = modified
-        self.inode = inode
-    }
-
     /// The stamp of the file at `path` (symbolic links followed); nil if it cannot be read.
     public init?(path: String) {
         var info = stat()

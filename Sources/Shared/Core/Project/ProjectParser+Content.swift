@@ -54,14 +54,7 @@ extension ProjectParser {
             let colors = elements.enumerated().compactMap { parseColor($1, "\(path)[\($0)]", log) }
             return colors.count == elements.count ? colors : nil
         }
-        let angle = object.optional("angle", default: 0) { value, path, log -> Double? in
-            guard let degrees = JSONField.number(value, path, log) else { return nil }
-            guard abs(degrees) <= 1_000_000 else {
-                log.add(path, "must be from -1000000 to 1000000 degrees")
-                return nil
-            }
-            return degrees
-        }
+        let angle = object.optional("angle", default: 0, parseDegrees)
         object.rejectUnknownKeys()
         if kind == .radial, object.has("angle") {
             log.add(object.childPath("angle"), "a radial gradient has no direction; remove \"angle\"")

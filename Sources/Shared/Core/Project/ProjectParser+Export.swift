@@ -34,14 +34,7 @@ extension ProjectParser {
         if let fps, fps <= .zero || Rational(240) < fps {
             log.add(object.childPath("fps"), "must be > 0 and at most 240 (got \(fps))")
         }
-        let background = object.optional("background", default: defaults.background) { value, path, log -> RGBColor? in
-            guard let text = JSONField.string(value, path, log) else { return nil }
-            guard let color = RGBColor(hex: text) else {
-                log.add(path, "expected a colour as \"#RRGGBB\", got \(JSONField.quote(text))")
-                return nil
-            }
-            return color
-        }
+        let background = object.optional("background", default: defaults.background, parseColor)
         let audio = object.optional("audio", default: defaults.audio) { value, path, log -> AudioLayout? in
             guard let audio = JSONObjectReader(value, path: path, log: log) else { return nil }
             let rate = audio.optional("sampleRate", default: 48000, JSONField.integer)

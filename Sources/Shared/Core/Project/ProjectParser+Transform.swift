@@ -9,14 +9,7 @@ extension ProjectParser {
             parseAnimated($0, $1, $2, parse: parseScale)
         }
         let rotation = object.optional("rotation", default: transform.rotation) {
-            parseAnimated($0, $1, $2) { value, path, log -> Double? in
-                guard let degrees = JSONField.number(value, path, log) else { return nil }
-                guard abs(degrees) <= 1_000_000 else {
-                    log.add(path, "must be from -1000000 to 1000000 degrees")
-                    return nil
-                }
-                return degrees
-            }
+            parseAnimated($0, $1, $2, parse: parseDegrees)
         }
         let anchor = object.optional("anchor", default: transform.anchor) {
             parseAnimated($0, $1, $2) { parsePoint($0, $1, $2, what: "[x, y] in fractions of the layer") }

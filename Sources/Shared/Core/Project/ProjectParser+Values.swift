@@ -86,6 +86,16 @@ extension ProjectParser {
         parseNumber(value, path, log, mustBe: "a gain from 0 to 16") { (0...16).contains($0) }
     }
 
+    /// An angle in degrees, bounded so that turning it stays exact.
+    func parseDegrees(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
+        guard let degrees = JSONField.number(value, path, log) else { return nil }
+        guard abs(degrees) <= 1_000_000 else {
+            log.add(path, "must be from -1000000 to 1000000 degrees")
+            return nil
+        }
+        return degrees
+    }
+
     func parseRect(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Rect? {
         guard case .array(let elements) = value, elements.count == 4 else {
             log.add(path, "expected [x, y, width, height] as fractions, got \(JSONField.describe(value))")
