@@ -26,6 +26,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 /// Not thread-safe: one connection per thread.
 public final class PostgresConnection {
     private let connection: OpaquePointer
+    /// Channels LISTENed to, listened to again after a reconnect.
+    private var channels: Set<String> = []
 
     public init(url: String) throws {
         guard let connection = PQconnectdb(url) else { throw PostgresError(message: "out of memory", state: nil) }
@@ -37,7 +39,13 @@ public final class PostgresConnection {
             throw PostgresError(message: "connect to \(Self.redacted(url)): \(message)", state: nil)
         }
         Self.silenceNotices(connection)
-        _ = try query("SET client_min_messages TO warning")
+        try prepareSession()
+    }
+
+    /// What every session of this connection starts with.
+    private func prepareSession() throws {
+        try query("SET client_min_messages TO warning")
+        for channel in channels.sorted() { try query("LISTEN \(channel)") }
     }
 
     /// libpq prints the server's notices to stderr by default, raw ("FATAL:  terminating
@@ -50,15 +58,15 @@ public final class PostgresConnection {
     private var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
 
     /// Connects again with the same parameters after the server went away; throws while it
-    /// is still unreachable. Session state (LISTEN, advisory locks) is gone and is the
-    /// caller's to restore.
+    /// is still unreachable. LISTENs are restored; advisory locks are gone and are the caller's
+    /// to take again.
     public func reconnect() throws {
         PQreset(connection)
         guard isConnected else {
             throw PostgresError(
                 message: Self.firstLine(PQerrorMessage(connection)), state: PostgresError.connectionLost)
         }
-        _ = try query("SET client_min_messages TO warning")
+        try prepareSession()
     }
 
     deinit {
@@ -116,6 +124,7 @@ public final class PostgresConnection {
     /// Subscribes this connection to `channel` (a fixed identifier, never user input).
     public func listen(_ channel: String) throws {
         try query("LISTEN \(channel)")
+        channels.insert(channel)
     }
 
     /// Waits up to `timeout` seconds for notifications; returns their payloads (empty on timeout).

@@ -51,7 +51,6 @@ struct JobWatcher {
                 backoff.pause()
                 do {
                     try store.reconnect()
-                    try store.connection.listen("farm")
                 } catch let failure as PostgresError where failure.isConnectionLost {
                     continue
                 }
