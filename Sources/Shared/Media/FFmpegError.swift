@@ -7,12 +7,13 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
     public let operation: String
     public let message: String
 
-    public init(code: Int32, operation: String) {
+    /// `reason`, what the failing component logged, goes before FFmpeg's words for the code.
+    public init(code: Int32, operation: String, reason: String? = nil) {
         self.code = code
         self.operation = operation
         var buffer = [CChar](repeating: 0, count: 256)
         cffmpeg_strerror(code, &buffer, buffer.count)
-        self.message = String(cString: buffer)
+        self.message = reason.map { "\($0) (\(String(cString: buffer)))" } ?? String(cString: buffer)
     }
 
     public init(operation: String, message: String) {
@@ -27,6 +28,17 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
     @discardableResult
     static func check(_ result: Int32, _ operation: @autoclosure () -> String) throws -> Int32 {
         if result < 0 { throw FFmpegError(code: result, operation: operation()) }
+        return result
+    }
+
+    /// Runs `call` and throws when it fails, with the error the component logged during the call
+    /// as the reason: an encoder that refuses to open says why only in its log ("baseline profile
+    /// doesn't support lossless"), and the code alone says "Invalid argument".
+    @discardableResult
+    static func check(explaining call: () -> Int32, _ operation: @autoclosure () -> String) throws -> Int32 {
+        _ = FFmpegLog.takeLastError()
+        let result = call()
+        if result < 0 { throw FFmpegError(code: result, operation: operation(), reason: FFmpegLog.takeLastError()) }
         return result
     }
 
@@ -49,13 +61,5 @@ extension CodecStep {
         case FFmpegError.eof: self = .endOfStream
         default: throw FFmpegError(code: result, operation: operation())
         }
-    }
-}
-
-/// FFmpeg's own log goes to stderr only when asked for; otherwise our single error message is
-/// the whole story (FFmpeg would add its own lines for the same problem).
-public enum FFmpegLog {
-    public static func configure(verbose: Bool) {
-        av_log_set_level(verbose ? AV_LOG_WARNING : AV_LOG_QUIET)
     }
 }

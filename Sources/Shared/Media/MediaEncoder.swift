@@ -14,22 +14,25 @@ public final class MediaEncoder {
     /// Converts the canvas for encoders that take another pixel format (ProRes).
     private var converter: OpaquePointer?
 
+    /// Open or clean up, once: the context is configured and opened while only a local owns
+    /// it, and stored last. A refused option or a failed open frees it here and no object exists;
+    /// once stored, only `deinit` frees it (freeing it in both once crashed every FFV1 render).
     private init(codecName: String, configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void) throws {
         guard let codec = avcodec_find_encoder_by_name(codecName) else {
             throw FFmpegError(operation: "encoder \(codecName)", message: "not available in this FFmpeg build")
         }
-        guard let context = avcodec_alloc_context3(codec) else {
+        var opening = avcodec_alloc_context3(codec)
+        guard let context = opening else {
             throw FFmpegError(operation: "encoder \(codecName)", message: "out of memory")
         }
-        self.context = context
         do {
             try configure(context)
+            try FFmpegError.check(explaining: { avcodec_open2(context, codec, nil) }, "open encoder \(codecName)")
         } catch {
-            var owned: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&owned)
+            avcodec_free_context(&opening)
             throw error
         }
-        try FFmpegError.check(avcodec_open2(context, codec, nil), "open encoder \(codecName)")
+        self.context = context
     }
 
     deinit {
@@ -98,7 +101,8 @@ public final class MediaEncoder {
             // An option the encoder refuses is an error: silently ignored, it would change the output.
             func option(_ key: String, _ value: String) throws {
                 try FFmpegError.check(
-                    av_opt_set(context.pointee.priv_data, key, value, 0), "\(name) option \(key)=\(value)")
+                    explaining: { av_opt_set(context.pointee.priv_data, key, value, 0) },
+                    "\(name) option \(key)=\(value)")
             }
             switch settings.codec {
             case .h264:
@@ -117,7 +121,9 @@ public final class MediaEncoder {
                 if settings.lossless { params += ":lossless=1" }
                 try option("x265-params", params)
             case .ffv1:
-                try option("level", "3")
+                // Version 3: per-slice CRCs, and the format archives (and `ffmpeg -level 3`) use.
+                // The level is a field of the codec context, not one of FFV1's private options.
+                context.pointee.level = 3
             case .av1:
                 _ = quietSVT
                 // SVT-AV1's presets are numbers, fastest 12; x264's names map onto them.
@@ -133,6 +139,7 @@ public final class MediaEncoder {
                 // Apple's vendor code: editors and players then take the file for what it is.
                 try option("vendor", "apl0")
             }
+            for (key, value) in settings.encoderOptions.sorted(by: { $0.key < $1.key }) { try option(key, value) }
         }
     }
 

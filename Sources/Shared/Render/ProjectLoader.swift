@@ -91,8 +91,23 @@ public struct ProjectLoader {
                     transition, of: track, media: media, path: "tracks[\(trackIndex)]", index: index, log: log)
             }
         }
+        checkEncoderOptions(project, log: log)
         guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
         return LoadedProject(project: project, media: media)
+    }
+
+    /// Encoder options are the encoder's to judge: it is opened once, as every chunk would open
+    /// it, so an option it refuses is a bad project before any worker starts.
+    private func checkEncoderOptions(_ project: Project, log: DiagnosticLog) {
+        guard !project.export.video.encoderOptions.isEmpty else { return }
+        do {
+            _ = try MediaEncoder.video(
+                output: project.output, settings: project.export.video, threads: 1, globalHeader: false)
+        } catch let error as FFmpegError {
+            log.add("export.video.encoderOptions", error.description)
+        } catch {
+            log.add("export.video.encoderOptions", "\(error)")
+        }
     }
 
     /// The slowest an item's sound may play.

@@ -4,6 +4,11 @@ import Foundation
 
 /// The file a render writes: its container from the extension, checked against the codecs, in
 /// a folder that exists.
+///
+/// The extension decides, as with every tool that writes media: `-o cut.mov` is a MOV file. An
+/// extension that names no container the farm writes (`.avi`, `.gif`, none) is refused rather
+/// than written as something else under that name; one that differs from the project's
+/// `export.container` wins, and a note says so.
 struct OutputTarget {
     let url: URL
     let container: ExportSettings.Container
@@ -12,7 +17,21 @@ struct OutputTarget {
     init(path: String, project: Project, projectFile: String) throws {
         url = URL(fileURLWithPath: path).standardizedFileURL
         let ext = url.pathExtension.lowercased()
-        container = ExportSettings.Container(rawValue: ext) ?? project.export.container
+        let supported = ExportSettings.Container.allCases.map { ".\($0.rawValue)" }.joined(separator: ", ")
+        guard let container = ExportSettings.Container(rawValue: ext) else {
+            let named =
+                ext.isEmpty
+                ? "has no extension" : "ends in .\(url.pathExtension), which is no container the farm writes"
+            FileHandle.standardError.write(Data("\(path): \(named); use one of \(supported)\n".utf8))
+            throw FarmExit.badInput
+        }
+        self.container = container
+        if container != project.export.container {
+            FileHandle.standardError.write(
+                Data(
+                    ("note: writing \(container.rawValue) as \(path) asks (\(projectFile): export.container is "
+                        + "\(project.export.container.rawValue))\n").utf8))
+        }
         var problems = project.export.codecsUnsupported(by: container).map { key, codec, needs in
             let extensions = needs.split(separator: " ").filter { $0 != "or" }.map { ".\($0)" }.joined(
                 separator: " or ")

@@ -90,6 +90,9 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         public var gop: Int
         /// Mathematically lossless (x264/x265 qp 0; ffv1 always is).
         public var lossless: Bool
+        /// The encoder's own private options (`tune`, `profile`, `aq-mode`, …), passed as they
+        /// are to every chunk's encoder; the ones the farm sets itself are refused by the parser.
+        public var encoderOptions: [String: String] = [:]
 
         /// Lossy x264/x265 decisions depend on the frames an encoder has already seen (rate
         /// control, lookahead) and on its thread count. So every render, local or chunked,

@@ -71,6 +71,7 @@ extension ProjectParser {
             let preset = video.optional("preset", default: defaults.video.preset, JSONField.string)
             let gop = video.optional("gop", default: defaults.video.gop, JSONField.integer)
             let lossless = video.optional("lossless", default: defaults.video.lossless, JSONField.bool)
+            let options = video.optional("encoderOptions", default: [:], parseEncoderOptions)
             video.rejectUnknownKeys()
             if let crf, crf < 0 || crf > 51 { log.add(video.childPath("crf"), "must be from 0 to 51 (got \(crf))") }
             if let gop, gop < 1 { log.add(video.childPath("gop"), "must be at least 1 (got \(gop))") }
@@ -86,8 +87,10 @@ extension ProjectParser {
                     video.childPath("preset"),
                     "\(JSONField.quote(preset)) is not one of \(presets.joined(separator: ", "))")
             }
-            guard let codec, let crf, let bitrate, let preset, let gop, let lossless else { return nil }
-            return .init(codec: codec, crf: crf, bitrate: bitrate, preset: preset, gop: gop, lossless: lossless)
+            guard let codec, let crf, let bitrate, let preset, let gop, let lossless, let options else { return nil }
+            return .init(
+                codec: codec, crf: crf, bitrate: bitrate, preset: preset, gop: gop, lossless: lossless,
+                encoderOptions: options)
         }
         let audio = object.optional("audio", default: defaults.audio) { value, path, log -> ExportSettings.Audio? in
             guard let audio = JSONObjectReader(value, path: path, log: log) else { return nil }
@@ -111,5 +114,37 @@ extension ProjectParser {
             log.add(object.childPath(key), "\(codec) needs container \(needs) (container is \(container.rawValue))")
         }
         return export
+    }
+
+    /// Private options the farm sets itself: chunks join only if every encoder has the farm's
+    /// GOP, rate control and level, so these are written with `gop`, `crf`, `preset`, `lossless`.
+    static let farmEncoderOptions: Set<String> = [
+        "preset", "crf", "qp", "x264-params", "x264opts", "x265-params", "svtav1-params", "vendor",
+    ]
+
+    /// `{"tune": "film", "aq-mode": 2}`: names to strings or numbers, passed to the encoder as text.
+    func parseEncoderOptions(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> [String: String]? {
+        guard case .object(let members) = value else {
+            log.add(path, "expected an object of encoder options, got \(value.kindDescription)")
+            return nil
+        }
+        var options: [String: String] = [:]
+        var valid = true
+        for (key, member) in members {
+            let memberPath = "\(path).\(JSONField.shortened(key))"
+            if Self.farmEncoderOptions.contains(key) {
+                log.add(memberPath, "is set by the farm; use export.video's crf, preset, gop and lossless")
+                valid = false
+                continue
+            }
+            switch member {
+            case .string(let text): options[key] = text
+            case .number(let literal): options[key] = literal
+            default:
+                log.add(memberPath, "expected a string or a number, got \(member.kindDescription)")
+                valid = false
+            }
+        }
+        return valid ? options : nil
     }
 }

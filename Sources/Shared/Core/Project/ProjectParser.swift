@@ -40,6 +40,13 @@ public struct ProjectParser {
                 "\(output.audio.sampleRate) is not a rate AAC can encode; use one of "
                     + Self.aacSampleRates.map(String.init).joined(separator: ", ") + " (or pcm audio in mov/mkv)")
         }
+        if let output = resolvedOutput, let export = resolvedExport, export.video.codec == .av1,
+            output.width < 64 || output.height < 64
+        {
+            log.add(
+                "export.video.codec",
+                "av1 (SVT-AV1) needs an output of at least 64x64 (output is \(output.width)x\(output.height))")
+        }
         let assets = root.required("assets") { value, path, log in parseAssets(value, path, log) }
         let tracks = root.required("tracks") { value, path, log -> [Track]? in
             guard case .array(let elements) = value else {
