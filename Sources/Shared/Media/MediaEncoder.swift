@@ -13,6 +13,9 @@ public final class MediaEncoder {
     private var input: Frame?
     /// Converts the canvas for encoders that take another pixel format (ProRes).
     private var converter: OpaquePointer?
+    /// Set for encoders whose decode timestamps need mending (`retime`), and the frames given.
+    private let retimesPackets: Bool
+    private var framesIn = 0
 
     /// Open or clean up, once: the context is configured and opened while only a local owns
     /// it, and stored last. A refused option or a failed open frees it here and no object exists;
@@ -33,6 +36,7 @@ public final class MediaEncoder {
             throw error
         }
         self.context = context
+        retimesPackets = codecName == "libx265"
     }
 
     deinit {
@@ -117,7 +121,12 @@ public final class MediaEncoder {
             case .hevc:
                 try option("preset", settings.preset)
                 if !settings.lossless && settings.bitrate == nil { try option("crf", "\(settings.crf)") }
+                // libx265 ignores the codec context's thread count: it starts a pool on every
+                // core and encodes frames in parallel, which a "single-threaded" encoder per GOP
+                // must not do (its decisions would follow the machine). It gets the threads given.
+                let pool = threads > 1 ? "pools=\(threads)" : "pools=none:frame-threads=1"
                 var params = "log-level=error:keyint=\(settings.gop):min-keyint=\(settings.gop):scenecut=0"
+                params += ":\(pool)"
                 if settings.lossless { params += ":lossless=1" }
                 try option("x265-params", params)
             case .ffv1:
@@ -186,7 +195,19 @@ public final class MediaEncoder {
             try convert(picture, into: frame)
         }
         frame.pointee.pts = pts
+        framesIn += 1
         try encode(frame, write: write)
+    }
+
+    /// libx265 (3.5) derives decode timestamps from the gap between its first frame and the one
+    /// after its B-frame delay (up to 2), and reads that gap unset when it gets no more frames
+    /// than the delay (a one- or two-frame chunk): the dts is then stack garbage, and the muxer
+    /// refuses the packet or writes nonsense. Two frames or fewer cannot be reordered (a B-frame
+    /// needs a reference on each side), so their decode timestamps are their presentation ones.
+    /// From three frames on, x265's own are right and are kept.
+    private func retime(_ packet: Packet) {
+        guard retimesPackets, framesIn <= 2 else { return }
+        packet.pointer.pointee.dts = packet.pointer.pointee.pts
     }
 
     /// Encodes the first `count` samples of `samples` (at most `audioFrameSize`) starting at
@@ -251,6 +272,7 @@ public final class MediaEncoder {
             switch try CodecStep(avcodec_receive_packet(context, packet.pointer), "encode") {
             case .ready:
                 defer { packet.unref() }
+                retime(packet)
                 try write(packet)
             case .needsInput, .endOfStream:
                 return

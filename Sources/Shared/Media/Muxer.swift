@@ -43,6 +43,18 @@ public final class Muxer {
         code.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
     }
 
+    /// Whether a copied stream's codec tag means the same in this container, by the rule the
+    /// ffmpeg program uses for stream copies: the container has no tag table, the tag names the
+    /// same codec in it, or the codec has no tag of its own there. ProRes in Matroska needs this:
+    /// its tag (apch) is the profile, and a copy without it would lose the profile. Otherwise
+    /// the muxer chooses (an MP4 tag may mean nothing in another container).
+    private func keepsTag(of parameters: AVCodecParameters) -> Bool {
+        guard let table = format.pointee.oformat.pointee.codec_tag else { return true }
+        if av_codec_get_id(table, parameters.codec_tag) == parameters.codec_id { return true }
+        var tag: UInt32 = 0
+        return av_codec_get_tag2(table, parameters.codec_id, &tag) == 0
+    }
+
     /// Encoders must know this before they open.
     public var needsGlobalHeader: Bool { (format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER) != 0 }
 
@@ -64,8 +76,7 @@ public final class Muxer {
     public func addStream(copying source: DemuxedStream, timeBase: Rational, frameRate: Rational?) throws -> Int {
         try addStream(timeBase: AVRational(timeBase), frameRate: frameRate.map(AVRational.init)) { parameters in
             let result = avcodec_parameters_copy(parameters, source.stream.pointee.codecpar)
-            // The source container's codec tag may mean nothing in this one: let the muxer choose.
-            parameters.pointee.codec_tag = 0
+            if !keepsTag(of: parameters.pointee) { parameters.pointee.codec_tag = 0 }
             return result
         }
     }
