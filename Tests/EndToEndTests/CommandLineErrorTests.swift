@@ -93,6 +93,12 @@ struct CommandLineErrorTests {
             arguments: ["serve", "--bind", "tcp://*:99999"],
             message: "--bind must be tcp://HOST:PORT with a port from 1 to 65535"),
         Case(
+            arguments: ["serve", "--bind", "tcp://0.0.0.0:5555"],
+            message: "--bind tcp://0.0.0.0:5555 without --key would let anyone who can reach it join as a worker"),
+        Case(
+            arguments: ["serve", "--bind", "tcp://10.1.2.3:5555"],
+            message: "pass --insecure on a network you trust"),
+        Case(
             program: "farm-worker", arguments: ["--coordinator", "render-01:5555"],
             message: "--coordinator must be tcp://HOST:PORT"),
     ])

@@ -67,7 +67,8 @@ import Testing
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             let endpoint = "tcp://\(coordinatorHost.address):5555"
-            try farm.startCoordinator(bind: endpoint, namespace: coordinatorHost.namespace)
+            // No keys on this private bridge: binding a reachable address then needs --insecure.
+            try farm.startCoordinator(bind: endpoint, namespace: coordinatorHost.namespace, arguments: ["--insecure"])
             try farm.startWorker("w1", coordinator: endpoint, namespace: first.namespace)
             try farm.startWorker("w2", coordinator: endpoint, namespace: second.namespace)
             let output = dir.appendingPathComponent("out.mov")

@@ -29,13 +29,25 @@ import Testing
             }
             let key = try #require(target)
 
-            // The rogue claims w1's attempt in a heartbeat, then uploads for it and sends a result.
+            // The rogue claims w1's attempt in a heartbeat, reports progress on it, fails it three
+            // times (enough to fail the job), uploads for it and sends a result.
             let rogue = try MessageSocket(.dealer, identity: "rogue")
             try rogue.connect(farm.endpoint)
             let info = WorkerInfo(id: "rogue", host: "rogue", cores: 1, slots: 0, version: FarmVersion.current)
             try rogue.send(WireMessage.hello(info).encoded())
             try rogue.send(
                 WireMessage.heartbeat(Heartbeat(worker: info, running: [key], waiting: [], uploading: [])).encoded())
+            try rogue.send(WireMessage.progress(ProgressReport(key: key, frames: 99_999, fps: 1)).encoded())
+            for _ in 0..<3 {
+                try rogue.send(WireMessage.failed(ChunkFailed(key: key, error: "rogue says so")).encoded())
+            }
+            // A peer's messages are handled in order: the welcome to a second hello comes after.
+            try rogue.send(WireMessage.hello(info).encoded())
+            try Self.awaitWelcomes(2, on: rogue)
+            let live = try farm.store.connection.query(
+                "SELECT frames_done, outcome FROM attempts WHERE chunk_id = $1 AND attempt = $2",
+                [String(key.chunk), String(key.attempt)])
+            #expect(live.first.map { $0.int(0) < 99_999 && $0.string(1) != "failed" } == true)
             let bytes = Array("not a segment".utf8)
             try rogue.send(
                 WireMessage.piece(UploadPiece(key: key, offset: 0, total: Int64(bytes.count)), bytes).encoded())
@@ -48,6 +60,7 @@ import Testing
             #expect(try frameHashes(output) == reference)
             let attempts = try farm.attempts(job)
             #expect(attempts.allSatisfy { $0.worker == "w1" && $0.outcome == "done" && $0.attempt == 1 }, "\(attempts)")
+            #expect(farm.coordinator!.output.contains("dropped failed for \(key) from rogue, which does not hold it"))
             let attacked = try #require(try farm.store.chunk(key.chunk))
             #expect(attacked.state == .done && attacked.attempt == key.attempt, "\(attacked)")
         }
@@ -102,6 +115,17 @@ import Testing
             #expect(sent.current < 100_000, "the flood ended before the job did; the test proves nothing")
             try farm.wait("the flood to be read", timeout: 300) { sent.current == 100_000 }
             #expect(try farm.store.job(held)?.state == .running)
+        }
+    }
+
+    /// Waits for `count` welcomes on `socket`, skipping other messages; fails after 30 s.
+    static func awaitWelcomes(_ count: Int, on socket: MessageSocket) throws {
+        var seen = 0
+        let deadline = Date().addingTimeInterval(30)
+        while seen < count {
+            guard Date() < deadline else { throw TestError.failed("\(seen) of \(count) welcomes in 30 s") }
+            guard let frames = try socket.receive(timeout: 0.5) else { continue }
+            if case .welcome = try WireMessage(frames: frames) { seen += 1 }
         }
     }
 }
@@ -193,4 +217,5 @@ import Testing
         #expect(counts.dropped > 0 && counts.sent > 0, "\(counts)")
         _ = peer
     }
+
 }

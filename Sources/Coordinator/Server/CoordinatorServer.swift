@@ -181,7 +181,7 @@ public final class CoordinatorServer {
             logger.warning("ignoring a message: \(error)")
             return
         }
-        if keyGate != nil, let problem = Self.impersonation(message, route: route, sender: sender) {
+        if keyGate != nil, let problem = Self.impersonation(message, sender: sender) {
             logger.warning("dropped a message: \(problem)")
             return
         }
@@ -202,15 +202,19 @@ public final class CoordinatorServer {
         case .heartbeat(let beat):
             try sessions.heartbeat(beat, from: route)
         case .progress(let report):
-            try store.recordProgress(report.key, frames: report.frames, fps: report.fps)
+            guard let worker = holder(of: report.key, route: route, saying: "progress") else { return }
+            try store.recordProgress(report.key, worker: worker, frames: report.frames, fps: report.fps)
         case .piece(let piece, let bytes):
             try intake.piece(piece, bytes: bytes, from: route)
         case .done(let done):
             try intake.done(done, from: route)
         case .failed(let failure):
+            guard let worker = holder(of: failure.key, route: route, saying: "failed") else { return }
             sessions.release(failure.key)
             logger.warning("\(failure.key) failed: \(failure.error)")
-            if let job = try store.fail(failure.key, error: failure.error, fatal: failure.fatal == true) {
+            if let job = try store.fail(
+                failure.key, worker: worker, error: failure.error, fatal: failure.fatal == true)
+            {
                 logger.error("job \(job) failed: \(failure.error)")
             }
             try sessions.assignChunks()
@@ -219,21 +223,32 @@ public final class CoordinatorServer {
         }
     }
 
-    /// On a farm with keys a worker is its key: the id it connects and reports under must be
-    /// the key's name (or NAME@SUFFIX), so no key can speak for another key's workers.
-    static func impersonation(_ message: WireMessage, route: [UInt8], sender: String?) -> String? {
-        let id = String(decoding: route.prefix(64), as: UTF8.self)
-        guard let sender, CurveKeys.id(id, belongsTo: sender) else {
-            return "connection id \"\(id)\" does not belong to key \"\(sender ?? "none")\""
+    /// The worker speaking on `route`, if it holds `key`: only the worker an attempt was
+    /// assigned to may report on it. The store checks again against the attempt's worker, so a
+    /// session and the database never disagree in the sender's favour.
+    private func holder(of key: AttemptKey, route: [UInt8], saying what: String) -> String? {
+        guard let worker = sessions.worker(at: route), sessions.holds(key, route: route) else {
+            logger.warning("dropped \(what) for \(key) from \(sessions.name(of: route)), which does not hold it")
+            return nil
         }
+        return worker
+    }
+
+    /// On a farm with keys a worker is its key: the id it says hello and heartbeats under must
+    /// be the key's name (or NAME@SUFFIX), so no key can speak for another key's workers. Every
+    /// other message is taken as from the worker whose session its route is.
+    static func impersonation(_ message: WireMessage, sender: String?) -> String? {
         let claimed: String? =
             switch message {
             case .hello(let info): info.id
             case .heartbeat(let beat): beat.worker.id
             default: nil
             }
-        guard let claimed, claimed != id else { return nil }
-        return "worker id \"\(claimed.prefix(64))\" is not its connection id \"\(id)\""
+        guard let claimed else { return nil }
+        guard let sender, CurveKeys.id(claimed, belongsTo: sender) else {
+            return "worker id \"\(claimed.prefix(64))\" does not belong to key \"\(sender ?? "none")\""
+        }
+        return nil
     }
 
     // MARK: Periodic work

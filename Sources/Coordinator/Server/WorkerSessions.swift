@@ -131,9 +131,14 @@ final class WorkerSessions {
         sessions.values.contains { $0.route == route && $0.running.contains(key) }
     }
 
-    /// The worker's id for messages, or the raw route if no session has it.
+    /// The worker whose session `route` is, once it said hello or sent a heartbeat.
+    func worker(at route: [UInt8]) -> String? {
+        sessions.first { $0.value.route == route }?.key
+    }
+
+    /// The worker's id for messages, or the route in hex if no session has it.
     func name(of route: [UInt8]) -> String {
-        sessions.first { $0.value.route == route }?.key ?? String(decoding: route, as: UTF8.self)
+        worker(at: route) ?? "connection " + route.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }
 

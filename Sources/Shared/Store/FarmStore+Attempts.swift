@@ -3,14 +3,14 @@ import Foundation
 
 /// How attempts end: progress, acceptance behind the fence, failure, giving back.
 extension FarmStore {
-    /// Records how far a live attempt has come.
-    public func recordProgress(_ key: AttemptKey, frames: Int64, fps: Double) throws {
+    /// Records how far a live attempt of `worker` has come; another worker's report changes nothing.
+    public func recordProgress(_ key: AttemptKey, worker: String, frames: Int64, fps: Double) throws {
         let updated = try connection.query(
             """
             UPDATE attempts SET frames_done = greatest(frames_done, $3), fps = $4
-            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
+            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running' AND worker_id = $5
                 RETURNING (SELECT job_id FROM chunks WHERE id = $1)
-            """, [String(key.chunk), String(key.attempt), String(frames), String(fps)])
+            """, [String(key.chunk), String(key.attempt), String(frames), String(fps), worker])
         if let job = updated.first?.int(0) { try notify(job: job) }
     }
 
@@ -20,14 +20,19 @@ extension FarmStore {
         try connection.transaction { _ = try endAttempt(key, outcome: .cancelled, error: reason) }
     }
 
-    /// Closes a running attempt with `outcome` and, while it is still its chunk's live attempt,
-    /// puts the chunk back in the queue. Returns the chunk's job when it went back.
-    private func endAttempt(_ key: AttemptKey, outcome: AttemptOutcome, error: String) throws -> Int64? {
-        try connection.query(
+    /// Closes a running attempt (of `worker`, when given) with `outcome` and, while it is still
+    /// its chunk's live attempt, puts the chunk back in the queue. Returns the chunk's job when
+    /// it went back; nil, changing nothing, when the attempt is not `worker`'s.
+    private func endAttempt(_ key: AttemptKey, worker: String? = nil, outcome: AttemptOutcome, error: String) throws
+        -> Int64?
+    {
+        let ended = try connection.query(
             """
             UPDATE attempts SET outcome = $3, finished_at = now(), error = $4
-            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
-            """, [String(key.chunk), String(key.attempt), outcome.rawValue, error])
+            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running' AND ($5::text IS NULL OR worker_id = $5)
+                RETURNING 1
+            """, [String(key.chunk), String(key.attempt), outcome.rawValue, error, worker])
+        if worker != nil && ended.isEmpty { return nil }
         let requeued = try connection.query(
             """
             UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL
@@ -80,12 +85,12 @@ extension FarmStore {
         return chunk.state == .done && chunk.attempt == key.attempt
     }
 
-    /// Records a failed attempt and re-queues its chunk. When the chunk has now failed
-    /// `failuresPerChunk` times, or at once when the failure is `fatal`, fails its job with this
-    /// error and returns the job id.
-    public func fail(_ key: AttemptKey, error: String, fatal: Bool = false) throws -> Int64? {
+    /// Records a failed attempt (of `worker`, when a worker reports it) and re-queues its chunk.
+    /// When the chunk has now failed `failuresPerChunk` times, or at once when the failure is
+    /// `fatal`, fails its job with this error and returns the job id.
+    public func fail(_ key: AttemptKey, worker: String? = nil, error: String, fatal: Bool = false) throws -> Int64? {
         try connection.transaction {
-            guard let job = try endAttempt(key, outcome: .failed, error: error) else { return nil }
+            guard let job = try endAttempt(key, worker: worker, outcome: .failed, error: error) else { return nil }
             if fatal {
                 try failJob(job, error: error)
                 return job

@@ -19,6 +19,14 @@ public enum EndpointSyntax {
         return nil
     }
 
+    /// Whether only this machine can reach `endpoint`: ipc, or TCP on a loopback address.
+    public static func isLoopback(_ endpoint: String) -> Bool {
+        if endpoint.hasPrefix("ipc://") { return true }
+        guard endpoint.hasPrefix("tcp://"), let colon = endpoint.lastIndex(of: ":") else { return false }
+        let host = endpoint[endpoint.index(endpoint.startIndex, offsetBy: "tcp://".count)..<colon]
+        return host.hasPrefix("127.") || ["localhost", "lo", "::1", "[::1]"].contains(host)
+    }
+
     /// For a wildcard TCP endpoint (`tcp://*:PORT`), the same port on 127.0.0.1; nil otherwise.
     public static func loopback(for endpoint: String) -> String? {
         guard endpoint.hasPrefix("tcp://*:") else { return nil }

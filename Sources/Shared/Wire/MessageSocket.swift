@@ -40,8 +40,10 @@ public final class MessageSocket {
         sendFlags = kind == .router ? ZMQ_DONTWAIT : 0
         try set(ZMQ_LINGER, 0)
         if kind == .router {
-            // A worker that reconnects under the same id takes its old route over.
-            try set(ZMQ_ROUTER_HANDOVER, 1)
+            // Routes are the router's to give: workers connect without a routing id and get a
+            // fresh one per connection. A peer that names one already in use is refused, never
+            // handed that route (with handover, a rogue naming "w1" cut the real w1 off).
+            try set(ZMQ_ROUTER_HANDOVER, 0)
             // Sending to a peer that is gone fails instead of vanishing silently.
             try set(ZMQ_ROUTER_MANDATORY, 1)
         }

@@ -68,7 +68,7 @@ public final class WorkerAgent {
             mediaRoot: configuration.mediaRoot, scratch: configuration.scratch,
             encoderThreads: configuration.encoderThreads)
         renderSlots = RenderSlots(slots: configuration.slots, renderer: renderer)
-        socket = try MessageSocket(.dealer, identity: configuration.id)
+        socket = try MessageSocket(.dealer)
         if let keys = configuration.keys { try socket.useCurve(keys.own, server: keys.coordinator) }
         try socket.connect(configuration.coordinator)
         lastHeard = clock.now

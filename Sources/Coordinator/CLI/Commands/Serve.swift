@@ -56,6 +56,14 @@ struct Serve: ParsableCommand {
         help: ArgumentHelp("Folder of the public keys (NAME.pub) of workers admitted.", valueName: "folder"))
     var allowedWorkers: String?
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Without keys, listen on --bind even where other machines reach it.",
+            discussion: "Anyone who can connect can then join as a worker and read every job's project: only on "
+                + "a network you trust entirely."))
+    var insecure = false
+
     @Option(name: .long, help: "Seconds a silent worker keeps its chunk before it is handed to another.")
     var leaseSeconds = 10.0
 
@@ -72,6 +80,12 @@ struct Serve: ParsableCommand {
         }
         if leaseSeconds < 1 { throw ValidationError("--lease-seconds must be >= 1 (got \(leaseSeconds))") }
         if let problem = EndpointSyntax.problem(in: bind) { throw ValidationError("--bind \(problem)") }
+        if key == nil, !insecure, EndpointSyntax.loopback(for: bind) == nil, !EndpointSyntax.isLoopback(bind) {
+            throw ValidationError(
+                "--bind \(bind) without --key would let anyone who can reach it join as a worker and read every "
+                    + "job's project; give --key and --allowed-workers (farm keys generate), bind 127.0.0.1, or "
+                    + "pass --insecure on a network you trust")
+        }
     }
 
     func run() throws {
@@ -94,14 +108,14 @@ struct Serve: ParsableCommand {
                 FarmExit.printError("--allowed-workers \(folder.path): \(error.localizedDescription)")
                 throw FarmExit.badInput
             }
-        } else if let local = EndpointSyntax.loopback(for: bind) {
+        } else if !insecure, let local = EndpointSyntax.loopback(for: bind) {
             Logger(label: "farm.coordinator").warning(
                 """
                 no --key: listening on \(local) only, so only this machine's workers can join; give --key and \
                 --allowed-workers to admit others (farm keys generate)
                 """)
             configuration.bind = local
-        } else if !bind.hasPrefix("ipc://"), !bind.contains("127.0.0.1") {
+        } else if !EndpointSyntax.isLoopback(bind) {
             Logger(label: "farm.coordinator").warning(
                 "no --key: anyone who can reach \(bind) can join as a worker and read every job's project")
         }
