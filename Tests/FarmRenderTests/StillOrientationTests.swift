@@ -53,4 +53,50 @@ import Testing
             #expect(bottomLeft.1 > 200 && bottomLeft.2 < 128, "bottom left should be blue, is \(bottomLeft)")
         }
     }
+
+    /// A photo turned by its EXIF orientation is the picture ffmpeg makes by turning the decoded
+    /// photo (transpose or flips, in its own format) and then placing it by the very graph that
+    /// places an upright photo: the turn moves samples and adds no conversion. 4:2:0 and 4:4:4
+    /// JPEGs, the layouts ffmpeg's transpose takes as they are, at a size that scales them.
+    @Test(arguments: ["yuvj420p", "yuvj444p"])
+    func everyOrientationIsTheTurnedPhotoPlacedLikeAnUprightOne(pixelFormat: String) throws {
+        try withTemporaryDirectory { dir in
+            try ffmpeg(
+                [
+                    "-f", "lavfi", "-i", "testsrc2=size=96x64", "-frames:v", "1", "-pix_fmt", pixelFormat, "-q:v", "3",
+                    "photo.jpg",
+                ], in: dir)
+            let turns = [1: "null", 3: "hflip,vflip", 6: "transpose=clock", 8: "transpose=cclock"]
+            for (orientation, turn) in turns.sorted(by: { $0.key < $1.key }) {
+                let name = "photo-\(orientation).jpg"
+                try FileManager.default.copyItem(
+                    at: dir.appendingPathComponent("photo.jpg"), to: dir.appendingPathComponent(name))
+                try Self.withOrientation(UInt8(orientation), jpeg: dir.appendingPathComponent(name))
+                let (width, height) = orientation >= 5 ? (100, 150) : (150, 100)
+                let loaded = try loadProject(
+                    """
+                    {
+                      "output": {"width": \(width), "height": \(height), "fps": "30"},
+                      "export": {"container": "mkv", "video": {"codec": "ffv1"}, "audio": {"codec": "pcm"}},
+                      "assets": {"photo": {"path": "\(name)"}},
+                      "tracks": [{"kind": "video", "items": [{"asset": "photo", "at": "0", "duration": "1/30",
+                        "fit": "stretch"}]}]
+                    }
+                    """, in: dir)
+                let rendered = try decodedYUV(
+                    try render(loaded, to: "out-\(orientation).mkv", in: dir, audio: false), width: width,
+                    height: height)
+                let oracle = dir.appendingPathComponent("oracle-\(orientation).yuv")
+                try ffmpeg([
+                    "-noautorotate", "-i", dir.appendingPathComponent(name).path, "-sws_flags",
+                    "bicubic+accurate_rnd+bitexact", "-vf",
+                    "format=\(pixelFormat),\(turn),format=yuv420p,scale=\(width):\(height)", "-f", "rawvideo",
+                    oracle.path,
+                ])
+                let expected = [UInt8](try Data(contentsOf: oracle))
+                #expect(rendered.count == 1)
+                #expect(rendered.first == expected, "\(pixelFormat), orientation \(orientation)")
+            }
+        }
+    }
 }

@@ -9,6 +9,10 @@ public enum StillImage {
         guard try input.decodeNext(into: frame) else {
             throw FFmpegError(operation: path, message: "no picture could be decoded")
         }
+        // Turned in its own format first, the photo then takes the upright photo's path.
+        if info.rotation != 0, let turned = StillRotation.rotated(frame.pointer, clockwise: info.rotation) {
+            return try Upright(rotation: 0).picture(from: SourceImage(frame: turned.pointer))
+        }
         return try Upright(rotation: info.rotation).picture(from: SourceImage(frame: frame.pointer))
     }
 }
