@@ -179,37 +179,52 @@ import Testing
                 let job = try farm.submit(project, output: farmed, chunkArguments: ["--chunk-frames", "1"])
                 jobs.append((row, job, dir.appendingPathComponent("\(row.name)-local.\(row.container)"), farmed))
             }
-            // While the farm renders every job, each export is rendered locally.
-            for (row, _, local, _) in jobs {
-                let result = try runFarm(
-                    ["render", "\(row.name).json", "-o", local.lastPathComponent, "--local"], in: dir)
-                #expect(result.status == 0, "\(row): farm render --local exited \(result.status): \(result.stderr)")
+            // While the farm renders every job, each export is rendered locally; two at a time,
+            // as the checks after, since one render or one ffmpeg process rarely fills a core.
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+                let (row, _, local, _) = jobs[index]
+                do {
+                    let result = try runFarm(
+                        ["render", "\(row.name).json", "-o", local.lastPathComponent, "--local"], in: dir)
+                    #expect(result.status == 0, "\(row): farm render --local exited \(result.status): \(result.stderr)")
+                } catch {
+                    Issue.record("\(row): \(error)")
+                }
             }
-            var losslessFrames: [String: [String]] = [:]
-            var pcmSound: [String: String] = [:]
-            for (row, job, local, farmed) in jobs {
+            for (row, job, _, _) in jobs {
                 let record = try farm.finish(job, timeout: 240)
                 #expect(record.state == .done, "\(row): job \(job) \(record.state) \(record.error ?? "")")
-                guard record.state == .done, FileManager.default.fileExists(atPath: local.path) else { continue }
-                for file in [local, farmed] {
-                    let problems = try Self.mismatches(file, row)
-                    #expect(problems.isEmpty, "\(row) \(file.lastPathComponent): \(problems)")
-                }
-                let decodedLocal = try Self.decode(local)
-                let decodedFarm = try Self.decode(farmed)
-                #expect(decodedLocal.frames.count == Self.frames, "\(row): \(decodedLocal.frames.count) frames")
-                #expect(decodedLocal.samples == Self.decodedSamples(row), "\(row): \(decodedLocal.samples) samples")
-                #expect(decodedFarm == decodedLocal, "\(row): the farm's chunks decode differently from --local")
-                if row.lossless { losslessFrames[row.description] = decodedFarm.frames }
-                if row.audio == "pcm" { pcmSound[row.description] = decodedFarm.sound }
             }
+            let losslessFrames = Locked<[String: [String]]>([:])
+            let pcmSound = Locked<[String: String]>([:])
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+                let (row, _, local, farmed) = jobs[index]
+                do {
+                    for file in [local, farmed] {
+                        let problems = try Self.mismatches(file, row)
+                        #expect(problems.isEmpty, "\(row) \(file.lastPathComponent): \(problems)")
+                    }
+                    let decodedLocal = try Self.decode(local)
+                    let decodedFarm = try Self.decode(farmed)
+                    #expect(decodedLocal.frames.count == Self.frames, "\(row): \(decodedLocal.frames.count) frames")
+                    #expect(
+                        decodedLocal.samples == Self.decodedSamples(row), "\(row): \(decodedLocal.samples) samples")
+                    #expect(decodedFarm == decodedLocal, "\(row): the farm's chunks decode differently from --local")
+                    if row.lossless { losslessFrames.withLock { $0[row.description] = decodedFarm.frames } }
+                    if row.audio == "pcm" { pcmSound.withLock { $0[row.description] = decodedFarm.sound } }
+                } catch {
+                    Issue.record("\(row): \(error)")
+                }
+            }
+            let lossless = losslessFrames.withLock { $0 }
+            let pcm = pcmSound.withLock { $0 }
             // Lossless exports decode to the composited frames themselves, whatever the codec or
             // container; PCM sound is the mix itself.
-            #expect(losslessFrames.count == 15)
-            #expect(Set(losslessFrames.values).count == 1, "lossless exports differ: \(losslessFrames.keys.sorted())")
-            #expect(Set(losslessFrames.values.flatMap { $0 }).count > 10, "the cut and the ramp must change frames")
-            #expect(pcmSound.count == 15)
-            #expect(Set(pcmSound.values).count == 1, "pcm exports differ")
+            #expect(lossless.count == 15)
+            #expect(Set(lossless.values).count == 1, "lossless exports differ: \(lossless.keys.sorted())")
+            #expect(Set(lossless.values.flatMap { $0 }).count > 10, "the cut and the ramp must change frames")
+            #expect(pcm.count == 15)
+            #expect(Set(pcm.values).count == 1, "pcm exports differ")
         }
     }
 

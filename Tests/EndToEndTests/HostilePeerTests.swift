@@ -17,17 +17,7 @@ import Testing
             try farm.start(workers: ["w1"])
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
-            var target: AttemptKey?
-            try farm.wait("w1 mid-chunk") {
-                let rows = try farm.store.connection.query(
-                    """
-                    SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                    WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = 'w1' AND a.outcome = 'running'
-                    """, [String(job)])
-                target = rows.first.map { AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))) }
-                return target != nil
-            }
-            let key = try #require(target)
+            let key = try farm.runningVideoAttempt(of: job, worker: "w1")
 
             // The rogue claims w1's attempt in a heartbeat, reports progress on it, fails it three
             // times (enough to fail the job), uploads for it and sends a result.
@@ -37,17 +27,7 @@ import Testing
             try rogue.send(WireMessage.hello(info).encoded())
             try rogue.send(
                 WireMessage.heartbeat(Heartbeat(worker: info, running: [key], waiting: [], uploading: [])).encoded())
-            try rogue.send(WireMessage.progress(ProgressReport(key: key, frames: 99_999, fps: 1)).encoded())
-            for _ in 0..<3 {
-                try rogue.send(WireMessage.failed(ChunkFailed(key: key, error: "rogue says so")).encoded())
-            }
-            // A peer's messages are handled in order: the welcome to a second hello comes after.
-            try rogue.send(WireMessage.hello(info).encoded())
-            try Self.awaitWelcomes(2, on: rogue)
-            let live = try farm.store.connection.query(
-                "SELECT frames_done, outcome FROM attempts WHERE chunk_id = $1 AND attempt = $2",
-                [String(key.chunk), String(key.attempt)])
-            #expect(live.first.map { $0.int(0) < 99_999 && $0.string(1) != "failed" } == true)
+            try Self.reportOnAndFail(key, from: rogue, as: info, farm: farm)
             let bytes = Array("not a segment".utf8)
             try rogue.send(
                 WireMessage.piece(UploadPiece(key: key, offset: 0, total: Int64(bytes.count)), bytes).encoded())
@@ -116,6 +96,25 @@ import Testing
             try farm.wait("the flood to be read", timeout: 300) { sent.current == 100_000 }
             #expect(try farm.store.job(held)?.state == .running)
         }
+    }
+
+    /// From a peer that said hello as `info`: progress on `key` far past its end and three
+    /// failures of it (enough to fail its job), then a second hello. Its welcome comes after
+    /// the coordinator handled all of them (a peer's messages are handled in order), and by
+    /// then the attempt must be untouched.
+    static func reportOnAndFail(_ key: AttemptKey, from peer: MessageSocket, as info: WorkerInfo, farm: TestFarm)
+        throws
+    {
+        try peer.send(WireMessage.progress(ProgressReport(key: key, frames: 99_999, fps: 1)).encoded())
+        for _ in 0..<3 {
+            try peer.send(WireMessage.failed(ChunkFailed(key: key, error: "\(info.id) says so")).encoded())
+        }
+        try peer.send(WireMessage.hello(info).encoded())
+        try awaitWelcomes(2, on: peer)
+        let live = try farm.store.connection.query(
+            "SELECT frames_done, outcome FROM attempts WHERE chunk_id = $1 AND attempt = $2",
+            [String(key.chunk), String(key.attempt)])
+        #expect(live.first.map { $0.int(0) < 99_999 && $0.string(1) != "failed" } == true, "\(live)")
     }
 
     /// Waits for `count` welcomes on `socket`, skipping other messages; fails after 30 s.

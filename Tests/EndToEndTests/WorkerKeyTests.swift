@@ -8,24 +8,31 @@ import Testing
 /// A farm with keys admits only workers whose public key it was given, and a worker is its key:
 /// a peer cannot connect without an allowed key, nor speak under another worker's id.
 @Suite(.serialized) struct WorkerKeyTests {
+    /// Key pairs for `names` made by `farm keys generate` in DIR/keys, and the public keys of
+    /// `allowing` copied to DIR/allowed, the coordinator's --allowed-workers folder.
+    static func keys(_ names: [String], allowing: [String], in dir: URL) throws -> (keys: URL, allowed: URL) {
+        let keys = dir.appendingPathComponent("keys")
+        for name in names {
+            #expect(try runFarm(["keys", "generate", name, "--dir", keys.path]).status == 0)
+        }
+        let allowed = dir.appendingPathComponent("allowed")
+        try FileManager.default.createDirectory(at: allowed, withIntermediateDirectories: true)
+        for name in allowing {
+            try FileManager.default.copyItem(
+                at: keys.appendingPathComponent("\(name).pub"), to: allowed.appendingPathComponent("\(name).pub"))
+        }
+        return (keys, allowed)
+    }
+
     @Test func onlyWorkersWithAllowedKeysJoinAndNoKeySpeaksForAnother() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
-            let keys = dir.appendingPathComponent("keys")
-            let allowed = dir.appendingPathComponent("allowed")
+            let (keys, allowed) = try Self.keys(["coordinator", "w1", "w3"], allowing: ["w1", "w3"], in: dir)
             let outsider = dir.appendingPathComponent("outsider")
-            for name in ["coordinator", "w1", "w3"] {
-                #expect(try runFarm(["keys", "generate", name, "--dir", keys.path]).status == 0)
-            }
             #expect(try runFarm(["keys", "generate", "w2", "--dir", outsider.path]).status == 0)
             let attributes = try FileManager.default.attributesOfItem(
                 atPath: keys.appendingPathComponent("w1.key").path)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-            try FileManager.default.createDirectory(at: allowed, withIntermediateDirectories: true)
-            for name in ["w1", "w3"] {
-                try FileManager.default.copyItem(
-                    at: keys.appendingPathComponent("\(name).pub"), to: allowed.appendingPathComponent("\(name).pub"))
-            }
 
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
@@ -87,16 +94,7 @@ import Testing
     @Test func anAdmittedKeyCannotFailReportOnOrTakeTheRouteOfAnotherWorkersAttempt() throws {
         try withTemporaryDirectory { dir in
             let (project, reference) = try FarmRecoveryTests.slowProject(in: dir)
-            let keys = dir.appendingPathComponent("keys")
-            for name in ["coordinator", "w1", "w3"] {
-                #expect(try runFarm(["keys", "generate", name, "--dir", keys.path]).status == 0)
-            }
-            let allowed = dir.appendingPathComponent("allowed")
-            try FileManager.default.createDirectory(at: allowed, withIntermediateDirectories: true)
-            for name in ["w1", "w3"] {
-                try FileManager.default.copyItem(
-                    at: keys.appendingPathComponent("\(name).pub"), to: allowed.appendingPathComponent("\(name).pub"))
-            }
+            let (keys, allowed) = try Self.keys(["coordinator", "w1", "w3"], allowing: ["w1", "w3"], in: dir)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             let coordinatorPublic = keys.appendingPathComponent("coordinator.pub").path
@@ -110,17 +108,7 @@ import Testing
                 ])
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
-            var target: AttemptKey?
-            try farm.wait("w1 mid-chunk") {
-                let rows = try farm.store.connection.query(
-                    """
-                    SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                    WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = 'w1' AND a.outcome = 'running'
-                    """, [String(job)])
-                target = rows.first.map { AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))) }
-                return target != nil
-            }
-            let key = try #require(target)
+            let key = try farm.runningVideoAttempt(of: job, worker: "w1")
             let w3Keys = try CurveKeys.load(keys.appendingPathComponent("w3.key"))
             let server = try CurveKeys.loadPublic(URL(fileURLWithPath: coordinatorPublic))
 
@@ -129,16 +117,7 @@ import Testing
             try attacker.connect(farm.endpoint)
             let info = WorkerInfo(id: "w3", host: "attacker", cores: 1, slots: 0, version: FarmVersion.current)
             try attacker.send(WireMessage.hello(info).encoded())
-            try attacker.send(WireMessage.progress(ProgressReport(key: key, frames: 99_999, fps: 1)).encoded())
-            for _ in 0..<3 {
-                try attacker.send(WireMessage.failed(ChunkFailed(key: key, error: "w3 says so")).encoded())
-            }
-            try attacker.send(WireMessage.hello(info).encoded())
-            try HostilePeerTests.awaitWelcomes(2, on: attacker)
-            let live = try farm.store.connection.query(
-                "SELECT frames_done, outcome FROM attempts WHERE chunk_id = $1 AND attempt = $2",
-                [String(key.chunk), String(key.attempt)])
-            #expect(live.first.map { $0.int(0) < 99_999 && $0.string(1) != "failed" } == true, "\(live)")
+            try HostilePeerTests.reportOnAndFail(key, from: attacker, as: info, farm: farm)
 
             // The route attack: connect under routing id "w1" and speak, as w3 and as "w1".
             let squatter = try MessageSocket(.dealer, identity: "w1")

@@ -199,6 +199,21 @@ public final class TestFarm {
         return record!
     }
 
+    /// Waits until `worker` renders a video chunk of `job` and returns that attempt.
+    public func runningVideoAttempt(of job: Int64, worker: String) throws -> AttemptKey {
+        var target: AttemptKey?
+        try wait("\(worker) mid-chunk") {
+            let rows = try store.connection.query(
+                """
+                SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = $2 AND a.outcome = 'running'
+                """, [String(job), worker])
+            target = rows.first.map { AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))) }
+            return target != nil
+        }
+        return target!
+    }
+
     /// Attempts of a job as (chunk index, kind, attempt, worker, outcome, error).
     public func attempts(_ job: Int64) throws -> [(
         index: Int, kind: String, attempt: Int, worker: String, outcome: String, error: String?

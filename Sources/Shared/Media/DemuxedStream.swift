@@ -10,24 +10,31 @@ public final class DemuxedStream {
         var mediaType: AVMediaType { self == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO }
     }
 
-    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private let format: UnsafeMutablePointer<AVFormatContext>
     let stream: UnsafeMutablePointer<AVStream>
 
+    /// Open or clean up, once (as `MediaEncoder` and `MediaInput`): opened into a local, freed
+    /// here on failure, stored last so that only `deinit` ever frees what the object owns.
     public init(path: String, kind: Kind) throws {
-        try FFmpegError.check(avformat_open_input(&format, path, nil, nil), "open \(path)")
+        var opening: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegError.check(avformat_open_input(&opening, path, nil, nil), "open \(path)")
+        guard let context = opening else { throw FFmpegError(operation: "open \(path)", message: "no format context") }
+        let index: Int32
         do {
-            try FFmpegError.check(avformat_find_stream_info(format, nil), "read streams of \(path)")
-            let index = try FFmpegError.check(
-                av_find_best_stream(format, kind.mediaType, -1, -1, nil, 0), "find stream in \(path)")
-            stream = format!.pointee.streams[Int(index)]!
+            try FFmpegError.check(avformat_find_stream_info(context, nil), "read streams of \(path)")
+            index = try FFmpegError.check(
+                av_find_best_stream(context, kind.mediaType, -1, -1, nil, 0), "find stream in \(path)")
         } catch {
-            avformat_close_input(&format)
+            avformat_close_input(&opening)
             throw error
         }
+        format = context
+        stream = context.pointee.streams[Int(index)]!
     }
 
     deinit {
-        avformat_close_input(&format)
+        var owned: UnsafeMutablePointer<AVFormatContext>? = format
+        avformat_close_input(&owned)
     }
 
     /// The unit of this stream's timestamps, in seconds.

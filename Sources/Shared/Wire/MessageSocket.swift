@@ -31,13 +31,16 @@ public final class MessageSocket {
     private static let context: UnsafeMutableRawPointer = zmq_ctx_new()
     private let socket: UnsafeMutableRawPointer
     /// A router never waits on one peer: a peer that stops reading loses its own messages
-    /// once its queue is full, and everyone else is still served.
+    /// once its queue is full, and everyone else is still served. A dealer never waits on a
+    /// coordinator it has no connection to (one whose handshake keeps failing leaves it none):
+    /// the message is dropped and the worker's loop goes on (its heartbeats and uploads repeat
+    /// what matters), where a blocking send once hung a refused worker past SIGTERM.
     private let sendFlags: Int32
 
     public init(_ kind: Kind, identity: String? = nil) throws {
         guard let socket = zmq_socket(Self.context, kind.raw) else { throw TransportError("create socket") }
         self.socket = socket
-        sendFlags = kind == .router ? ZMQ_DONTWAIT : 0
+        sendFlags = kind == .reply ? 0 : ZMQ_DONTWAIT
         try set(ZMQ_LINGER, 0)
         if kind == .router {
             // Routes are the router's to give: workers connect without a routing id and get a

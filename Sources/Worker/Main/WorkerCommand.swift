@@ -118,7 +118,11 @@ struct WorkerCommand: ParsableCommand {
         configuration.uploadLimit = uploadLimit
         let agent = try WorkerAgent(configuration: configuration)
         signal(SIGPIPE, SIG_IGN)
+        // SIGTERM (a service manager's stop) and Ctrl-C end the loop: chunks in hand are
+        // dropped (the coordinator hands them on when their leases run out) and it exits 0.
+        let signals = StopSignals { _ in agent.stop() }
         try agent.run()
+        _ = signals
     }
 }
 

@@ -6,10 +6,10 @@ import Dispatch
 
 /// Calls `stop` with the signal's number on SIGINT or SIGTERM, instead of dying mid-write.
 /// Lasts as long as the value is kept.
-final class StopSignals {
+public final class StopSignals {
     private let sources: [DispatchSourceSignal]
 
-    init(_ stop: @escaping (Int32) -> Void) {
+    public init(_ stop: @escaping (Int32) -> Void) {
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
