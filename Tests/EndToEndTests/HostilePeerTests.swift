@@ -73,10 +73,15 @@ import Testing
                 do {
                     let beat = WireMessage.heartbeat(
                         Heartbeat(worker: info, running: [key], waiting: [], uploading: []))
+                    // A dealer's send gives up rather than wait on a full queue; the rogue waits,
+                    // so it floods exactly as fast as the coordinator reads.
+                    func push(_ message: WireMessage) throws {
+                        while try !rogue.send(message.encoded()) { Thread.sleep(forTimeInterval: 0.001) }
+                    }
                     for index in 0..<100_000 {
-                        if index % 100 == 0 { try rogue.send(beat.encoded()) }
+                        if index % 100 == 0 { try push(beat) }
                         let piece = UploadPiece(key: key, offset: 0, total: 1 << 20)
-                        try rogue.send(WireMessage.piece(piece, [UInt8](repeating: 7, count: 16)).encoded())
+                        try push(WireMessage.piece(piece, [UInt8](repeating: 7, count: 16)))
                         sent.withLock { $0 += 1 }
                     }
                 } catch {

@@ -104,11 +104,16 @@ import Testing
                 SELECT c.kind || ' ' || c.idx FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 AND a.worker_id = 'busy' AND a.outcome = 'running'
                 """
-            try farm.wait("the first worker to be in the middle of a video chunk") {
-                try !farm.store.connection.query(
-                    rendering + " AND c.kind = 'video' AND a.frames_done > 0", [String(job)]
-                )
-                .isEmpty
+            // Its audio block, rendered first, may still be uploading or in verification when the
+            // video chunk starts (its slot was freed for that): wait until it is accepted, so
+            // what the worker holds then is only what it could not hand on.
+            try farm.wait("the first worker to be in the middle of a video chunk, its audio accepted") {
+                let audioOpen = try farm.store.connection.query(
+                    "SELECT 1 FROM chunks WHERE job_id = $1 AND kind = 'audio' AND state <> 'done'", [String(job)])
+                return try audioOpen.isEmpty
+                    && !farm.store.connection.query(
+                        rendering + " AND c.kind = 'video' AND a.frames_done > 0", [String(job)]
+                    ).isEmpty
             }
             // From here on it is a deliberately slow task: the worker stops where it is.
             busy.kill(SIGSTOP, wait: false)
