@@ -22,6 +22,8 @@ import Testing
         var profile: String? = nil
 
         var description: String { "\(export) as .\(container)" }
+        /// A named preset's row (its export starts with the preset).
+        var isPreset: Bool { export.hasPrefix(#"{"preset""#) }
         var name: String {
             export.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(String.init).joined()
                 + "-\(container)"
@@ -73,6 +75,12 @@ import Testing
                 export: #"{"preset": "archive-ffv1"}"#, container: "mkv", codec: "ffv1", audio: "pcm", lossless: true),
         ]
         return rows
+    }
+
+    /// Where `farm render` (the embedded farm) writes a preset row's file.
+    static func embedded(_ row: Row, in dir: URL? = nil) -> URL {
+        let name = "\(row.name)-embedded.\(row.container)"
+        return dir?.appendingPathComponent(name) ?? URL(fileURLWithPath: name)
     }
 
     static let frames = 18
@@ -181,15 +189,31 @@ import Testing
             }
             // While the farm renders every job, each export is rendered locally; two at a time,
             // as the checks after, since one render or one ffmpeg process rarely fills a core.
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-                let (row, _, local, _) = jobs[index]
-                do {
-                    let result = try runFarm(
-                        ["render", "\(row.name).json", "-o", local.lastPathComponent, "--local"], in: dir)
-                    #expect(result.status == 0, "\(row): farm render --local exited \(result.status): \(result.stderr)")
-                } catch {
-                    Issue.record("\(row): \(error)")
+            // Threads of its own would lose the test's context, so they note problems and the
+            // test's own thread reports them.
+            let problems = Locked<[String]>([])
+            func lanes(_ body: @escaping (Row, URL, URL, (Bool, String) -> Void) throws -> Void) {
+                DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+                    let (row, _, local, farmed) = jobs[index]
+                    let note: (Bool, String) -> Void = { holds, problem in
+                        if !holds { problems.withLock { $0.append("\(row): \(problem)") } }
+                    }
+                    do { try body(row, local, farmed, note) } catch { note(false, "\(error)") }
                 }
+            }
+            lanes { row, local, _, expect in
+                let result = try runFarm(
+                    ["render", "\(row.name).json", "-o", local.lastPathComponent, "--local"], in: dir)
+                expect(result.status == 0, "farm render --local exited \(result.status): \(result.stderr)")
+                // The presets also through `farm render`'s own farm (its PostgreSQL, coordinator
+                // and workers), in one-frame or one-GOP chunks.
+                guard row.isPreset else { return }
+                let embedded = try runFarm(
+                    [
+                        "render", "\(row.name).json", "-o", Self.embedded(row).lastPathComponent, "--chunk-frames",
+                        "1", "--data", "farm-\(row.name)",
+                    ], in: dir)
+                expect(embedded.status == 0, "farm render exited \(embedded.status): \(embedded.stderr)")
             }
             for (row, job, _, _) in jobs {
                 let record = try farm.finish(job, timeout: 240)
@@ -197,25 +221,27 @@ import Testing
             }
             let losslessFrames = Locked<[String: [String]]>([:])
             let pcmSound = Locked<[String: String]>([:])
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
-                let (row, _, local, farmed) = jobs[index]
-                do {
-                    for file in [local, farmed] {
-                        let problems = try Self.mismatches(file, row)
-                        #expect(problems.isEmpty, "\(row) \(file.lastPathComponent): \(problems)")
-                    }
-                    let decodedLocal = try Self.decode(local)
-                    let decodedFarm = try Self.decode(farmed)
-                    #expect(decodedLocal.frames.count == Self.frames, "\(row): \(decodedLocal.frames.count) frames")
-                    #expect(
-                        decodedLocal.samples == Self.decodedSamples(row), "\(row): \(decodedLocal.samples) samples")
-                    #expect(decodedFarm == decodedLocal, "\(row): the farm's chunks decode differently from --local")
-                    if row.lossless { losslessFrames.withLock { $0[row.description] = decodedFarm.frames } }
-                    if row.audio == "pcm" { pcmSound.withLock { $0[row.description] = decodedFarm.sound } }
-                } catch {
-                    Issue.record("\(row): \(error)")
+            lanes { row, local, farmed, expect in
+                for file in [local, farmed] {
+                    let mismatches = try Self.mismatches(file, row)
+                    expect(mismatches.isEmpty, "\(file.lastPathComponent): \(mismatches)")
                 }
+                let decodedLocal = try Self.decode(local)
+                let decodedFarm = try Self.decode(farmed)
+                expect(decodedLocal.frames.count == Self.frames, "\(decodedLocal.frames.count) frames")
+                expect(decodedLocal.samples == Self.decodedSamples(row), "\(decodedLocal.samples) samples")
+                expect(decodedFarm == decodedLocal, "the farm's chunks decode differently from --local")
+                if row.isPreset {
+                    let embedded = Self.embedded(row, in: dir)
+                    expect(
+                        try Self.mismatches(embedded, row).isEmpty, "embedded: \(try Self.mismatches(embedded, row))")
+                    expect(try Self.decode(embedded) == decodedLocal, "farm render decodes differently from --local")
+                }
+                if row.lossless { losslessFrames.withLock { $0[row.description] = decodedFarm.frames } }
+                if row.audio == "pcm" { pcmSound.withLock { $0[row.description] = decodedFarm.sound } }
             }
+            let found = problems.withLock { $0 }
+            #expect(found.isEmpty, "\(found.count) problems:\n\(found.joined(separator: "\n"))")
             let lossless = losslessFrames.withLock { $0 }
             let pcm = pcmSound.withLock { $0 }
             // Lossless exports decode to the composited frames themselves, whatever the codec or

@@ -122,9 +122,10 @@ public final class MediaEncoder {
                 try option("preset", settings.preset)
                 if !settings.lossless && settings.bitrate == nil { try option("crf", "\(settings.crf)") }
                 // libx265 ignores the codec context's thread count: it starts a pool on every
-                // core and encodes frames in parallel, which a "single-threaded" encoder per GOP
-                // must not do (its decisions would follow the machine). It gets the threads given.
-                let pool = threads > 1 ? "pools=\(threads)" : "pools=none:frame-threads=1"
+                // core, encodes frames in parallel and splits its lookahead into slices, so a
+                // "single-threaded" encoder per GOP made other decisions when the machine was busy
+                // (2 of 8 renders of one project under load, until all three were off).
+                let pool = threads > 1 ? "pools=\(threads)" : "pools=none:frame-threads=1:lookahead-slices=0"
                 var params = "log-level=error:keyint=\(settings.gop):min-keyint=\(settings.gop):scenecut=0"
                 params += ":\(pool)"
                 if settings.lossless { params += ":lossless=1" }
