@@ -27,6 +27,9 @@ final class WorkerSessions {
     private let leaseSeconds: Double
     private let clock = ContinuousClock()
     private var sessions: [String: Session] = [:]
+    /// Which worker each route is, so a message finds its sender without a pass over every
+    /// session (a farm of a thousand workers sends thousands of progress reports a second).
+    private var workersByRoute: [[UInt8]: String] = [:]
 
     init(store: FarmStore, outbox: Outbox, logger: Logger, leaseSeconds: Double) {
         self.store = store
@@ -68,6 +71,8 @@ final class WorkerSessions {
     /// `rendering` is what the worker reported, or nil to go by what this coordinator assigned.
     private func heard(_ info: WorkerInfo, route: [UInt8], rendering: Bool?) throws {
         var session = sessions[info.id] ?? Session(route: route, info: info, lastHeard: clock.now)
+        if session.route != route { workersByRoute[session.route] = nil }
+        workersByRoute[route] = info.id
         session.route = route
         session.info = info
         session.lastHeard = clock.now
@@ -109,6 +114,7 @@ final class WorkerSessions {
         for (id, session) in sessions where clock.now - session.lastHeard > silence {
             logger.warning("worker \(id) went silent; marking it lost")
             sessions[id] = nil
+            workersByRoute[session.route] = nil
             try store.workerLost(id)
         }
     }
@@ -128,12 +134,12 @@ final class WorkerSessions {
 
     /// Whether the worker behind `route` holds `key` (assigned it, or reported it since).
     func holds(_ key: AttemptKey, route: [UInt8]) -> Bool {
-        sessions.values.contains { $0.route == route && $0.running.contains(key) }
+        worker(at: route).flatMap { sessions[$0]?.running.contains(key) } ?? false
     }
 
     /// The worker whose session `route` is, once it said hello or sent a heartbeat.
     func worker(at route: [UInt8]) -> String? {
-        sessions.first { $0.value.route == route }?.key
+        workersByRoute[route]
     }
 
     /// The worker's id for messages, or the route in hex if no session has it.
