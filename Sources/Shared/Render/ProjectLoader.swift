@@ -103,8 +103,6 @@ public struct ProjectLoader {
         do {
             _ = try MediaEncoder.video(
                 output: project.output, settings: project.export.video, threads: 1, globalHeader: false)
-        } catch let error as FFmpegError {
-            log.add("export.video.encoderOptions", error.description)
         } catch {
             log.add("export.video.encoderOptions", "\(error)")
         }

@@ -120,7 +120,7 @@ public final class TimelineRenderer {
                     framesDone: n + 1 - frames.lowerBound, frameCount: Int64(frames.count), elapsed: clock.now - started
                 ))
         }
-        try video?.drain(muxer: muxer, first: frames.lowerBound)
+        try video?.drain(muxer: muxer)
         try audio?.finish(muxer: muxer, cancellation: configuration.cancellation)
     }
 }

@@ -13,11 +13,11 @@ final class VideoTrackWriter {
     private let threads: Int
     private let globalHeader: Bool
     private var encoder: MediaEncoder
-    /// The timeline frame the encoder's timestamp 0 stands for: each encoder counts from its own
-    /// first frame, so it sees the same timestamps wherever the file it writes into starts
+    /// Frames from the file's first frame to the encoder's: each encoder counts timestamps from
+    /// its own first frame, so it sees the same ones wherever the file it writes into starts
     /// (libx265's decisions follow them: a GOP timed 6…11 encoded differently from one timed
     /// 0…5, so a chunk starting there differed from the whole render).
-    private var encoderStart: Int64?
+    private var encoderOffset: Int64 = 0
     let stream: Int
 
     init(output: OutputSettings, settings: ExportSettings.Video, threads: Int, muxer: Muxer) throws {
@@ -33,30 +33,24 @@ final class VideoTrackWriter {
     /// Encodes `picture` as timeline frame `n`, file frame `n - first`.
     func encode(_ picture: Picture, timelineFrame n: Int64, first: Int64, muxer: Muxer) throws {
         if settings.encodesPerGOP, n != first, n % Int64(settings.gop) == 0 {
-            try drain(muxer: muxer, first: first)
+            try drain(muxer: muxer)
             encoder = try MediaEncoder.video(
                 output: output, settings: settings, threads: threads, globalHeader: globalHeader)
-            encoderStart = n
+            encoderOffset = n - first
         }
-        let start = encoderStart ?? n
-        encoderStart = start
-        try encoder.encode(picture, pts: n - start) { packet in
-            try write(packet, shiftedBy: start - first, muxer: muxer)
-        }
+        try encoder.encode(picture, pts: n - first - encoderOffset) { packet in try write(packet, muxer: muxer) }
     }
 
     /// Flushes the encoder's delayed packets.
-    func drain(muxer: Muxer, first: Int64) throws {
-        let shift = (encoderStart ?? first) - first
-        try encoder.drain { packet in try write(packet, shiftedBy: shift, muxer: muxer) }
+    func drain(muxer: Muxer) throws {
+        try encoder.drain { packet in try write(packet, muxer: muxer) }
     }
 
-    /// Writes an encoder's packet at its place in the file: its timestamps count frames from
-    /// the encoder's first one (the time base is one frame), the file's from the file's first.
-    private func write(_ packet: Packet, shiftedBy frames: Int64, muxer: Muxer) throws {
-        if frames != 0 {
-            packet.pts = packet.pts.map { $0 + frames }
-            packet.dts = packet.dts.map { $0 + frames }
+    /// Writes an encoder's packet at its place in the file (the time base is one frame).
+    private func write(_ packet: Packet, muxer: Muxer) throws {
+        if encoderOffset != 0 {
+            packet.pts = packet.pts.map { $0 + encoderOffset }
+            packet.dts = packet.dts.map { $0 + encoderOffset }
         }
         try muxer.write(packet, stream: stream, from: encoder.timeBase)
     }
