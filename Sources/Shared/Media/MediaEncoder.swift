@@ -16,6 +16,13 @@ public final class MediaEncoder {
     /// Set for encoders whose decode timestamps need mending (`retime`), and the frames given.
     private let retimesPackets: Bool
     private var framesIn = 0
+    /// SVT-AV1 (1.4) keeps process-wide state: each encoder's open rebuilds one table of the
+    /// machine's processors (two opening at once crashed a render), and its close waits forever
+    /// for an end of stream it was never sent, as does a drain before any frame. Its encoders
+    /// open and close one at a time, and are given a frame and drained before they are freed.
+    private let isSVT: Bool
+    private static let svtLock = NSLock()
+    private var drained = false
 
     /// Open or clean up, once: the context is configured and opened while only a local owns
     /// it, and stored last. A refused option or a failed open frees it here and no object exists;
@@ -30,18 +37,33 @@ public final class MediaEncoder {
         }
         do {
             try configure(context)
-            try FFmpegError.check(explaining: { avcodec_open2(context, codec, nil) }, "open encoder \(codecName)")
+            let open = { avcodec_open2(context, codec, nil) }
+            try FFmpegError.check(
+                explaining: { codecName == "libsvtav1" ? Self.svtLock.withLock(open) : open() },
+                "open encoder \(codecName)")
         } catch {
             avcodec_free_context(&opening)
             throw error
         }
         self.context = context
         retimesPackets = codecName == "libx265"
+        isSVT = codecName == "libsvtav1"
     }
 
     deinit {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&owned)
+        if isSVT {
+            if !drained {
+                if framesIn == 0, let frame = try? videoFrame() {
+                    frame.pointee.pts = 0
+                    try? encode(frame) { _ in }
+                }
+                try? drain { _ in }
+            }
+            Self.svtLock.withLock { avcodec_free_context(&owned) }
+        } else {
+            avcodec_free_context(&owned)
+        }
         sws_freeContext(converter)
     }
 
@@ -184,12 +206,7 @@ public final class MediaEncoder {
     /// Encodes `picture` (the output's size) as the frame at `pts` and hands every packet that
     /// comes out to `write`, valid only during the call.
     public func encode(_ picture: Picture, pts: Int64, write: (Packet) throws -> Void) throws {
-        let frame = try inputFrame { frame in
-            frame.pointee.format = context.pointee.pix_fmt.rawValue
-            frame.pointee.width = context.pointee.width
-            frame.pointee.height = context.pointee.height
-        }
-        try FFmpegError.check(av_frame_make_writable(frame), "frame buffer")
+        let frame = try videoFrame()
         if context.pointee.pix_fmt == AV_PIX_FMT_YUV420P {
             picture.copy(into: frame)
         } else {
@@ -198,6 +215,17 @@ public final class MediaEncoder {
         frame.pointee.pts = pts
         framesIn += 1
         try encode(frame, write: write)
+    }
+
+    /// The writable input frame at the encoder's size and pixel format.
+    private func videoFrame() throws -> UnsafeMutablePointer<AVFrame> {
+        let frame = try inputFrame { frame in
+            frame.pointee.format = context.pointee.pix_fmt.rawValue
+            frame.pointee.width = context.pointee.width
+            frame.pointee.height = context.pointee.height
+        }
+        try FFmpegError.check(av_frame_make_writable(frame), "frame buffer")
+        return frame
     }
 
     /// libx265 (3.5) derives decode timestamps from the gap between its first frame and the one
@@ -230,6 +258,7 @@ public final class MediaEncoder {
 
     /// Flushes the encoder's delayed packets to `write`; the encoder takes nothing afterwards.
     public func drain(write: (Packet) throws -> Void) throws {
+        drained = true
         try encode(nil, write: write)
     }
 
