@@ -154,7 +154,7 @@ import Testing
             }
             #expect(leftovers.isEmpty)
 
-            // The operator repairs the clip and retries: the failed chunk gets fresh tries, the
+            // The operator puts the clip back and retries: the failed chunk gets fresh tries, the
             // accepted ones are kept, and the file matches a render that never failed.
             try intact.write(to: clip)
             // The damaged chunk, and any chunk another worker was still rendering when the job
@@ -173,6 +173,9 @@ import Testing
             #expect(retry.status == 0, "\(retry.stderr)")
             #expect(
                 retry.stdout.contains("job \(job) queued again: \(open.count) chunk(s) to render"), "\(retry.stdout)")
+            // The bytes are back, but written anew (another ctime): the retry pins the file as it
+            // is now, and the render must read what accepted chunks read of it.
+            #expect(retry.stdout.contains("assets.c: changed since the job was pinned; pinned as it is now"))
             let retried = try farm.finish(job)
             #expect(retried.state == .done, "\(retried.error ?? "")\n\(farm.logs)")
             #expect(retried.error == nil)

@@ -106,6 +106,17 @@ final class UploadIntake {
             outbox.send(.pieceAck(UploadAck(key: done.key, received: 0)), to: route)
             return
         }
+        // Bytes of a pinned file that differ from what another render of the job's version read:
+        // the output would mix two versions, and rendering again cannot help.
+        if let changed = try store.checkMediaBlocks(done.mediaBlocks ?? []) {
+            try? FileManager.default.removeItem(at: upload.url)
+            sessions.release(done.key)
+            outbox.send(.rejected(Verdict(key: done.key, reason: changed.description)), to: route)
+            if let failed = try store.fail(done.key, error: changed.description, fatal: true) {
+                logger.error("job \(failed) failed: \(changed)")
+            }
+            return
+        }
         guard let job = try store.job(chunk.job) else { return }
         verifying.insert(done.key)
         let results = verified

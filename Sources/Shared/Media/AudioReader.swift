@@ -29,8 +29,8 @@ public final class AudioReader {
     static let preRoll = Rational(1, 5)
 
     /// Starts reading at timeline sample `offset` into the item.
-    public init(path: String, item: Item, layout: AudioLayout, offset: Int64) throws {
-        input = try MediaInput(path: path, stream: .audio)
+    public init(path: String, item: Item, layout: AudioLayout, offset: Int64, reads: MediaReads? = nil) throws {
+        input = try MediaInput(path: path, stream: .audio, reads: reads)
         channels = layout.channels
         pending = Array(repeating: [], count: layout.channels)
         scratch = .allocate(capacity: layout.channels)

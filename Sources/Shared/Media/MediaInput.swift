@@ -18,12 +18,31 @@ final class MediaInput {
     let decoder: UnsafeMutablePointer<AVCodecContext>
     private let packet = Packet()
     private var demuxerFinished = false
+    /// The pinned file and the I/O context the demuxer reads it through, if it is pinned.
+    private let pinnedIO: PinnedIO?
 
     /// Everything is opened into locals and the properties are set last: a throw after the
     /// properties were all set would run `deinit` too, and it would free what the `catch`
     /// below already freed.
-    init(path: String, stream kind: StreamKind, threads: Int = 1) throws {
-        var context: UnsafeMutablePointer<AVFormatContext>?
+    ///
+    /// A file `reads` pins is read block by block and checked (`PinnedFile`); a change it finds
+    /// is thrown as the `MediaChangedError` it is, whatever FFmpeg made of the failed read.
+    convenience init(path: String, stream kind: StreamKind, threads: Int = 1, reads: MediaReads? = nil) throws {
+        let pinnedIO = try reads?.pin(ofPath: path).map { try PinnedIO(PinnedFile(path: path, pin: $0, reads: reads!)) }
+        do {
+            try self.init(path: path, stream: kind, threads: threads, io: pinnedIO)
+        } catch {
+            throw reads?.failure ?? error
+        }
+    }
+
+    private init(path: String, stream kind: StreamKind, threads: Int, io pinnedIO: PinnedIO?) throws {
+        var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        if let pinnedIO {
+            context?.pointee.pb = pinnedIO.context
+            context?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
+        // On failure the context is freed by the open; a custom I/O context is `pinnedIO`'s.
         try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "cannot open \(path)")
         guard let context else { throw FFmpegError(operation: "cannot open \(path)", message: "no format context") }
         var decoder: UnsafeMutablePointer<AVCodecContext>?
@@ -59,6 +78,7 @@ final class MediaInput {
         format = context
         streamIndex = index
         self.decoder = decoder!
+        self.pinnedIO = pinnedIO
     }
 
     deinit {
@@ -66,6 +86,12 @@ final class MediaInput {
         avcodec_free_context(&codec)
         var owned: UnsafeMutablePointer<AVFormatContext>? = format
         avformat_close_input(&owned)
+    }
+
+    /// As `FFmpegError.check`, but a failure that a pinned file's check caused is that check's.
+    private func check(_ code: Int32, _ operation: String) throws {
+        if code < 0, let failure = pinnedIO?.failure { throw failure }
+        try FFmpegError.check(code, operation)
     }
 
     var stream: UnsafeMutablePointer<AVStream> { format.pointee.streams[Int(streamIndex)]! }
@@ -79,7 +105,7 @@ final class MediaInput {
 
     /// Seeks to the keyframe at or before `timestamp` (stream time base) and resets the decoder.
     func seek(toTimestamp timestamp: Int64) throws {
-        try FFmpegError.check(
+        try check(
             av_seek_frame(format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD), "seek in \(path)")
         avcodec_flush_buffers(decoder)
         demuxerFinished = false
@@ -102,7 +128,7 @@ final class MediaInput {
                 try FFmpegError.check(avcodec_send_packet(decoder, nil), "flush decoder for \(path)")
                 continue
             }
-            try FFmpegError.check(result, "read \(path)")
+            try check(result, "read \(path)")
             defer { packet.unref() }
             guard packet.pointer.pointee.stream_index == streamIndex else { continue }
             let sent = avcodec_send_packet(decoder, packet.pointer)

@@ -3,8 +3,8 @@ import FarmCore
 
 /// Decodes a still picture once, upright, into the compositor's working format.
 public enum StillImage {
-    public static func load(path: String, info: MediaInfo) throws -> Picture {
-        let input = try MediaInput(path: path, stream: .video)
+    public static func load(path: String, info: MediaInfo, reads: MediaReads? = nil) throws -> Picture {
+        let input = try MediaInput(path: path, stream: .video, reads: reads)
         let frame = Frame()
         guard try input.decodeNext(into: frame) else {
             throw FFmpegError(operation: path, message: "no picture could be decoded")

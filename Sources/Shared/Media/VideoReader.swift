@@ -32,8 +32,8 @@ public final class VideoReader {
     private var keepsRecent = false
     static let recentCapacity = 64
 
-    public init(path: String, info: MediaInfo, threads: Int = 1) throws {
-        input = try MediaInput(path: path, stream: .video, threads: threads)
+    public init(path: String, info: MediaInfo, threads: Int = 1, reads: MediaReads? = nil) throws {
+        input = try MediaInput(path: path, stream: .video, threads: threads, reads: reads)
         timeBase = input.timeBase
         let period = info.frameRate.map { Rational($0.denominator, $0.numerator) } ?? Rational(1, 1000)
         tolerance = period / Rational(8)

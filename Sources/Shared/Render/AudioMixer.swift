@@ -20,6 +20,7 @@ public final class AudioMixer {
     }
 
     private let layout: AudioLayout
+    private let reads: MediaReads?
     private let voices: [Voice]
     private var readers: [Int: (reader: AudioReader, position: Int64)] = [:]
     private var stretchers: [Int: PitchPreservingReader] = [:]
@@ -31,6 +32,7 @@ public final class AudioMixer {
 
     public init(loaded: LoadedProject, blockCapacity: Int = 4096) {
         let project = loaded.project
+        reads = loaded.reads
         layout = project.output.audio
         let rate = Rational(Int64(layout.sampleRate))
         var voices: [Voice] = []
@@ -100,7 +102,8 @@ public final class AudioMixer {
             }
             if voice.item.preservesPitch && voice.item.speed != Rational(1) {
                 let stretcher =
-                    stretchers[voice.key] ?? PitchPreservingReader(path: voice.path, item: voice.item, layout: layout)
+                    stretchers[voice.key]
+                    ?? PitchPreservingReader(path: voice.path, item: voice.item, layout: layout, reads: reads)
                 stretchers[voice.key] = stretcher
                 let gain = voice.envelope.gains(from: local, count: Int(to - from), into: &gains)
                 try stretcher.add(from: local, count: Int(to - from), into: block, at: Int(from - start), gain: gain)
@@ -109,7 +112,10 @@ public final class AudioMixer {
             }
             var entry = readers[voice.key]
             if entry == nil || entry!.position != local {
-                entry = (try AudioReader(path: voice.path, item: voice.item, layout: layout, offset: local), local)
+                entry = (
+                    try AudioReader(path: voice.path, item: voice.item, layout: layout, offset: local, reads: reads),
+                    local
+                )
             }
             let gain = voice.envelope.gains(from: local, count: Int(to - from), into: &gains)
             try entry!.reader.read(count: Int(to - from), into: block, at: Int(from - start), gain: gain)
@@ -124,7 +130,7 @@ public final class AudioMixer {
     private func mixBackwards(_ voice: Voice, local: Int64, count: Int, at offset: Int) throws {
         let length = voice.end - voice.first
         let reader = try AudioReader(
-            path: voice.path, item: voice.item, layout: layout, offset: length - local - Int64(count))
+            path: voice.path, item: voice.item, layout: layout, offset: length - local - Int64(count), reads: reads)
         backwards.clear(count: count)
         try reader.read(count: count, into: backwards, at: 0, gain: .constant(1))
         let gain = voice.envelope.gains(from: local, count: count, into: &gains)

@@ -13,6 +13,7 @@ import FarmMedia
 public final class Compositor {
     public let project: Project
     private let media: [String: MediaInfo]
+    private let reads: MediaReads?
     private let decoderThreads: Int
     private let canvas: Picture
     private let background: YUVColor
@@ -46,6 +47,7 @@ public final class Compositor {
     public init(loaded: LoadedProject, decoderThreads: Int = 1) {
         project = loaded.project
         media = loaded.media
+        reads = loaded.reads
         self.decoderThreads = decoderThreads
         canvas = Picture(width: project.output.width, height: project.output.height)
         background = YUVColor(project.output.background)
@@ -138,7 +140,10 @@ public final class Compositor {
                 shift: shift)
             return
         }
-        let source = try sources[key] ?? LayerSource(path: asset.path, info: info, decoderThreads: decoderThreads)
+        let source =
+            try sources[key]
+            ?? LayerSource(
+                path: asset.path, info: info, decoderThreads: decoderThreads, reads: reads)
         sources[key] = source
         let (image, identity) = try source.image(at: sourceTime)
         guard

@@ -18,11 +18,11 @@ final class LayerSource {
     private var scaled: Picture?
     private var scaledKey: (identity: Int64, geometry: LayerGeometry)?
 
-    init(path: String, info: MediaInfo, decoderThreads: Int) throws {
+    init(path: String, info: MediaInfo, decoderThreads: Int, reads: MediaReads?) throws {
         upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation) : nil
         switch info.kind {
-        case .still: content = .still(try StillImage.load(path: path, info: info))
-        default: content = .video(try VideoReader(path: path, info: info, threads: decoderThreads))
+        case .still: content = .still(try StillImage.load(path: path, info: info, reads: reads))
+        default: content = .video(try VideoReader(path: path, info: info, threads: decoderThreads, reads: reads))
         }
     }
 

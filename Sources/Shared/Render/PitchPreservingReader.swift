@@ -21,6 +21,7 @@ final class PitchPreservingReader {
     static let anchorSpacing: Int64 = 16
 
     private let path: String
+    private let reads: MediaReads?
     /// The item at speed 1: input sample i is media sample `source.start × rate + i`.
     private let media: Item
     private let layout: AudioLayout
@@ -35,8 +36,9 @@ final class PitchPreservingReader {
         Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(window)))
     }
 
-    init(path: String, item: Item, layout: AudioLayout) {
+    init(path: String, item: Item, layout: AudioLayout, reads: MediaReads?) {
         self.path = path
+        self.reads = reads
         var media = item
         media.sourceDuration = item.duration
         media.timeMap = nil
@@ -116,7 +118,8 @@ final class PitchPreservingReader {
     /// there is silence.
     private func load(_ range: Range<Int64>) throws {
         if reader == nil || range.lowerBound < inputStart {
-            reader = try AudioReader(path: path, item: media, layout: layout, offset: max(0, range.lowerBound))
+            reader = try AudioReader(
+                path: path, item: media, layout: layout, offset: max(0, range.lowerBound), reads: reads)
             inputStart = range.lowerBound
             let silent = Int(max(0, -range.lowerBound))
             input = Array(repeating: [Float](repeating: 0, count: silent), count: layout.channels)

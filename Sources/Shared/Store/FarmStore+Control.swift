@@ -27,7 +27,11 @@ extension FarmStore {
 
     /// Sends a failed or cancelled job back to the queue: its unfinished chunks get a fresh set
     /// of tries. Returns the job and how many chunks will render.
-    public func retry(job id: Int64) throws -> (job: JobRecord, chunks: Int) {
+    ///
+    /// `media` is each asset's stamp now: changed files are pinned again (`repin`).
+    public func retry(job id: Int64, media: [String: FileStamp] = [:]) throws -> (
+        job: JobRecord, chunks: Int, repinned: [String]
+    ) {
         try connection.transaction {
             let job = try lockedJob(id)
             guard job.state == .failed || job.state == .cancelled else {
@@ -39,14 +43,18 @@ extension FarmStore {
             let chunks = try connection.query(
                 "UPDATE chunks SET failures_from = attempt WHERE job_id = $1 AND state <> 'done' RETURNING id",
                 [String(id)])
+            let repinned = try repin(job: id, to: media)
             try reopen(id)
-            return (try lockedJob(id), chunks.count)
+            return (try lockedJob(id), chunks.count, repinned)
         }
     }
 
     /// Renders one video chunk again and joins the job's file anew. Any job state but a chunk
     /// that is rendering right now.
-    public func retry(job id: Int64, chunk index: Int) throws -> JobRecord {
+    /// `media` as for `retry(job:media:)`.
+    public func retry(job id: Int64, chunk index: Int, media: [String: FileStamp] = [:]) throws -> (
+        job: JobRecord, repinned: [String]
+    ) {
         try connection.transaction {
             let job = try lockedJob(id)
             guard job.state != .joining else {
@@ -67,8 +75,9 @@ extension FarmStore {
                 )
             }
             try requeueWithFreshTries(job: id, kind: .video, index: index)
+            let repinned = try repin(job: id, to: media)
             try reopen(id)
-            return try lockedJob(id)
+            return (try lockedJob(id), repinned)
         }
     }
 

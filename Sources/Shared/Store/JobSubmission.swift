@@ -20,7 +20,7 @@ public struct JobSubmission: Sendable {
     /// Audio blocks: ranges of timeline samples (`AudioBlocks`).
     public var audioBlocks: [Chunk]
     public var sampleRate: Int
-    /// The version of each asset the job renders from (`MediaPinning`); empty pins nothing.
+    /// The version of each asset the job renders from (`MediaPin`); empty pins nothing.
     public var mediaPins: [String: MediaPin] = [:]
 
     public init(
@@ -65,5 +65,7 @@ public struct JobSubmission: Sendable {
         chunks = project.videoChunks(chunkSize)
         sampleRate = project.output.audio.sampleRate
         audioBlocks = project.audioBlocks()
+        // One `stat` per asset: what a job costs to pin never grows with what its media weighs.
+        mediaPins = try MediaPin.pins(of: project)
     }
 }

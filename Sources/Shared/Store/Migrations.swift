@@ -120,6 +120,21 @@ public enum Migrations {
             ALTER TABLE farm_identity ADD COLUMN data_folder_problem text;
             """
         ),
+        (
+            7,
+            """
+            -- Pins are stamps now (size, mtime, ctime, inode), taken with one stat per asset;
+            -- what is checked is each fixed block of media a render reads: the first render to
+            -- read a block of a version records its digest, and every later one must match it.
+            DROP TABLE media_digests;
+            CREATE TABLE media_blocks (
+                version  text NOT NULL,
+                block    bigint NOT NULL,
+                sha256   text NOT NULL,
+                PRIMARY KEY (version, block)
+            );
+            """
+        ),
     ]
 
     /// The newest schema version this build knows.

@@ -99,13 +99,19 @@ public struct ChunkDone: Codable, Sendable {
     public var sha256: String
     public var frames: Int64
     public var fps: Double
+    /// The digest of every block of pinned media the render read, for the coordinator to hold
+    /// against every other render's (`MediaReads`). Absent from workers older than 0.7.
+    public var mediaBlocks: [MediaReads.Block]?
 
-    public init(key: AttemptKey, bytes: Int64, sha256: String, frames: Int64, fps: Double) {
+    public init(
+        key: AttemptKey, bytes: Int64, sha256: String, frames: Int64, fps: Double, mediaBlocks: [MediaReads.Block] = []
+    ) {
         self.key = key
         self.bytes = bytes
         self.sha256 = sha256
         self.frames = frames
         self.fps = fps
+        self.mediaBlocks = mediaBlocks
     }
 }
 

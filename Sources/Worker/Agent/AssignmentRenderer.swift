@@ -14,14 +14,14 @@ public final class AssignmentRenderer: @unchecked Sendable {
         public var url: URL
         public var frames: Int64
         public var fps: Double
+        /// The blocks of pinned media the render read, with their digests.
+        public var mediaBlocks: [MediaReads.Block]
     }
 
     private let mediaRoot: URL?
     private let scratch: URL
     private let encoderThreads: Int
     private let cache = Locked<[Int64: (project: Project, media: [String: MediaInfo])]>([:])
-    /// Digests of the media this worker has checked, so each version is hashed once.
-    private let pinning = MediaPinning.inMemory()
 
     public init(mediaRoot: URL?, scratch: URL, encoderThreads: Int) {
         self.mediaRoot = mediaRoot
@@ -46,9 +46,13 @@ public final class AssignmentRenderer: @unchecked Sendable {
         case .video: url = try chunked.renderSegment(assignment.chunk, progress: progress)
         case .audio: url = try chunked.renderAudioBlock(assignment.chunk)
         }
+        // A reader that found another version fails the render, whatever FFmpeg made of it.
+        if let changed = loaded.reads?.failure { throw changed }
         let seconds = (clock.now - started) / .seconds(1)
         let frames = assignment.end - assignment.start
-        return Output(url: url, frames: frames, fps: Double(frames) / max(seconds, 0.001))
+        return Output(
+            url: url, frames: frames, fps: Double(frames) / max(seconds, 0.001),
+            mediaBlocks: loaded.reads?.blocks ?? [])
     }
 
     /// Forgets the scratch folder of an attempt once its result is accepted or dropped.
@@ -65,8 +69,14 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let known = cache.withLock { $0[assignment.job] }
         let project = try known?.project ?? loader.parse(text: assignment.projectText, file: assignment.projectFile)
         let needed = Self.assets(of: project, for: assignment)
-        // Before any frame is read: the output must come from the versions submitted, not a mix.
-        try pinning.check(needed, of: project, against: assignment.mediaPins ?? [:])
+        // Before anything is probed: one `stat` per asset, whatever the files weigh. The
+        // readers check again on what they open and on every block they read.
+        let pins = assignment.mediaPins ?? [:]
+        for id in needed.sorted() {
+            guard let pin = pins[id], let path = project.assets[id]?.path else { continue }
+            // A file this worker cannot see is for the probe to report ("cannot read").
+            if let now = FileStamp(path: path), !pin.admits(now) { throw MediaChangedError(asset: id, path: path) }
+        }
         var media = known?.media ?? [:]
         let missing = needed.subtracting(media.keys)
         if !missing.isEmpty {
@@ -75,7 +85,9 @@ public final class AssignmentRenderer: @unchecked Sendable {
             let result = media
             cache.withLock { $0[assignment.job] = (project, result) }
         }
-        return LoadedProject(project: project, media: media.filter { needed.contains($0.key) })
+        return LoadedProject(
+            project: project, media: media.filter { needed.contains($0.key) },
+            reads: MediaReads(project: project, pins: pins, assets: needed))
     }
 
     /// A video chunk needs the assets of video items on screen during its frames; an audio

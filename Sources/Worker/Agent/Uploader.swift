@@ -43,7 +43,7 @@ final class Uploader {
         if acked >= result.bytes {
             let done = ChunkDone(
                 key: task.key, bytes: result.bytes, sha256: result.sha256, frames: result.output.frames,
-                fps: result.output.fps)
+                fps: result.output.fps, mediaBlocks: result.output.mediaBlocks)
             send(.done(done))
             task.phase = .awaitingVerdict(sentAt: clock.now)
             return

@@ -26,7 +26,7 @@ struct LocalFarm {
     /// Submits the job, follows it with `watch` (given the store, the job id and a check that
     /// throws when this farm breaks down), and returns what `watch` returns.
     func render<T>(
-        _ submission: JobSubmission, project: Project,
+        _ submission: JobSubmission,
         watch: (FarmStore, Int64, @escaping () throws -> Void) throws -> T
     )
         throws -> T
@@ -73,7 +73,7 @@ struct LocalFarm {
             try? store.forgetWorkers(processes.indices.map { workerID($0 + 1) })
         }
 
-        let id = try store.submit(submission.pinned(in: store, project: project))
+        let id = try store.submit(submission)
         do {
             return try watch(store, id) {
                 try interruption.check()

@@ -106,7 +106,7 @@ struct Render: ParsableCommand {
         let started = clock.now
         let detail: JobDetail
         do {
-            detail = try farm.render(submission, project: loaded.project) { store, job, check in
+            detail = try farm.render(submission) { store, job, check in
                 var display = makeJobDisplay(json: false, handle: .standardError)
                 return try JobWatcher(store: store, job: job, check: check).follow(on: &display)
             }

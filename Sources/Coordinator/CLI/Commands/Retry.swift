@@ -1,6 +1,8 @@
 import ArgumentParser
 import FarmCore
+import FarmRender
 import FarmStore
+import Foundation
 
 struct Retry: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,6 +14,10 @@ struct Retry: ParsableCommand {
             needs the job's accepted segments, which `farm serve` keeps in DATA/jobs/ID; chunks \
             whose segments are gone are rendered again too. A paused job stays paused until \
             `farm resume`.
+
+            A source file that changed since the job was pinned (say, put back from a backup) is \
+            pinned again as it is now; renders must then read the same bytes as the accepted \
+            chunks wherever both read, or the job fails again.
 
             Exit codes: 0 queued, 1 farm unreachable, 3 no such job or chunk, 5 nothing to retry (the \
             job is done or still running, or the chunk is rendering now), 64 a wrong command line.
@@ -35,16 +41,33 @@ struct Retry: ParsableCommand {
     }
 
     func run() throws {
-        let record: JobRecord
-        if let chunk {
-            record = try database.withFarm { try $0.retry(job: job, chunk: chunk) }
-            print("job \(job): chunk \(chunk) queued again; the output is joined once it is accepted")
-        } else {
-            let retried = try database.withFarm { try $0.retry(job: job) }
-            record = retried.job
+        let (record, repinned) = try database.withFarm { store -> (JobRecord, [String]) in
+            let media = try stamps(in: store)
+            if let chunk {
+                let retried = try store.retry(job: job, chunk: chunk, media: media)
+                print("job \(job): chunk \(chunk) queued again; the output is joined once it is accepted")
+                return retried
+            }
+            let retried = try store.retry(job: job, media: media)
             print("job \(job) queued again: \(retried.chunks) chunk(s) to render")
+            return (retried.job, retried.repinned)
+        }
+        for asset in repinned {
+            print(
+                "assets.\(asset): changed since the job was pinned; pinned as it is now "
+                    + "(renders must read what the accepted chunks read wherever both read)")
         }
         // A retry does not undo a pause: the operator may have paused it for a reason.
         if record.paused { print("job \(job) is paused: nothing is rendered until `farm resume \(job)`") }
+    }
+
+    /// Each asset's stamp as its file is now, found as the job's workers find it; assets this
+    /// machine cannot see keep their pins.
+    private func stamps(in store: FarmStore) throws -> [String: FileStamp] {
+        guard let source = try store.projectOf(job: job),
+            let project = try? ProjectLoader(mediaRoot: URL(fileURLWithPath: source.mediaRoot), confined: false)
+                .parse(text: source.text, file: source.file)
+        else { return [:] }
+        return project.assets.compactMapValues { FileStamp(path: $0.path) }
     }
 }

@@ -62,7 +62,7 @@ struct Submit: ParsableCommand {
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
         let state = try database.withFarm(creating: true) { store -> JobState? in
             try target.refuseOutside(store.outputRoot())
-            let id = try store.submit(submission.pinned(in: store, project: loaded.project))
+            let id = try store.submit(submission)
             print(id)
             guard watch else { return nil }
             fflush(stdout)

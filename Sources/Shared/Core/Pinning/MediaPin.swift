@@ -1,14 +1,35 @@
-/// The version of a media file a job was submitted with: its size and the SHA-256 of its whole
-/// content. Workers render from exactly that version or not at all.
+/// The version of a media file a job was submitted with. Workers render from exactly that
+/// version or not at all (`docs/architecture.md`, "Pinned media").
 public struct MediaPin: Codable, Sendable, Hashable {
     public var size: Int64
-    /// Lowercase hex.
-    public var sha256: String
+    /// Nil only in pins stored before 0.7, which held a whole-file digest instead and are
+    /// checked by size alone.
+    public var stamp: FileStamp?
 
-    public init(size: Int64, sha256: String) {
-        self.size = size
-        self.sha256 = sha256
+    public init(_ stamp: FileStamp) {
+        size = stamp.size
+        self.stamp = stamp
     }
+
+    /// Whether the file that `now` stamps is the pinned version.
+    public func admits(_ now: FileStamp) -> Bool {
+        stamp.map { $0.isSameVersion(as: now) } ?? (size == now.size)
+    }
+
+    /// The pin of every asset of `project` as the files are now, by asset id: one `stat` each,
+    /// whatever the files weigh.
+    public static func pins(of project: Project) throws -> [String: MediaPin] {
+        try project.assets.mapValues { asset in
+            guard let stamp = FileStamp(path: asset.path) else { throw MediaUnreadableError(path: asset.path) }
+            return MediaPin(stamp)
+        }
+    }
+}
+
+/// An asset that cannot be stat-ed at submission.
+public struct MediaUnreadableError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public var description: String { "cannot read \(path)" }
 }
 
 /// A pinned file differs from the one the job was submitted with. Rendering again cannot help,

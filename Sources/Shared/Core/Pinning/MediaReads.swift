@@ -1,0 +1,92 @@
+/// The pinned media one render may read, and the digest of every fixed block it read.
+///
+/// A worker's readers check the stamp of each file they open and read it in whole blocks of
+/// `blockSize`, hashing each block as it comes in (`PinnedFile`); the digests go back with the
+/// result, and the coordinator holds them against what every other render of the same version
+/// read (`FarmStore.checkMediaBlocks`). A render thus reads what its demuxer asks for, rounded
+/// out to blocks, and never a byte more.
+public final class MediaReads: @unchecked Sendable {
+    /// 4 MiB: large enough that hashing costs little per read, small enough that a seek into
+    /// a camera original reads at most this much beyond what the demuxer wants.
+    public static let blockSize = 4 << 20
+
+    /// One block a render read: its index in the file and the SHA-256 of its bytes.
+    public struct Block: Codable, Sendable, Hashable {
+        public var asset: String
+        /// Where the worker read it.
+        public var path: String
+        /// The pinned version (`FileStamp.version`).
+        public var version: String
+        public var block: Int64
+        public var sha256: String
+
+        public init(asset: String, path: String, version: String, block: Int64, sha256: String) {
+            self.asset = asset
+            self.path = path
+            self.version = version
+            self.block = block
+            self.sha256 = sha256
+        }
+    }
+
+    private struct Pinned {
+        var asset: String
+        var pin: MediaPin
+    }
+
+    private struct State {
+        var digests: [String: [Int64: String]] = [:]
+        var failure: MediaChangedError?
+    }
+
+    private let pinned: [String: Pinned]
+    private let state = Locked(State())
+
+    /// Reads of `assets` of `project`, each pinned by `pins` (by asset id); an asset without a
+    /// pin is read as it is.
+    public init(project: Project, pins: [String: MediaPin], assets: Set<String>) {
+        var pinned: [String: Pinned] = [:]
+        for id in assets {
+            if let pin = pins[id], let path = project.assets[id]?.path { pinned[path] = Pinned(asset: id, pin: pin) }
+        }
+        self.pinned = pinned
+    }
+
+    /// The pin the file at `path` must match, if it has one.
+    public func pin(ofPath path: String) -> MediaPin? { pinned[path]?.pin }
+
+    /// The error for a read of `path` that found another version; kept, so that a reader
+    /// whose caller saw only an I/O error still fails the render as a changed file.
+    @discardableResult
+    public func changed(path: String) -> MediaChangedError {
+        let error = MediaChangedError(asset: pinned[path]?.asset ?? path, path: path)
+        state.withLock { $0.failure = $0.failure ?? error }
+        return error
+    }
+
+    /// Records that block `index` of `path` hashed to `sha256`; a block this render read before
+    /// with other bytes means the file changed under it.
+    public func read(path: String, block index: Int64, sha256: String) throws {
+        let earlier = state.withLock { state in
+            let earlier = state.digests[path]?[index]
+            if earlier == nil { state.digests[path, default: [:]][index] = sha256 }
+            return earlier
+        }
+        if let earlier, earlier != sha256 { throw changed(path: path) }
+    }
+
+    /// The first change any reader found, if one did.
+    public var failure: MediaChangedError? { state.current.failure }
+
+    /// Every block read, by asset, in order.
+    public var blocks: [Block] {
+        let digests = state.current.digests
+        return digests.flatMap { path, blocks -> [Block] in
+            // Pins from before 0.7 have no version to hold blocks against.
+            guard let pinned = pinned[path], let version = pinned.pin.stamp?.version else { return [] }
+            return blocks.map {
+                Block(asset: pinned.asset, path: path, version: version, block: $0.key, sha256: $0.value)
+            }
+        }.sorted { ($0.asset, $0.block) < ($1.asset, $1.block) }
+    }
+}

@@ -1,0 +1,92 @@
+import CFFmpeg
+import FarmCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A pinned media file read through a custom `AVIOContext`, one whole block at a time.
+///
+/// The file's stamp is checked on the open descriptor (what is read is what was checked, not
+/// what a path named a moment before) and again after each block is read: a write lands between
+/// two blocks, or in one, moves its ctime. Each block is hashed as it comes in and its digest
+/// recorded in the render's `MediaReads`. The demuxer is served from the block in memory, so a
+/// read costs the bytes asked for, rounded out to the block, and one block more per seek.
+final class PinnedFile {
+    let path: String
+    private let descriptor: Int32
+    private let size: Int64
+    private let pin: MediaPin
+    private let reads: MediaReads
+    private var block: [UInt8] = []
+    private var blockIndex: Int64 = -1
+    private var position: Int64 = 0
+
+    init(path: String, pin: MediaPin, reads: MediaReads) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FFmpegError(operation: "cannot open \(path)", message: "cannot read it") }
+        guard let stamp = FileStamp(descriptor: descriptor), pin.admits(stamp) else {
+            close(descriptor)
+            throw reads.changed(path: path)
+        }
+        self.path = path
+        self.descriptor = descriptor
+        self.pin = pin
+        self.reads = reads
+        size = stamp.size
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Copies up to `count` bytes at the current position into `target`; the number copied,
+    /// 0 at the end of the file.
+    func read(into target: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        guard position < size, count > 0 else { return 0 }
+        let index = position / Int64(MediaReads.blockSize)
+        if index != blockIndex { try load(index) }
+        let offset = Int(position - index * Int64(MediaReads.blockSize))
+        let copied = min(count, block.count - offset)
+        block.withUnsafeBufferPointer { target.update(from: $0.baseAddress! + offset, count: copied) }
+        position += Int64(copied)
+        return copied
+    }
+
+    /// Moves the position (`whence` as for `lseek`, or `AVSEEK_SIZE` for the size).
+    func seek(to offset: Int64, whence: Int32) -> Int64 {
+        switch whence & ~Int32(AVSEEK_FORCE) {
+        case AVSEEK_SIZE: return size
+        case SEEK_SET: position = offset
+        case SEEK_CUR: position += offset
+        case SEEK_END: position = size + offset
+        default: return Int64(cffmpeg_averror(EINVAL))
+        }
+        return position
+    }
+
+    private func load(_ index: Int64) throws {
+        let start = index * Int64(MediaReads.blockSize)
+        let length = Int(min(Int64(MediaReads.blockSize), size - start))
+        var bytes = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            let got = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + filled, length - filled, off_t(start) + off_t(filled))
+            }
+            if got < 0 && errno == EINTR { continue }
+            // Shorter than its stamp said: the file was cut after it was opened.
+            guard got > 0 else {
+                throw got == 0 ? reads.changed(path: path) : FFmpegError(code: -errno, operation: "read \(path)")
+            }
+            filled += got
+        }
+        guard let stamp = FileStamp(descriptor: descriptor), pin.admits(stamp) else { throw reads.changed(path: path) }
+        let hasher = SHA256()
+        hasher.update(bytes)
+        try reads.read(path: path, block: index, sha256: hasher.finish())
+        block = bytes
+        blockIndex = index
+    }
+}
