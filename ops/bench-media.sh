@@ -6,7 +6,8 @@
 #   - farm submit to a running farm (farm serve with no workers): validation, pins, inserts;
 #   - farm render --local;
 #   - farm render (embedded: private PostgreSQL, coordinator, 2 workers), each worker's
-#     read_bytes (/proc/PID/io, bytes fetched from storage) sampled until it exits.
+#     read_bytes (/proc/PID/io, bytes fetched from storage) sampled until it exits, and what
+#     each task says its pinned reads cost (blocks fetched, bytes demuxed, seeks).
 # Prints the times, farm/--local, and the bytes read against the bytes the cut's frames take.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,14 +35,14 @@ start=$(now)
 "$farm" validate "$dir/cut.json" >/dev/null
 validate_time=$(elapsed "$start")
 
-"$farm" serve --data "$dir/serve" --bind tcp://127.0.0.1:47123 >/dev/null 2>&1 &
+"$farm" serve --data "$dir/serve" --bind tcp://127.0.0.1:47123 > "$dir/serve.log" 2>&1 &
 serve=$!
 for _ in $(seq 100); do "$farm" status --data "$dir/serve" >/dev/null 2>&1 && break; sleep 0.2; done
 cold
 start=$(now)
 "$farm" submit "$dir/cut.json" -o "$PWD/$dir/out-submitted.mp4" --data "$dir/serve" >/dev/null
 submit_time=$(elapsed "$start")
-kill "$serve"; wait "$serve" || true
+kill "$serve" 2>/dev/null || true; wait "$serve" || true
 
 cold
 start=$(now)
@@ -51,6 +52,7 @@ local_time=$(elapsed "$start")
 # The embedded farm's private PostgreSQL once, so the timed run starts it as a user's second
 # render would; then cold caches for the media.
 "$farm" render "$dir/cut.json" -o "$dir/out-warmup.mp4" --data "$dir/farm" >/dev/null 2>&1
+rm -f "$dir/farm/logs/"*.log
 cold
 declare -A read_bytes
 start=$(now)
@@ -76,5 +78,7 @@ awk -v v="$validate_time" -v s="$submit_time" -v l="$local_time" -v f="$farm_tim
 }'
 echo "  the cut's 60 frames take $((60 * frame_bytes / 1000000)) MB of the file; a block is 4 MiB"
 for pid in "${!read_bytes[@]}"; do
-    echo "  worker $pid read $((read_bytes[$pid] / 1000000)) MB from storage"
+    echo "  worker $pid read ${read_bytes[$pid]} bytes from storage (read_bytes)"
 done
+echo "  what each task's pinned reads cost, from the workers' logs:"
+grep -h "rendered:" "$dir/farm/logs/"*.log | sed 's/.*\] /    /' 

@@ -26,6 +26,9 @@ final class PinnedFile {
     init(path: String, pin: MediaPin, reads: MediaReads) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FFmpegError(operation: "cannot open \(path)", message: "cannot read it") }
+        // Whole blocks are read on purpose, and the next one asked for ahead only while reading
+        // runs on (`load`): the kernel's own read-ahead (8 MiB here) would fetch past a seek.
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_RANDOM)
         guard let stamp = FileStamp(descriptor: descriptor), pin.admits(stamp) else {
             close(descriptor)
             throw reads.changed(path: path)
@@ -51,6 +54,7 @@ final class PinnedFile {
         let copied = min(count, block.count - offset)
         block.withUnsafeBufferPointer { target.update(from: $0.baseAddress! + offset, count: copied) }
         position += Int64(copied)
+        reads.demuxed(bytes: copied)
         return copied
     }
 
@@ -86,6 +90,10 @@ final class PinnedFile {
         let hasher = SHA256()
         hasher.update(bytes)
         try reads.read(path: path, block: index, sha256: hasher.finish())
+        let follows = index == blockIndex + 1 && blockIndex >= 0
+        reads.fetched(bytes: length, jump: !follows)
+        // Reading runs on: have the next block on its way while the demuxer takes this one.
+        if follows { _ = posix_fadvise(descriptor, off_t(start) + off_t(length), off_t(length), POSIX_FADV_WILLNEED) }
         block = bytes
         blockIndex = index
     }

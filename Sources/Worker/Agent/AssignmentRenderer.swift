@@ -16,6 +16,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
         public var fps: Double
         /// The blocks of pinned media the render read, with their digests.
         public var mediaBlocks: [MediaReads.Block]
+        /// What reading the pinned media cost.
+        public var mediaCost: MediaReads.Cost
     }
 
     private let mediaRoot: URL?
@@ -52,7 +54,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let frames = assignment.end - assignment.start
         return Output(
             url: url, frames: frames, fps: Double(frames) / max(seconds, 0.001),
-            mediaBlocks: loaded.reads?.blocks ?? [])
+            mediaBlocks: loaded.reads?.blocks ?? [], mediaCost: loaded.reads?.cost ?? MediaReads.Cost())
     }
 
     /// Forgets the scratch folder of an attempt once its result is accepted or dropped.

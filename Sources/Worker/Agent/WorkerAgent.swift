@@ -190,7 +190,8 @@ public final class WorkerAgent {
                 logger.info(
                     """
                     \(task.key) rendered: \(output.frames) frames at \(String(format: "%.1f", output.fps)) fps; \
-                    uploading
+                    read \(output.mediaCost.blocks) blocks (\(output.mediaCost.blockBytes) bytes) of pinned media \
+                    for \(output.mediaCost.demuxedBytes) bytes demuxed, \(output.mediaCost.jumps) seeks; uploading
                     """
                 )
                 try uploader.begin(task, output: output)

@@ -37,6 +37,18 @@ public final class MediaReads: @unchecked Sendable {
     private struct State {
         var digests: [String: [Int64: String]] = [:]
         var failure: MediaChangedError?
+        var cost = Cost()
+    }
+
+    /// What the reads cost: blocks fetched, bytes handed to demuxers, and the loads that did
+    /// not follow the block before (a seek, or a file's first read).
+    public struct Cost: Sendable, Equatable {
+        public var blocks = 0
+        public var blockBytes: Int64 = 0
+        public var demuxedBytes: Int64 = 0
+        public var jumps = 0
+
+        public init() {}
     }
 
     private let pinned: [String: Pinned]
@@ -74,6 +86,20 @@ public final class MediaReads: @unchecked Sendable {
         }
         if let earlier, earlier != sha256 { throw changed(path: path) }
     }
+
+    /// Counts a block of `bytes` fetched, `jump` if it did not follow the one fetched before.
+    public func fetched(bytes: Int, jump: Bool) {
+        state.withLock {
+            $0.cost.blocks += 1
+            $0.cost.blockBytes += Int64(bytes)
+            if jump { $0.cost.jumps += 1 }
+        }
+    }
+
+    /// Counts `bytes` handed to a demuxer.
+    public func demuxed(bytes: Int) { state.withLock { $0.cost.demuxedBytes += Int64(bytes) } }
+
+    public var cost: Cost { state.current.cost }
 
     /// The first change any reader found, if one did.
     public var failure: MediaChangedError? { state.current.failure }
