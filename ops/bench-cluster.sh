@@ -56,7 +56,7 @@ path, minutes, width, height = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), 
 seconds = 60 * minutes
 main, transitions, pip, titles, music = [], [], [], [], []
 for k in range(seconds // 10):
-    main.append({"asset": "ab"[k % 2], "at": str(10 * k), "duration": "10.5" if k < seconds // 10 - 1 else "10",
+    main.append({"asset": "ab"[k % 2], "at": str(10 * k), "duration": "10",
                  "source": {"start": str((7 * k) % 45)}, "fit": "cover"})
     if k:
         transitions.append({"between": [k - 1, k], "type": "dissolve", "duration": "0.5"})
@@ -105,12 +105,13 @@ machine() { # NAME CORES: creates the cgroup
     else echo $period > "$group/cpu.cfs_period_us"; echo "$us" > "$group/cpu.cfs_quota_us"; fi
 }
 procs_file() { [[ -f "$cgroot/$1/cgroup.procs" ]] && echo "$cgroot/$1/cgroup.procs" || echo "$cgroot/$1/tasks"; }
-# on MACHINE CMD...: runs CMD in the machine's cgroup (and network namespace, with --link).
+# on MACHINE CMD... &: runs CMD in the machine's cgroup (and network namespace, with --link);
+# every step execs, so $! is CMD's own process.
 on() {
     local name="$1"; shift
     local prefix=()
     [[ -n "$link" ]] && prefix=(ip netns exec "fbc-$name")
-    bash -c 'echo $$ > "$1"; shift; exec "$@"' _ "$(procs_file "$name")" "${prefix[@]}" "$@"
+    exec bash -c 'echo $$ > "$1"; shift; exec "$@"' _ "$(procs_file "$name")" "${prefix[@]}" "$@"
 }
 
 # Links: a bridge namespace, and each machine's namespace plugged into it by a shaped veth.
@@ -141,8 +142,10 @@ cleanup() {
     wait 2>/dev/null || true
     for ns in "${namespaces[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
     for group in "$cgroot"/*/; do rmdir "$group" 2>/dev/null || true; done
+    rmdir "$cgroot" 2>/dev/null || true
 }
 trap cleanup EXIT
+trap "exit 130" INT TERM
 
 data="$dir/farm"
 rm -rf "$data" "$dir"/out-*.mp4
@@ -154,7 +157,8 @@ if [[ -n "$link" ]]; then endpoint="tcp://$(address_of 0):47200"; serve_flags=(-
 on coordinator "$farm" serve --data "$data" --bind "$endpoint" --output-root "$dir" "${serve_flags[@]}" \
     > "$dir/serve.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 300); do "$farm" status --data "$data" >/dev/null 2>&1 && break; sleep 0.2; done
+# Ready once it listens (a `farm status` before then would start the private server itself).
+for _ in $(seq 300); do grep -q "coordinator listening" "$dir/serve.log" 2>/dev/null && break; sleep 0.2; done
 
 max=0
 for n in $workers; do ((n > max)) && max=$n; done
