@@ -96,13 +96,15 @@ import Testing
         return row.audio == "pcm" ? samples : row.container == "mkv" ? encoded : encoded - 1024
     }
 
-    /// A cut between two clips, a picture-in-picture with an opacity ramp, and music: 18 frames.
+    /// A cut between two clips, a picture-in-picture with an opacity ramp, a still (on a farm, a
+    /// pinned file read through the block reader like the clips), and music: 18 frames.
     static func project(export: String) -> String {
         """
         {
           "output": {"width": 64, "height": 64, "fps": "30"},
           "export": \(export),
-          "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}, "music": {"path": "music.wav"}},
+          "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}, "music": {"path": "music.wav"},
+                     "logo": {"path": "logo.png"}},
           "tracks": [
             {"kind": "video", "items": [
               {"asset": "a", "at": "0", "duration": "0.3", "source": {"start": "0.5"}},
@@ -110,6 +112,7 @@ import Testing
             {"kind": "video", "items": [
               {"asset": "b", "at": "0.1", "duration": "0.4", "source": {"start": "1"},
                "frame": [0.5, 0.5, 0.4, 0.4], "opacity": {"keys": [["0", 0.3], ["0.4", 1]]}}]},
+            {"kind": "video", "items": [{"asset": "logo", "at": "0.2", "duration": "0.3", "frame": [0, 0, 0.4, 0.4]}]},
             {"kind": "audio", "items": [{"asset": "music", "at": "0", "duration": "0.6"}]}
           ]
         }
@@ -173,6 +176,7 @@ import Testing
                 "a.mp4", in: dir, video: "testsrc2=size=96x64:rate=30:duration=2", audio: "sine=f=330:duration=2")
             try TestMedia.make("b.mp4", in: dir, video: "testsrc=size=64x96:rate=30:duration=2")
             try TestMedia.make("music.wav", in: dir, audio: "sine=f=440:duration=1")
+            try TestMedia.make("logo.png", in: dir, video: "testsrc=size=32x32:rate=1", codec: ["-frames:v", "1"])
             let rows = Self.rows
             #expect(rows.count == 35)
             let farm = try TestFarm(directory: dir)

@@ -19,9 +19,12 @@ public final class MediaEncoder {
     /// SVT-AV1 (1.4) keeps process-wide state: each encoder's open rebuilds one table of the
     /// machine's processors (two opening at once crashed a render), and its close waits forever
     /// for an end of stream it was never sent, as does a drain before any frame. Its encoders
-    /// open and close one at a time, and are given a frame and drained before they are freed.
+    /// are given a frame and drained before they are freed.
     private let isSVT: Bool
-    private static let svtLock = NSLock()
+    /// Encoders whose libraries set up process-wide state when one opens or closes (SVT-AV1's
+    /// processor table; x265's primitive and lookup tables) open and close one at a time.
+    private let opensAlone: Bool
+    private static let sharedStateLock = NSLock()
     private var drained = false
 
     /// Open or clean up, once: the context is configured and opened while only a local owns
@@ -37,33 +40,36 @@ public final class MediaEncoder {
         }
         do {
             try configure(context)
-            let open = { avcodec_open2(context, codec, nil) }
+            let alone = Self.opensAlone(codecName)
             try FFmpegError.check(
-                explaining: { codecName == "libsvtav1" ? Self.svtLock.withLock(open) : open() },
-                "open encoder \(codecName)")
+                explaining: { Self.alone(alone) { avcodec_open2(context, codec, nil) } }, "open encoder \(codecName)")
         } catch {
-            avcodec_free_context(&opening)
+            Self.alone(Self.opensAlone(codecName)) { avcodec_free_context(&opening) }
             throw error
         }
         self.context = context
         retimesPackets = codecName == "libx265"
         isSVT = codecName == "libsvtav1"
+        opensAlone = Self.opensAlone(codecName)
+    }
+
+    private static func opensAlone(_ codecName: String) -> Bool { ["libsvtav1", "libx265"].contains(codecName) }
+
+    /// Runs `body` under the shared-state lock when `alone`, else as it is.
+    private static func alone<T>(_ alone: Bool, _ body: () throws -> T) rethrows -> T {
+        alone ? try sharedStateLock.withLock(body) : try body()
     }
 
     deinit {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
-        if isSVT {
-            if !drained {
-                if framesIn == 0, let frame = try? videoFrame() {
-                    frame.pointee.pts = 0
-                    try? encode(frame) { _ in }
-                }
-                try? drain { _ in }
+        if isSVT && !drained {
+            if framesIn == 0, let frame = try? videoFrame() {
+                frame.pointee.pts = 0
+                try? encode(frame) { _ in }
             }
-            Self.svtLock.withLock { avcodec_free_context(&owned) }
-        } else {
-            avcodec_free_context(&owned)
+            try? drain { _ in }
         }
+        Self.alone(opensAlone) { avcodec_free_context(&owned) }
         sws_freeContext(converter)
     }
 

@@ -36,15 +36,23 @@ final class MediaInput {
         }
     }
 
-    private init(path: String, stream kind: StreamKind, threads: Int, io pinnedIO: PinnedIO?) throws {
+    /// The demuxer of `path`, reading through `pinnedIO` if given. On failure the open frees
+    /// the format context; a custom I/O context stays `pinnedIO`'s, as after a close.
+    static func openFormat(path: String, io pinnedIO: PinnedIO?, failure: String) throws
+        -> UnsafeMutablePointer<AVFormatContext>
+    {
         var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
         if let pinnedIO {
             context?.pointee.pb = pinnedIO.context
             context?.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         }
-        // On failure the context is freed by the open; a custom I/O context is `pinnedIO`'s.
-        try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "cannot open \(path)")
-        guard let context else { throw FFmpegError(operation: "cannot open \(path)", message: "no format context") }
+        try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "\(failure) \(path)")
+        guard let context else { throw FFmpegError(operation: "\(failure) \(path)", message: "no format context") }
+        return context
+    }
+
+    private init(path: String, stream kind: StreamKind, threads: Int, io pinnedIO: PinnedIO?) throws {
+        let context = try Self.openFormat(path: path, io: pinnedIO, failure: "cannot open")
         var decoder: UnsafeMutablePointer<AVCodecContext>?
         let index: Int32
         do {

@@ -10,9 +10,15 @@ public enum MediaProbe {
         guard FileManager.default.fileExists(atPath: path) else {
             throw FFmpegError(operation: path, message: "file not found")
         }
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegError.check(avformat_open_input(&context, path, nil, nil), "cannot read \(path)")
-        defer { avformat_close_input(&context) }
+        // In blocks, as workers read pinned media: a probe of a camera original fetches the
+        // blocks its demuxer asks for, not the kernel's read-ahead beyond them.
+        let reads = MediaReads(probing: path)
+        let io = try reads.flatMap { reads in
+            try reads.pin(ofPath: path).map { try PinnedIO(PinnedFile(path: path, pin: $0, reads: reads)) }
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>? = try MediaInput.openFormat(
+            path: path, io: io, failure: "cannot read")
+        defer { withExtendedLifetime(io) { avformat_close_input(&context) } }
         guard let format = context else { throw FFmpegError(operation: path, message: "cannot read") }
         try FFmpegError.check(avformat_find_stream_info(format, nil), "cannot read streams of \(path)")
         let formatName = String(cString: format.pointee.iformat.pointee.name)
@@ -45,7 +51,7 @@ public enum MediaProbe {
         if info.kind != .still {
             info.duration = duration(of: format, streamIndex: info.kind == .video ? videoIndex : audioIndex)
         }
-        let orientation = try checkDecodes(path: path, info: info)
+        let orientation = try checkDecodes(path: path, info: info, reads: reads)
         // A still's EXIF orientation is the photo's own rotation (a portrait phone picture is
         // stored sideways with Orientation 6); players show it upright, so must we.
         if info.kind == .still, let orientation { info.rotation = orientation }
@@ -80,11 +86,11 @@ public enum MediaProbe {
 
     /// Decodes the first picture and sound; returns the picture's EXIF orientation as a
     /// rotation, if it has one.
-    private static func checkDecodes(path: String, info: MediaInfo) throws -> Int? {
+    private static func checkDecodes(path: String, info: MediaInfo, reads: MediaReads?) throws -> Int? {
         let frame = Frame()
         var orientation: Int?
         if info.kind != .audio {
-            let input = try MediaInput(path: path, stream: .video)
+            let input = try MediaInput(path: path, stream: .video, reads: reads)
             guard try input.decodeNext(into: frame) else {
                 throw FFmpegError(operation: path, message: "no picture could be decoded")
             }
@@ -94,7 +100,7 @@ public enum MediaProbe {
             }
         }
         if info.hasAudio {
-            let input = try MediaInput(path: path, stream: .audio)
+            let input = try MediaInput(path: path, stream: .audio, reads: reads)
             guard try input.decodeNext(into: frame) else {
                 throw FFmpegError(operation: path, message: "no sound could be decoded")
             }

@@ -64,6 +64,14 @@ public final class MediaReads: @unchecked Sendable {
         self.pinned = pinned
     }
 
+    /// Reads of the one file at `path` as it is now, as a probe makes them: in blocks, and
+    /// checked against its own stamp so one probe never mixes two versions either. Nil if the
+    /// file cannot be stat-ed.
+    public init?(probing path: String) {
+        guard let stamp = FileStamp(path: path) else { return nil }
+        pinned = [path: Pinned(asset: path, pin: MediaPin(stamp))]
+    }
+
     /// The pin the file at `path` must match, if it has one.
     public func pin(ofPath path: String) -> MediaPin? { pinned[path]?.pin }
 
