@@ -73,10 +73,13 @@ final class PinnedFile {
     private func load(_ index: Int64) throws {
         let start = index * Int64(MediaReads.blockSize)
         let length = Int(min(Int64(MediaReads.blockSize), size - start))
-        var bytes = [UInt8](repeating: 0, count: length)
+        let previous = blockIndex
+        // The buffer is reused: until the new block is whole and checked, none is held.
+        blockIndex = -1
+        if block.count != length { block = [UInt8](repeating: 0, count: length) }
         var filled = 0
         while filled < length {
-            let got = bytes.withUnsafeMutableBytes {
+            let got = block.withUnsafeMutableBytes {
                 pread(descriptor, $0.baseAddress! + filled, length - filled, off_t(start) + off_t(filled))
             }
             if got < 0 && errno == EINTR { continue }
@@ -88,13 +91,12 @@ final class PinnedFile {
         }
         guard let stamp = FileStamp(descriptor: descriptor), pin.admits(stamp) else { throw reads.changed(path: path) }
         let hasher = SHA256()
-        hasher.update(bytes)
+        hasher.update(block)
         try reads.read(path: path, block: index, sha256: hasher.finish())
-        let follows = index == blockIndex + 1 && blockIndex >= 0
+        let follows = index == previous + 1 && previous >= 0
         reads.fetched(bytes: length, jump: !follows)
         // Reading runs on: have the next block on its way while the demuxer takes this one.
         if follows { _ = posix_fadvise(descriptor, off_t(start) + off_t(length), off_t(length), POSIX_FADV_WILLNEED) }
-        block = bytes
         blockIndex = index
     }
 }
