@@ -96,8 +96,9 @@ import Testing
         return row.audio == "pcm" ? samples : row.container == "mkv" ? encoded : encoded - 1024
     }
 
-    /// A cut between two clips, a picture-in-picture with an opacity ramp, a still (on a farm, a
-    /// pinned file read through the block reader like the clips), and music: 18 frames.
+    /// A cut between two clips, a picture-in-picture with an opacity ramp, a still, and music
+    /// sped up with its pitch kept: 18 frames. On a farm, each of them is pinned media read
+    /// through the block reader.
     static func project(export: String) -> String {
         """
         {
@@ -113,7 +114,8 @@ import Testing
               {"asset": "b", "at": "0.1", "duration": "0.4", "source": {"start": "1"},
                "frame": [0.5, 0.5, 0.4, 0.4], "opacity": {"keys": [["0", 0.3], ["0.4", 1]]}}]},
             {"kind": "video", "items": [{"asset": "logo", "at": "0.2", "duration": "0.3", "frame": [0, 0, 0.4, 0.4]}]},
-            {"kind": "audio", "items": [{"asset": "music", "at": "0", "duration": "0.6"}]}
+            {"kind": "audio", "items": [{"asset": "music", "at": "0", "duration": "0.6",
+              "source": {"start": "0", "duration": "0.9"}, "preservePitch": true}]}
           ]
         }
         """
