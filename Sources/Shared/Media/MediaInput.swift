@@ -28,7 +28,7 @@ final class MediaInput {
     /// A file `reads` pins is read block by block and checked (`PinnedFile`); a change it finds
     /// is thrown as the `MediaChangedError` it is, whatever FFmpeg made of the failed read.
     convenience init(path: String, stream kind: StreamKind, threads: Int = 1, reads: MediaReads? = nil) throws {
-        let pinnedIO = try reads?.pin(ofPath: path).map { try PinnedIO(PinnedFile(path: path, pin: $0, reads: reads!)) }
+        let pinnedIO = try PinnedIO.open(path, reads: reads)
         do {
             try self.init(path: path, stream: kind, threads: threads, io: pinnedIO)
         } catch {

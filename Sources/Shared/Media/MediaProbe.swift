@@ -13,9 +13,7 @@ public enum MediaProbe {
         // In blocks, as workers read pinned media: a probe of a camera original fetches the
         // blocks its demuxer asks for, not the kernel's read-ahead beyond them.
         let reads = MediaReads(probing: path)
-        let io = try reads.flatMap { reads in
-            try reads.pin(ofPath: path).map { try PinnedIO(PinnedFile(path: path, pin: $0, reads: reads)) }
-        }
+        let io = try PinnedIO.open(path, reads: reads)
         var context: UnsafeMutablePointer<AVFormatContext>? = try MediaInput.openFormat(
             path: path, io: io, failure: "cannot read")
         defer { withExtendedLifetime(io) { avformat_close_input(&context) } }

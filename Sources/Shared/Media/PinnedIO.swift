@@ -23,6 +23,12 @@ final class PinnedIO {
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
     }
 
+    /// The I/O context for `path` if `reads` pins it; nil reads the file as it is.
+    static func open(_ path: String, reads: MediaReads?) throws -> PinnedIO? {
+        guard let reads, let pin = reads.pin(ofPath: path) else { return nil }
+        return try PinnedIO(PinnedFile(path: path, pin: pin, reads: reads))
+    }
+
     deinit {
         // The buffer may have been replaced by FFmpeg; free the one the context holds now.
         av_freep(&context.pointee.buffer)
