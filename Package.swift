@@ -76,7 +76,8 @@ let package = Package(
             dependencies: ["FarmCore", "FarmMedia", "FarmWire", "FarmWorker", argumentParser, logging],
             path: "Sources/Worker/Main"
         ),
-        .executableTarget(name: "Bench", dependencies: ["FarmCore", "FarmMedia", "FarmRender"]),
+        .executableTarget(
+            name: "Bench", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire"]),
 
         .target(
             name: "TestSupport",
@@ -86,6 +87,9 @@ let package = Package(
         .testTarget(name: "FarmCoreTests", dependencies: ["FarmCore", "TestSupport"]),
         .testTarget(name: "FarmRenderTests", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "TestSupport"]),
         .testTarget(name: "FarmStoreTests", dependencies: ["FarmCore", "FarmStore", "TestSupport"]),
+        .testTarget(
+            name: "FarmCoordinatorTests",
+            dependencies: ["FarmCore", "FarmStore", "FarmWire", "FarmCoordinator", logging]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "TestSupport"]

@@ -6,9 +6,32 @@ import Foundation
 // farm-bench: figures printed against a baseline run in the same invocation.
 //   farm-bench PROJECT.json [FRAMES]          the compositor on one core against decoding alone
 //   farm-bench --audio PROJECT.json [THREADS] the whole sound in audio blocks against mixing alone
+//   farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS]]]]
+//                                             a coordinator against simulated workers (SchedulerBench)
 // (ops/bench.sh, ops/bench-scaling.sh and ops/bench-long.sh make the media and the comparisons.)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--scheduler" {
+    let numbers = arguments.dropFirst().map { Double($0) }
+    guard numbers.allSatisfy({ $0 != nil && $0! > 0 }) else {
+        FileHandle.standardError.write(
+            Data("usage: farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS]]]]\n".utf8))
+        exit(64)
+    }
+    var options = SchedulerBench.Options()
+    let given = numbers.map { $0! }
+    if given.count > 0 { options.workers = Int(given[0]) }
+    if given.count > 1 { options.slots = Int(given[1]) }
+    if given.count > 2 { options.chunks = Int(given[2]) }
+    if given.count > 3 { options.seconds = given[3] }
+    do {
+        try SchedulerBench.run(options)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
 let audio = arguments.first == "--audio"
 if audio { arguments.removeFirst() }
 guard let file = arguments.first else {

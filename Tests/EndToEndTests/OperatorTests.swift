@@ -145,6 +145,16 @@ import Testing
             #expect(final.framesDone == 240)
             #expect(final.percent == 100)
             #expect(final.chunks.done == 13)
+            // A finished job's text lists no chunk, and says how to see them all; --all lists all 13.
+            let brief = try farm.cli(["status", String(job)]).stdout
+            #expect(
+                brief.contains("13 more are done or queued (farm status \(job) --all lists every chunk)"), "\(brief)")
+            #expect(!brief.contains("chunk 0 "), "\(brief)")
+            let every = try farm.cli(["status", String(job), "--all"]).stdout
+            #expect(
+                every.split(separator: "\n").filter { $0.hasPrefix("chunk ") || $0.hasPrefix("audio ") }.count == 13,
+                "\(every)")
+            #expect(!every.contains("more are done or queued"))
             let workers = try farm.json([WorkerStatus].self, ["workers"])
             #expect(workers.map(\.id) == ["w1", "w2"])
             #expect(workers.map(\.chunksDone).reduce(0, +) == 13)

@@ -25,6 +25,16 @@ import Testing
         }
     }
 
+    /// One heartbeat of `worker` holding `keys`; returns those no longer its own.
+    static func renew(_ store: FarmStore, _ worker: String, _ keys: [AttemptKey], leaseSeconds: Double) throws
+        -> [AttemptKey]
+    {
+        let info = WorkerInfo(id: worker, host: "host", cores: 2, slots: 1, version: FarmVersion.current)
+        return try store.recordHeartbeats(
+            [FarmStore.HeartbeatReport(worker: info, holding: keys)], leaseSeconds: leaseSeconds
+        ).stale[worker] ?? []
+    }
+
     /// (attempt, worker, outcome) of every attempt at a chunk, oldest first.
     static func outcomes(_ store: FarmStore, chunk: Int64) throws -> [(attempt: Int, worker: String, outcome: String)] {
         try store.connection.query(
@@ -118,7 +128,7 @@ import Testing
         _ = try Self.submit(store, chunks: 0)
         let claimed = try #require(try store.claim(worker: "w1", leaseSeconds: 2))
         Thread.sleep(forTimeInterval: 1.5)
-        #expect(try store.renewLeases(worker: "w1", holding: [claimed.key], leaseSeconds: 2).isEmpty)
+        #expect(try Self.renew(store, "w1", [claimed.key], leaseSeconds: 2).isEmpty)
         Thread.sleep(forTimeInterval: 1)
         // Renewed a second ago for two: still live, though the first lease has run out.
         #expect(try store.expireLeases().isEmpty)
@@ -130,7 +140,7 @@ import Testing
         #expect(history.map { $0.string(0) } == ["lost"])
         #expect(history.first?.string(1) == "lease expired: worker went silent")
         // The worker reports it again later: it is told the attempt is stale.
-        #expect(try store.renewLeases(worker: "w1", holding: [claimed.key], leaseSeconds: 30) == [claimed.key])
+        #expect(try Self.renew(store, "w1", [claimed.key], leaseSeconds: 30) == [claimed.key])
     }
 
     @Test func aWorkerThatFailedAChunkLeavesItToOthersAndIsKeptFromTheJobAfterThreeChunks() throws {

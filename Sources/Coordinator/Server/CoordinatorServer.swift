@@ -52,6 +52,9 @@ public final class CoordinatorServer {
     private let logger: Logger
     private let stopFlag = StopFlag()
     private let clock = ContinuousClock()
+    /// Messages handled before the loop claims for the slots they freed and does its periodic
+    /// work: enough to batch a busy farm's claims, few enough that a tick is never late.
+    private static let messagesPerBatch = 256
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "farm.coordinator")) throws {
         self.configuration = configuration
@@ -112,11 +115,17 @@ public final class CoordinatorServer {
     }
 
     private func serve(lastTick: inout ContinuousClock.Instant) throws {
-        if let frames = try socket.receive(timeout: 0.05) {
+        // Whatever is waiting, up to a bound, then one claim for every slot those messages
+        // freed: a busy farm's assignments cost a round trip per batch, not per message.
+        var timeout = 0.05
+        for _ in 0..<Self.messagesPerBatch {
+            guard let frames = try socket.receive(timeout: timeout) else { break }
             try route(frames, sender: socket.lastSender)
+            timeout = 0
         }
         // A verdict frees a worker's slot: hand out its next chunk at once.
-        if try intake.collectVerified() { try sessions.assignChunks() }
+        try intake.collectVerified()
+        try sessions.assignIfPending()
         if clock.now - lastTick >= .milliseconds(200) {
             lastTick = clock.now
             try tick()
@@ -161,6 +170,7 @@ public final class CoordinatorServer {
                 logger.info("the database is back after \(seconds) s")
                 sessions.forgiveSilence()
                 try lead()
+                try sessions.resendLostClaims()
                 return
             } catch let failure as PostgresError where failure.isConnectionLost {
                 continue
@@ -203,7 +213,7 @@ public final class CoordinatorServer {
             try sessions.heartbeat(beat, from: route)
         case .progress(let report):
             guard let worker = holder(of: report.key, route: route, saying: "progress") else { return }
-            try store.recordProgress(report.key, worker: worker, frames: report.frames, fps: report.fps)
+            sessions.progress(report, worker: worker)
         case .piece(let piece, let bytes):
             try intake.piece(piece, bytes: bytes, from: route)
         case .done(let done):
@@ -217,7 +227,6 @@ public final class CoordinatorServer {
             {
                 logger.error("job \(job) failed: \(failure.error)")
             }
-            try sessions.assignChunks()
         case .welcome, .coordinatorHeartbeat, .assign, .pieceAck, .accepted, .rejected, .cancel:
             logger.warning("ignoring a coordinator-only message from a worker")
         }
@@ -266,6 +275,7 @@ public final class CoordinatorServer {
                 outbox.send(.cancel(Verdict(key: key, reason: "job stopped")), to: route)
             }
         }
+        try sessions.recordReports()
         try sessions.dropSilent()
         try sessions.assignChunks()
         try joins.startJoins()

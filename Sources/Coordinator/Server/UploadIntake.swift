@@ -80,8 +80,9 @@ final class UploadIntake {
         // Only a piece that was written shows the folder takes writes again.
         if !bytes.isEmpty, received == piece.offset + Int64(bytes.count) { try dataFolder.wrote() }
         outbox.send(.pieceAck(UploadAck(key: piece.key, received: received)), to: route)
-        // Its render is over: the worker's slot is free for the next chunk while this one uploads.
-        if piece.offset == 0, sessions.uploading(piece.key) { try sessions.assignChunks() }
+        // Its render is over: the worker's slot is free for the next chunk while this one
+        // uploads (claimed at the end of the loop's batch of messages).
+        if piece.offset == 0 { _ = sessions.uploading(piece.key) }
     }
 
     /// The last piece is in: check size and checksum, then verify the media on the verifier's

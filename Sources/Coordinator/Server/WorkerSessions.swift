@@ -6,6 +6,10 @@ import Logging
 /// The workers this coordinator hears: their routes, what each holds, who went silent, and
 /// handing each its next chunks. OpenCue's HostReportHandler and Dispatcher in one place,
 /// because both read the same table of sessions.
+///
+/// Every lookup is by worker, route or attempt, never a pass over all sessions, and every
+/// free slot of the farm is filled by one claim: a farm of a thousand workers sends thousands
+/// of messages a second, and the cost of each must not grow with the farm.
 final class WorkerSessions {
     private struct Session {
         var route: [UInt8]
@@ -16,22 +20,34 @@ final class WorkerSessions {
         /// Those of `running` whose render is over and whose result is uploading.
         var uploading: Set<AttemptKey> = []
         var draining = false
+        /// When the database last heard this worker's heartbeat, and whether it rendered then.
+        var recorded: (at: ContinuousClock.Instant, rendering: Bool)?
 
-        /// Attempts that occupy a render slot.
-        var rendering: Int { running.subtracting(uploading).count }
+        /// Attempts that occupy a render slot (`uploading` is always part of `running`).
+        var rendering: Int { running.count - uploading.count }
+        var freeSlots: Int { draining ? 0 : max(0, info.slots - rendering) }
     }
 
-    private let store: FarmStore
-    private let outbox: Outbox
+    private let store: SessionStore
+    private let outbox: MessageSending
     private let logger: Logger
     private let leaseSeconds: Double
     private let clock = ContinuousClock()
     private var sessions: [String: Session] = [:]
-    /// Which worker each route is, so a message finds its sender without a pass over every
-    /// session (a farm of a thousand workers sends thousands of progress reports a second).
+    /// Which worker each route is, so a message finds its sender without a pass over every session.
     private var workersByRoute: [[UInt8]: String] = [:]
+    /// Which worker holds each attempt.
+    private var holders: [AttemptKey: String] = [:]
+    /// Workers that may have a free slot: the next claim asks for them and no one else.
+    private var wanting: Set<String> = []
+    /// Something freed a slot since the last claim.
+    private(set) var assignmentsPending = false
+    /// Each worker's latest heartbeat since the last `recordReports`.
+    private var heartbeats: [String: Heartbeat] = [:]
+    /// The latest progress of each attempt since the last `recordReports`.
+    private var progressReports: [AttemptKey: FarmStore.ProgressRecord] = [:]
 
-    init(store: FarmStore, outbox: Outbox, logger: Logger, leaseSeconds: Double) {
+    init(store: SessionStore, outbox: MessageSending, logger: Logger, leaseSeconds: Double) {
         self.store = store
         self.outbox = outbox
         self.logger = logger
@@ -41,71 +57,149 @@ final class WorkerSessions {
     func hello(_ info: WorkerInfo, from route: [UInt8]) throws {
         logger.info(
             "worker \(info.id) joined: \(info.host), \(info.cores) cores, \(info.slots) slots, farm \(info.version)")
-        try heard(info, route: route, rendering: nil)
+        note(info, route: route)
+        // Recorded at once, since it may be new.
+        let rendering = sessions[info.id]?.running.isEmpty == false
+        sessions[info.id]?.draining = try store.workerSeen(info, rendering: rendering)
+        sessions[info.id]?.recorded = (clock.now, rendering)
+        reconsider(info.id)
         outbox.send(.welcome, to: route)
     }
 
+    /// Takes the worker's word for what it holds at once; the database hears the tick's
+    /// heartbeats together (`recordReports`), which is when stale attempts are cancelled and a
+    /// draining worker's waiting ones taken back.
     func heartbeat(_ beat: Heartbeat, from route: [UInt8]) throws {
         let id = beat.worker.id
         if sessions[id] == nil { logger.info("worker \(id) is back") }
-        // The worker's own list says whether it renders: a cancelled chunk counts until it has really stopped.
-        try heard(beat.worker, route: route, rendering: !beat.running.isEmpty)
-        sessions[id]?.running.formUnion(beat.running)
-        sessions[id]?.uploading.formUnion(beat.uploading ?? [])
-        let stale = try store.renewLeases(worker: id, holding: beat.running, leaseSeconds: leaseSeconds)
-        for key in stale {
-            sessions[id]?.running.remove(key)
-            outbox.send(.cancel(Verdict.stale(key)), to: route)
-        }
-        if sessions[id]?.draining == true {
-            for key in beat.waiting ?? [] where !stale.contains(key) {
-                logger.info("worker \(id) is draining; taking back \(key) before it starts")
-                try store.giveBack(key, reason: "worker \(id) is draining")
-                release(key)
-                outbox.send(.cancel(Verdict(key: key, reason: "worker draining")), to: route)
-            }
+        let changed = sessions[id]?.info != beat.worker
+        note(beat.worker, route: route)
+        // An attempt this coordinator did not give the worker needs the database's word; one
+        // it gave got a fresh lease with the claim.
+        let unknown = beat.running.contains { holders[$0] != id }
+        // An attempt another worker holds is not taken on this one's word: the database's
+        // answer at the tick cancels it.
+        for key in beat.running where holders[key] == nil { hold(key, worker: id) }
+        for key in beat.uploading ?? [] where holders[key] == id { sessions[id]?.uploading.insert(key) }
+        reconsider(id)
+        // The database hears a worker when something changed, and otherwise a few times a
+        // lease: what heartbeats cost it follows the farm's changes, not its size.
+        let recorded = sessions[id]?.recorded
+        if changed || unknown || recorded == nil || recorded?.rendering != !beat.running.isEmpty
+            || clock.now - recorded!.at >= .seconds(leaseSeconds / 4)
+        {
+            heartbeats[id] = beat
         }
         outbox.send(.coordinatorHeartbeat, to: route)
     }
 
-    /// `rendering` is what the worker reported, or nil to go by what this coordinator assigned.
-    private func heard(_ info: WorkerInfo, route: [UInt8], rendering: Bool?) throws {
+    /// Notes how far an attempt has come, for the next `recordReports`.
+    func progress(_ report: ProgressReport, worker: String) {
+        progressReports[report.key] = FarmStore.ProgressRecord(
+            key: report.key, worker: worker, frames: report.frames, fps: report.fps)
+    }
+
+    /// Writes the heartbeats and progress heard since the last call, one statement each, and
+    /// acts on what the database answers: attempts a worker holds that are no longer its own
+    /// are cancelled, and a draining worker's attempts not started yet are taken back.
+    func recordReports() throws {
+        let progress = Array(progressReports.values)
+        progressReports.removeAll(keepingCapacity: true)
+        try store.recordProgress(progress)
+        let beats = heartbeats
+        heartbeats.removeAll(keepingCapacity: true)
+        guard !beats.isEmpty else { return }
+        let outcome = try store.recordHeartbeats(
+            beats.values.map { FarmStore.HeartbeatReport(worker: $0.worker, holding: $0.running) },
+            leaseSeconds: leaseSeconds)
+        for (id, beat) in beats {
+            guard let route = sessions[id]?.route else { continue }
+            sessions[id]?.recorded = (clock.now, !beat.running.isEmpty)
+            sessions[id]?.draining = outcome.draining.contains(id)
+            let stale = outcome.stale[id] ?? []
+            for key in stale {
+                if holders[key] == id { release(key) }
+                outbox.send(.cancel(Verdict.stale(key)), to: route)
+            }
+            if outcome.draining.contains(id) {
+                for key in beat.waiting ?? [] where !stale.contains(key) && holders[key] == id {
+                    logger.info("worker \(id) is draining; taking back \(key) before it starts")
+                    try store.giveBack(key, reason: "worker \(id) is draining")
+                    release(key)
+                    outbox.send(.cancel(Verdict(key: key, reason: "worker draining")), to: route)
+                }
+            }
+            reconsider(id)
+        }
+    }
+
+    /// The worker spoke on `route`: its session is found by it from now on.
+    private func note(_ info: WorkerInfo, route: [UInt8]) {
         var session = sessions[info.id] ?? Session(route: route, info: info, lastHeard: clock.now)
         if session.route != route { workersByRoute[session.route] = nil }
         workersByRoute[route] = info.id
         session.route = route
         session.info = info
         session.lastHeard = clock.now
-        session.draining = try store.workerSeen(info, rendering: rendering ?? !session.running.isEmpty)
         sessions[info.id] = session
     }
 
-    /// Gives every worker a chunk for each free render slot. A chunk whose render is over and
-    /// uploads frees its slot, so the next render overlaps the upload; no chunk ever waits on a
-    /// busy worker while another worker could render it.
+    /// Gives every worker a chunk for each free render slot, with one claim for the whole
+    /// farm. A chunk whose render is over and uploads frees its slot, so the next render
+    /// overlaps the upload; no chunk ever waits on a busy worker while another could render it.
     func assignChunks() throws {
-        for id in sessions.keys.sorted() {
-            while let session = sessions[id], !session.draining, session.rendering < session.info.slots {
-                guard let claimed = try store.claim(worker: id, leaseSeconds: leaseSeconds) else { break }
-                sessions[id]?.running.insert(claimed.key)
-                try store.workerSeen(session.info, rendering: true)
-                outbox.send(.assign(Assignment(claimed)), to: session.route)
-            }
+        assignmentsPending = false
+        let requests = wanting.sorted().compactMap { id in
+            sessions[id].map { ClaimRequest(worker: id, count: $0.freeSlots) }
         }
+        for claimed in try store.claim(requests, leaseSeconds: leaseSeconds) {
+            guard let route = sessions[claimed.worker]?.route else { continue }
+            hold(claimed.key, worker: claimed.worker)
+            // The claim marked it rendering in the database.
+            sessions[claimed.worker]?.recorded?.rendering = true
+            outbox.send(.assign(Assignment(claimed)), to: route)
+        }
+        // A worker left wanting has slots the queue could not fill; the next claim asks again.
+        reconsiderAll()
+    }
+
+    private func reconsiderAll() {
+        for id in wanting { reconsider(id) }
+    }
+
+    /// After the database came back: a claim it committed whose answer was lost with the
+    /// connection is sent now, so its chunk does not wait out a lease on a worker that never
+    /// heard of it. (A worker ignores an assignment it already holds.)
+    func resendLostClaims() throws {
+        for claimed in try store.leased(to: sessions.keys.sorted()) where holders[claimed.key] == nil {
+            guard let route = sessions[claimed.worker]?.route else { continue }
+            logger.info(
+                "sending \(claimed.key) to \(claimed.worker) again: the database went away before the claim's answer"
+            )
+            hold(claimed.key, worker: claimed.worker)
+            outbox.send(.assign(Assignment(claimed)), to: route)
+        }
+        reconsiderAll()
+    }
+
+    /// Claims at the end of the loop's batch of messages if one of them freed a slot.
+    func assignIfPending() throws {
+        if assignmentsPending { try assignChunks() }
     }
 
     /// Forgets that any worker holds `key` (it ended, failed or was taken back).
     func release(_ key: AttemptKey) {
-        for id in sessions.keys {
-            sessions[id]?.running.remove(key)
-            sessions[id]?.uploading.remove(key)
-        }
+        guard let id = holders.removeValue(forKey: key) else { return }
+        sessions[id]?.running.remove(key)
+        sessions[id]?.uploading.remove(key)
+        reconsider(id)
     }
 
     /// Notes that `key`'s render is over and its result uploads; true if that freed a slot.
     func uploading(_ key: AttemptKey) -> Bool {
-        guard let id = sessions.first(where: { $0.value.running.contains(key) })?.key else { return false }
-        return sessions[id]?.uploading.insert(key).inserted ?? false
+        guard let id = holders[key], sessions[id]?.uploading.insert(key).inserted == true else { return false }
+        reconsider(id)
+        return true
     }
 
     /// Marks workers lost that were not heard for a lease.
@@ -115,6 +209,8 @@ final class WorkerSessions {
             logger.warning("worker \(id) went silent; marking it lost")
             sessions[id] = nil
             workersByRoute[session.route] = nil
+            wanting.remove(id)
+            for key in session.running { holders[key] = nil }
             try store.workerLost(id)
         }
     }
@@ -134,7 +230,8 @@ final class WorkerSessions {
 
     /// Whether the worker behind `route` holds `key` (assigned it, or reported it since).
     func holds(_ key: AttemptKey, route: [UInt8]) -> Bool {
-        worker(at: route).flatMap { sessions[$0]?.running.contains(key) } ?? false
+        guard let worker = worker(at: route) else { return false }
+        return holders[key] == worker
     }
 
     /// The worker whose session `route` is, once it said hello or sent a heartbeat.
@@ -145,6 +242,29 @@ final class WorkerSessions {
     /// The worker's id for messages, or the route in hex if no session has it.
     func name(of route: [UInt8]) -> String {
         worker(at: route) ?? "connection " + route.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func hold(_ key: AttemptKey, worker id: String) {
+        if let previous = holders[key], previous != id {
+            sessions[previous]?.running.remove(key)
+            sessions[previous]?.uploading.remove(key)
+            reconsider(previous)
+        }
+        holders[key] = id
+        sessions[id]?.running.insert(key)
+    }
+
+    /// Keeps `wanting` true to the session: in it exactly when the worker has a free slot.
+    private func reconsider(_ id: String) {
+        guard let session = sessions[id] else {
+            wanting.remove(id)
+            return
+        }
+        if session.freeSlots > 0 {
+            if wanting.insert(id).inserted { assignmentsPending = true }
+        } else {
+            wanting.remove(id)
+        }
     }
 }
 

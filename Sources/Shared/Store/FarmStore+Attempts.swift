@@ -1,19 +1,9 @@
 import FarmCore
 import Foundation
 
-/// How attempts end: progress, acceptance behind the fence, failure, giving back.
+/// How attempts end: acceptance behind the fence, failure, giving back. (Progress is a report:
+/// `recordProgress` in FarmStore+Reports.)
 extension FarmStore {
-    /// Records how far a live attempt of `worker` has come; another worker's report changes nothing.
-    public func recordProgress(_ key: AttemptKey, worker: String, frames: Int64, fps: Double) throws {
-        let updated = try connection.query(
-            """
-            UPDATE attempts SET frames_done = greatest(frames_done, $3), fps = $4
-            WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running' AND worker_id = $5
-                RETURNING (SELECT job_id FROM chunks WHERE id = $1)
-            """, [String(key.chunk), String(key.attempt), String(frames), String(fps), worker])
-        if let job = updated.first?.int(0) { try notify(job: job) }
-    }
-
     /// Takes back an attempt the worker has not started (it is draining): the chunk goes back to
     /// the queue and the attempt is closed as cancelled, which counts as no failure.
     public func giveBack(_ key: AttemptKey, reason: String) throws {

@@ -1,75 +1,70 @@
 import FarmCore
 import Foundation
 
-/// Handing chunks out: claims under a lease, renewals, expiry, and stopping finished jobs' work.
+/// Handing chunks out: claims under a lease, expiry, and stopping finished jobs' work. (Lease
+/// renewals come with heartbeats: FarmStore+Reports.)
 extension FarmStore {
-    /// Leases the next chunk for `worker` unless it is draining: highest priority job first,
-    /// then oldest, the audio task before video, video in frame order; paused jobs wait. Skips
-    /// chunks this worker already failed while another live worker has not, and jobs on which
-    /// it failed `failuresPerWorker` chunks.
-    public func claim(worker: String, leaseSeconds: Double) throws -> ClaimedChunk? {
-        try connection.transaction {
-            guard
-                let row = try connection.query(
-                    """
-                    SELECT c.id FROM chunks c JOIN jobs j ON j.id = c.job_id
-                    WHERE c.state = 'queued' AND j.state IN ('queued', 'running') AND NOT j.paused
-                      AND NOT coalesce((SELECT w.draining FROM workers w WHERE w.id = $1), false)
-                      AND (SELECT count(DISTINCT a.chunk_id) FROM attempts a JOIN chunks o ON o.id = a.chunk_id
-                           WHERE o.job_id = j.id AND a.worker_id = $1 AND a.outcome = 'failed'
-                             AND a.attempt > o.failures_from) < $2
-                      AND NOT (
-                        EXISTS (SELECT 1 FROM attempts a WHERE a.chunk_id = c.id AND a.worker_id = $1
-                                AND a.outcome = 'failed' AND a.attempt > c.failures_from)
-                        AND EXISTS (SELECT 1 FROM workers w WHERE w.id <> $1 AND w.state <> 'lost' AND NOT w.draining
-                                    AND NOT EXISTS (SELECT 1 FROM attempts b
-                                                    WHERE b.chunk_id = c.id AND b.worker_id = w.id
-                                                    AND b.outcome = 'failed' AND b.attempt > c.failures_from)))
-                    ORDER BY j.priority DESC, j.id, c.kind = 'audio' DESC, c.idx
-                    LIMIT 1
-                    FOR UPDATE OF c SKIP LOCKED
-                    """, [worker, String(Self.failuresPerWorker)]
-                ).first
-            else { return nil }
-            let chunk = try connection.query(
+    /// Leases up to `count` chunks to each worker of `requests`, in that order, in one round
+    /// trip (`farm_claim`, migration 8): highest priority job first, then oldest, the audio
+    /// task before video, video in frame order; paused jobs wait and draining workers get
+    /// nothing. Skips chunks a worker already failed or lost while another live worker has not, and
+    /// jobs on which it failed `failuresPerWorker` chunks.
+    public func claim(_ requests: [ClaimRequest], leaseSeconds: Double) throws -> [ClaimedChunk] {
+        let wanted = requests.filter { $0.count > 0 }
+        guard !wanted.isEmpty else { return [] }
+        // One statement, so one transaction: if the connection drops before its answer comes
+        // back, the claims may stand unsent, and `leased(to:)` finds them once it is back.
+        let rows = try connection.query(
+            "SELECT * FROM farm_claim($1::text[], $2::integer[], $3, $4::double precision)",
+            [
+                PostgresArray.text(wanted.map(\.worker)), PostgresArray.integers(wanted.map(\.count)),
+                String(Self.failuresPerWorker), String(leaseSeconds),
+            ])
+        return try claimed(rows)
+    }
+
+    /// The running attempts leased to `workers`: after the database went away mid-claim, the
+    /// claims it committed whose answer never came back, to be sent now.
+    public func leased(to workers: [String]) throws -> [ClaimedChunk] {
+        guard !workers.isEmpty else { return [] }
+        return try claimed(
+            connection.query(
                 """
-                UPDATE chunks c SET state = 'running', attempt = c.attempt + 1, worker_id = $2,
-                                    lease_expires = now() + make_interval(secs => $3::double precision)
-                FROM jobs j WHERE c.id = $1 AND j.id = c.job_id
-                RETURNING c.job_id, c.kind, c.idx, c.start_frame, c.end_frame, c.attempt,
-                          j.project_text, j.project_file, j.media_root, j.media_pins
-                """, [row.string(0), worker, String(leaseSeconds)])[0]
-            let job = chunk.int(0)
-            try connection.query(
-                "INSERT INTO attempts (chunk_id, attempt, worker_id) VALUES ($1, $2, $3)",
-                [row.string(0), chunk.string(5), worker])
-            try connection.query(
-                "UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()) "
-                    + "WHERE id = $1 AND state = 'queued'",
-                [String(job)])
-            try notify(job: job)
+                SELECT worker_id, id, job_id, kind, idx, start_frame, end_frame, attempt FROM chunks
+                WHERE state = 'running' AND worker_id = ANY($1::text[])
+                ORDER BY id
+                """, [PostgresArray.text(workers)]))
+    }
+
+    /// Rows of (worker, chunk, job, kind, index, start, end, attempt) with their jobs' documents,
+    /// each job's read once however many of its chunks went out.
+    private func claimed(_ rows: [Row]) throws -> [ClaimedChunk] {
+        guard !rows.isEmpty else { return [] }
+        let jobIDs = Set(rows.map { $0.int(2) })
+        var jobs: [Int64: (text: String, file: String, root: String, pins: [String: MediaPin])] = [:]
+        for row in try connection.query(
+            "SELECT id, project_text, project_file, media_root, media_pins FROM jobs WHERE id = ANY($1::bigint[])",
+            [PostgresArray.integers(Array(jobIDs))])
+        {
+            jobs[row.int(0)] = (row.string(1), row.string(2), row.string(3), try MediaPinsColumn.decode(row.string(4)))
+        }
+        return try rows.map { row in
+            let job = row.int(2)
+            guard let document = jobs[job] else {
+                throw PostgresError(message: "job \(job) vanished mid-claim", state: nil)
+            }
             return ClaimedChunk(
-                key: AttemptKey(chunk: row.int(0), attempt: Int(chunk.int(5))), job: job,
-                kind: try ChunkKind(stored: chunk.string(1)),
-                chunk: Chunk(index: Int(chunk.int(2)), start: chunk.int(3), end: chunk.int(4)),
-                projectText: chunk.string(6), projectFile: chunk.string(7), mediaRoot: chunk.string(8),
-                mediaPins: try MediaPinsColumn.decode(chunk.string(9)))
+                worker: row.string(0), key: AttemptKey(chunk: row.int(1), attempt: Int(row.int(7))), job: job,
+                kind: try ChunkKind(stored: row.string(3)),
+                chunk: Chunk(index: Int(row.int(4)), start: row.int(5), end: row.int(6)),
+                projectText: document.text, projectFile: document.file, mediaRoot: document.root,
+                mediaPins: document.pins)
         }
     }
 
-    /// Extends the leases `worker` still holds; returns the attempts it reported that are not
-    /// its live ones (re-leased, finished, cancelled, or never its own), which it should drop.
-    public func renewLeases(worker: String, holding keys: [AttemptKey], leaseSeconds: Double) throws -> [AttemptKey] {
-        var stale: [AttemptKey] = []
-        for key in keys {
-            let renewed = try connection.query(
-                """
-                UPDATE chunks SET lease_expires = now() + make_interval(secs => $4::double precision)
-                WHERE id = $1 AND attempt = $2 AND worker_id = $3 AND state = 'running' RETURNING id
-                """, [String(key.chunk), String(key.attempt), worker, String(leaseSeconds)])
-            if renewed.isEmpty { stale.append(key) }
-        }
-        return stale
+    /// Leases the next chunk for `worker` (see `claim(_:leaseSeconds:)`).
+    public func claim(worker: String, leaseSeconds: Double) throws -> ClaimedChunk? {
+        try claim([ClaimRequest(worker: worker, count: 1)], leaseSeconds: leaseSeconds).first
     }
 
     /// Puts chunks whose lease ran out back in the queue and marks those attempts lost. A chunk
@@ -142,6 +137,6 @@ extension FarmStore {
             """
             SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
             WHERE a.chunk_id = $1 AND a.outcome = ANY($2::text[]) AND a.attempt > c.failures_from
-            """, [String(chunk), "{" + outcomes.map(\.rawValue).joined(separator: ",") + "}"])[0].int(0)
+            """, [String(chunk), PostgresArray.text(outcomes.map(\.rawValue))])[0].int(0)
     }
 }

@@ -7,37 +7,38 @@ extension FarmStore {
     public func jobStatuses(id: Int64? = nil, limit: Int = 1000) throws -> [JobStatus] {
         try connection.query(
             """
-            WITH c AS (
-                SELECT c.job_id, c.kind, c.start_frame, c.end_frame, c.state, a.outcome, a.frames_done, a.started_at
-                FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
-            )
             SELECT j.id, j.name, j.state, j.paused, j.priority, j.frame_count, j.output_path, j.error,
                    extract(epoch FROM j.submitted_at), extract(epoch FROM j.started_at),
                    extract(epoch FROM j.finished_at),
                    extract(epoch FROM now()),
-                   coalesce(sum(CASE WHEN c.kind <> 'video' THEN 0
-                                     WHEN c.state = 'done' THEN c.end_frame - c.start_frame
-                                     WHEN c.state = 'running' AND c.outcome = 'running' THEN c.frames_done
-                                     ELSE 0 END), 0),
-                   count(c.job_id) FILTER (WHERE c.state = 'queued' AND c.outcome IS DISTINCT FROM 'failed'),
-                   count(c.job_id) FILTER (WHERE c.state = 'running'),
-                   count(c.job_id) FILTER (WHERE c.state = 'done'),
-                   count(c.job_id) FILTER (WHERE c.state = 'queued' AND c.outcome = 'failed'),
-                   count(c.job_id),
-                   coalesce(sum(CASE WHEN c.kind <> 'video' OR c.started_at < j.started_at THEN 0
-                                     WHEN c.state = 'done' THEN c.end_frame - c.start_frame
-                                     WHEN c.state = 'running' AND c.outcome = 'running' THEN c.frames_done
-                                     ELSE 0 END), 0),
+                   n.frames_done, n.queued, n.running, n.done, n.failed, n.total, n.rendered,
                    (SELECT data_folder_problem FROM farm_identity)
-            FROM jobs j LEFT JOIN c ON c.job_id = j.id
-            WHERE $1::bigint IS NULL OR j.id = $1::bigint
-            GROUP BY j.id ORDER BY j.id DESC LIMIT $2
+            FROM (SELECT * FROM jobs WHERE $1::bigint IS NULL OR id = $1::bigint ORDER BY id DESC LIMIT $2) j
+            -- Counted for the jobs shown only: a farm's history costs nothing here.
+            CROSS JOIN LATERAL (
+                SELECT coalesce(sum(CASE WHEN c.kind <> 'video' THEN 0
+                                         WHEN c.state = 'done' THEN c.end_frame - c.start_frame
+                                         WHEN c.state = 'running' AND a.outcome = 'running' THEN a.frames_done
+                                         ELSE 0 END), 0) AS frames_done,
+                       count(*) FILTER (WHERE c.state = 'queued' AND a.outcome IS DISTINCT FROM 'failed') AS queued,
+                       count(*) FILTER (WHERE c.state = 'running') AS running,
+                       count(*) FILTER (WHERE c.state = 'done') AS done,
+                       count(*) FILTER (WHERE c.state = 'queued' AND a.outcome = 'failed') AS failed,
+                       count(*) AS total,
+                       coalesce(sum(CASE WHEN c.kind <> 'video' OR a.started_at < j.started_at THEN 0
+                                         WHEN c.state = 'done' THEN c.end_frame - c.start_frame
+                                         WHEN c.state = 'running' AND a.outcome = 'running' THEN a.frames_done
+                                         ELSE 0 END), 0) AS rendered
+                FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+                WHERE c.job_id = j.id) n
+            ORDER BY j.id DESC
             """, [id.map(String.init), String(limit)]
         ).map(Self.jobStatus)
     }
 
-    /// One job with every chunk and its newest errors.
-    public func jobDetail(_ id: Int64) throws -> JobDetail {
+    /// One job with its chunks and newest errors: every chunk, or (`everyChunk` false) only
+    /// those rendering now or failed, which is what an operator reads in a job of 100,000.
+    public func jobDetail(_ id: Int64, everyChunk: Bool = true) throws -> JobDetail {
         guard let job = try jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
         let chunks = try connection.query(
             """
@@ -53,8 +54,9 @@ extension FarmStore {
                     ORDER BY x.attempt DESC LIMIT 1)
             FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
             WHERE c.job_id = $1
+              AND ($2::boolean OR c.state = 'running' OR (c.state = 'queued' AND a.outcome = 'failed'))
             ORDER BY c.kind = 'audio' DESC, c.idx
-            """, [String(id)]
+            """, [String(id), everyChunk ? "true" : "false"]
         ).map { row in
             ChunkStatus(
                 index: Int(row.int(0)), kind: try ChunkKind(stored: row.string(1)), start: row.int(2), end: row.int(3),

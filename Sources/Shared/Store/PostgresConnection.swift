@@ -108,9 +108,12 @@ public final class PostgresConnection {
         }
     }
 
-    /// Runs `body` inside BEGIN/COMMIT; any error rolls back and is rethrown.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try query("BEGIN")
+    /// Runs `body` inside BEGIN/COMMIT; any error rolls back and is rethrown. A transaction
+    /// that is not `durable` commits without waiting for its WAL to reach the disk: for
+    /// bookkeeping a crash may lose without harm (lease renewals, progress), never for state
+    /// the farm acts on.
+    public func transaction<T>(durable: Bool = true, _ body: () throws -> T) throws -> T {
+        try run(script: durable ? "BEGIN" : "BEGIN; SET LOCAL synchronous_commit = off")
         do {
             let value = try body()
             try query("COMMIT")

@@ -87,8 +87,21 @@ public struct ChunkRecord: Sendable {
     public var chunk: Chunk { Chunk(index: index, start: start, end: end) }
 }
 
+/// Free render slots of one worker, to fill in a claim.
+public struct ClaimRequest: Sendable, Hashable {
+    public var worker: String
+    public var count: Int
+
+    public init(worker: String, count: Int) {
+        self.worker = worker
+        self.count = count
+    }
+}
+
 /// A chunk just leased to a worker, with what the worker needs to render it.
 public struct ClaimedChunk: Sendable, Hashable {
+    /// The worker it is leased to.
+    public var worker: String
     public var key: AttemptKey
     public var job: Int64
     public var kind: ChunkKind
@@ -100,4 +113,19 @@ public struct ClaimedChunk: Sendable, Hashable {
     public var mediaRoot: String
     /// The version of each asset the job was submitted with.
     public var mediaPins: [String: MediaPin]
+
+    public init(
+        worker: String, key: AttemptKey, job: Int64, kind: ChunkKind, chunk: Chunk, projectText: String,
+        projectFile: String, mediaRoot: String, mediaPins: [String: MediaPin]
+    ) {
+        self.worker = worker
+        self.key = key
+        self.job = job
+        self.kind = kind
+        self.chunk = chunk
+        self.projectText = projectText
+        self.projectFile = projectFile
+        self.mediaRoot = mediaRoot
+        self.mediaPins = mediaPins
+    }
 }

@@ -28,8 +28,8 @@ public final class MessageSocket {
 
     /// One context for the process: the key gate's inproc endpoint is reachable only from
     /// sockets of the same context.
-    private static let context: UnsafeMutableRawPointer = zmq_ctx_new()
-    private let socket: UnsafeMutableRawPointer
+    static let context: UnsafeMutableRawPointer = zmq_ctx_new()
+    let socket: UnsafeMutableRawPointer
     /// A router never waits on one peer: a peer that stops reading loses its own messages
     /// once its queue is full, and everyone else is still served. A dealer never waits on a
     /// coordinator it has no connection to (one whose handshake keeps failing leaves it none):

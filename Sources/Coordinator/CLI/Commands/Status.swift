@@ -8,8 +8,9 @@ struct Status: ParsableCommand {
         abstract: "List jobs, or show one job's chunks, errors and output.",
         discussion: """
             Without JOB: every job, newest first, with its progress, measured fps, ETA and chunks \
-            by state. With JOB: that job's chunks (frame range, state, worker, attempt, fps, time), \
-            its newest errors and its output. ETA and fps come from frames rendered over time, \
+            by state. With JOB: that job's chunks rendering now or failed (frame range, state, \
+            worker, attempt, fps, time; --all for every chunk, as --json gives), its newest errors \
+            and its output. ETA and fps come from frames rendered over time, \
             not from chunk counts. A problem that holds the whole farm up, such as the \
             coordinator's data folder being full, is shown as a warning until it passes.
 
@@ -18,6 +19,7 @@ struct Status: ParsableCommand {
             Examples:
               farm status
               farm status 12
+              farm status 12 --all
               farm status --json | jq '.[] | select(.state == "running") | .etaSeconds'
             """
     )
@@ -28,18 +30,24 @@ struct Status: ParsableCommand {
     @Option(name: .long, help: "Show at most this many jobs, the newest.")
     var limit = 50
 
-    @Flag(name: .long, help: "Print JSON (fields in docs/cli.md).")
+    @Flag(name: .long, help: "With JOB: list every chunk, not only those rendering or failed.")
+    var all = false
+
+    @Flag(name: .long, help: "Print JSON (fields in docs/cli.md); with JOB, every chunk.")
     var json = false
 
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func validate() throws {
         if limit < 1 { throw ValidationError("--limit must be >= 1 (got \(limit))") }
+        if all, job == nil {
+            throw ValidationError("--all lists one job's chunks: give the job, as in `farm status 12 --all`")
+        }
     }
 
     func run() throws {
         if let job {
-            let detail = try database.withFarm { try $0.jobDetail(job) }
+            let detail = try database.withFarm { try $0.jobDetail(job, everyChunk: all || json) }
             if json { try JSONOutput.print(detail) } else { print(Self.text(detail)) }
         } else {
             let jobs = try database.withFarm { try $0.jobStatuses(limit: limit) }
@@ -81,6 +89,12 @@ struct Status: ParsableCommand {
         ]
         if let error = job.error { lines.append("  error     \(error)") }
         if let warning = job.warning { lines.append("  warning   \(warning)") }
+        let unlisted = job.chunks.total - detail.chunks.count
+        if unlisted > 0 {
+            lines.append(
+                "  listed    the chunks rendering or failed; \(unlisted) more are done or queued "
+                    + "(farm status \(job.id) --all lists every chunk)")
+        }
         var table = TextTable(
             ["CHUNK", "FRAMES", "STATE", "WORKER", "ATTEMPT", "DONE", "FPS", "TIME"], numeric: [4, 5, 6, 7])
         for chunk in detail.chunks {
