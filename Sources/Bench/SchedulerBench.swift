@@ -18,6 +18,8 @@ enum SchedulerBench {
         var slots = 1
         var chunks = 100_000
         var seconds = 10.0
+        /// How long a simulated worker holds a chunk; 0 asks as fast as the coordinator serves.
+        var renderSeconds = 0.2
     }
 
     static func run(_ options: Options) throws {
@@ -62,7 +64,8 @@ enum SchedulerBench {
         try waitForLine("coordinator listening", in: log, pid: coordinator)
 
         let workers = try SimulatedWorkers(
-            count: options.workers, slots: options.slots, endpoint: "tcp://127.0.0.1:\(port)")
+            count: options.workers, slots: options.slots, renderTime: .seconds(options.renderSeconds),
+            endpoint: "tcp://127.0.0.1:\(port)")
         try workers.join()
         // Until every worker has said hello and had its first chunks.
         try workers.run(until: clock.now + .seconds(3))
@@ -84,7 +87,8 @@ enum SchedulerBench {
         print(
             """
             \(options.workers) simulated workers × \(options.slots) slot\(options.slots == 1 ? "" : "s"), \
-            \(String(format: "%.1f", window)) s measured, leases of \(leaseSeconds) s
+            \(String(format: "%.1f", window)) s measured, leases of \(leaseSeconds) s, \
+            each chunk held \(Int(options.renderSeconds * 1000)) ms\(offered(options))
             assignments/s        \(String(format: "%.0f", rate))  (\(workers.assignments) assignments)
             latency p50          \(String(format: "%.2f", percentile(sorted, 0.50) * 1000)) ms
             latency p99          \(String(format: "%.2f", percentile(sorted, 0.99) * 1000)) ms
@@ -103,6 +107,13 @@ enum SchedulerBench {
     /// (its upload would be over) expires while it is measured; heartbeats reach the database a
     /// few times a lease, so this is a longer lease than the default 10 s, stated in the output.
     static let leaseSeconds = 30
+
+    /// The load the workers offer, when their renders take time.
+    static func offered(_ options: Options) -> String {
+        guard options.renderSeconds > 0 else { return " (as fast as served)" }
+        let rate = Double(options.workers * options.slots) / options.renderSeconds
+        return String(format: " (at most %.0f assignments/s offered)", rate)
+    }
 
     /// Frames per chunk: half a second at 25 fps, so that 100,000 chunks fit in a day's timeline.
     static let chunkFrames: Int64 = 12

@@ -7,9 +7,11 @@ import Foundation
 #endif
 
 /// Workers that speak the farm's protocol over real ZeroMQ sockets without rendering: each says
-/// hello, heartbeats every second, and answers an assignment at once with a progress report and
-/// the heartbeat a real worker sends when a render ends, naming the attempt as uploading, which
-/// frees its slot. Uploads are not sent: taking them in is verification's cost, measured by
+/// hello, heartbeats every second, and `renderTime` after an assignment sends a progress report
+/// and the heartbeat a real worker sends when a render ends, naming the attempt as uploading,
+/// which frees its slot. With no render time they ask as fast as they are served: the
+/// coordinator's capacity; with one, they offer a load (workers × slots / render time per
+/// second) and the latency is what a worker waits at that load. Uploads are not sent: taking them in is verification's cost, measured by
 /// `ops/bench-long.sh`, not the scheduler's. One thread drives them all, so a thousand workers
 /// cost a thousand sockets, not a thousand processes.
 final class SimulatedWorkers {
@@ -25,12 +27,17 @@ final class SimulatedWorkers {
 
     private var workers: [Worker] = []
     private let clock = ContinuousClock()
+    private let renderTime: Duration
+    /// Renders under way, in the order they end (every render takes `renderTime`).
+    private var rendering: [(ends: ContinuousClock.Instant, worker: Int, key: AttemptKey, frames: Int64)] = []
+    private var nextRender = 0
     /// Seconds from a slot freed to its next assignment, for assignments since `startCounting`.
     private(set) var latencies: [Double] = []
     private(set) var assignments = 0
     private var counting = false
 
-    init(count: Int, slots: Int, endpoint: String) throws {
+    init(count: Int, slots: Int, renderTime: Duration, endpoint: String) throws {
+        self.renderTime = renderTime
         MessageSocket.allow(sockets: count + 64)
         for index in 0..<count {
             let socket = try MessageSocket(.dealer)
@@ -64,9 +71,12 @@ final class SimulatedWorkers {
         var descriptors = workers.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLIN), revents: 0) }
         var lastSweep = clock.now
         while clock.now < deadline {
-            if poll(&descriptors, nfds_t(descriptors.count), 10) > 0 {
+            let wait =
+                nextRender < rendering.count ? max(0, (rendering[nextRender].ends - clock.now) / .milliseconds(1)) : 10
+            if poll(&descriptors, nfds_t(descriptors.count), Int32(min(10, wait.rounded(.up)))) > 0 {
                 for index in descriptors.indices where descriptors[index].revents != 0 { try drain(index) }
             }
+            try finishRenders()
             if clock.now - lastSweep >= .milliseconds(100) {
                 lastSweep = clock.now
                 for index in workers.indices { try drain(index) }
@@ -89,13 +99,25 @@ final class SimulatedWorkers {
             if !workers[index].freeSince.isEmpty { latencies.append((now - workers[index].freeSince[0]) / .seconds(1)) }
         }
         if !workers[index].freeSince.isEmpty { workers[index].freeSince.removeFirst() }
-        let key = assignment.key
-        try workers[index].socket.send(
-            WireMessage.progress(ProgressReport(key: key, frames: assignment.end - assignment.start, fps: 1000))
-                .encoded())
-        workers[index].uploading.append(key)
-        workers[index].freeSince.append(clock.now)
-        try beat(index)
+        rendering.append((now + renderTime, index, assignment.key, assignment.end - assignment.start))
+        try finishRenders()
+    }
+
+    /// Ends the renders whose time is up: progress, then the heartbeat that frees the slot.
+    private func finishRenders() throws {
+        while nextRender < rendering.count, rendering[nextRender].ends <= clock.now {
+            let (_, index, key, frames) = rendering[nextRender]
+            nextRender += 1
+            try workers[index].socket.send(
+                WireMessage.progress(ProgressReport(key: key, frames: frames, fps: 1000)).encoded())
+            workers[index].uploading.append(key)
+            workers[index].freeSince.append(clock.now)
+            try beat(index)
+        }
+        if nextRender > 4096 {
+            rendering.removeFirst(nextRender)
+            nextRender = 0
+        }
     }
 
     /// A heartbeat a second per worker.

@@ -6,16 +6,18 @@ import Foundation
 // farm-bench: figures printed against a baseline run in the same invocation.
 //   farm-bench PROJECT.json [FRAMES]          the compositor on one core against decoding alone
 //   farm-bench --audio PROJECT.json [THREADS] the whole sound in audio blocks against mixing alone
-//   farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS]]]]
+//   farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS [RENDER_SECONDS]]]]]
 //                                             a coordinator against simulated workers (SchedulerBench)
 // (ops/bench.sh, ops/bench-scaling.sh and ops/bench-long.sh make the media and the comparisons.)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--scheduler" {
     let numbers = arguments.dropFirst().map { Double($0) }
-    guard numbers.allSatisfy({ $0 != nil && $0! > 0 }) else {
+    // Every figure positive, but a render time may be 0 (as fast as served).
+    let valid = numbers.enumerated().allSatisfy { index, value in value.map { index == 4 ? $0 >= 0 : $0 > 0 } ?? false }
+    guard numbers.count <= 5, valid else {
         FileHandle.standardError.write(
-            Data("usage: farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS]]]]\n".utf8))
+            Data("usage: farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS [RENDER_SECONDS]]]]]\n".utf8))
         exit(64)
     }
     var options = SchedulerBench.Options()
@@ -24,6 +26,7 @@ if arguments.first == "--scheduler" {
     if given.count > 1 { options.slots = Int(given[1]) }
     if given.count > 2 { options.chunks = Int(given[2]) }
     if given.count > 3 { options.seconds = given[3] }
+    if given.count > 4 { options.renderSeconds = given[4] }
     do {
         try SchedulerBench.run(options)
         exit(0)
