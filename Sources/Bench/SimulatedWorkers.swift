@@ -11,9 +11,10 @@ import Foundation
 /// and the heartbeat a real worker sends when a render ends, naming the attempt as uploading,
 /// which frees its slot. With no render time they ask as fast as they are served: the
 /// coordinator's capacity; with one, they offer a load (workers × slots / render time per
-/// second) and the latency is what a worker waits at that load. Uploads are not sent: taking them in is verification's cost, measured by
-/// `ops/bench-long.sh`, not the scheduler's. One thread drives them all, so a thousand workers
-/// cost a thousand sockets, not a thousand processes.
+/// second) and the latency is what a worker waits at that load. Uploads are not sent: taking
+/// them in is verification's cost, measured by `ops/bench-long.sh`, not the scheduler's. One
+/// thread drives them all, so a thousand workers cost a thousand sockets, not a thousand
+/// processes.
 final class SimulatedWorkers {
     private struct Worker {
         var socket: MessageSocket
