@@ -4,7 +4,10 @@
 #      workers (x264 with one thread each), and by the ffmpeg program running an equivalent
 #      filter graph (ops/bench-demo-graph.txt) on both cores; wall times and ratios;
 #   2. the per-chunk fixed cost: a 10 s lossless project rendered with 1-frame chunks and as
-#      one chunk by one worker, (difference) / (chunk count - 1).
+#      one chunk by one worker, (difference) / (chunk count - 1);
+#   3. the same with a generated picture (one solid colour) instead of the demo's clips: the
+#      farm's own cost per task (assignment, encoder, upload, verification, acceptance), with
+#      no source decoded forward from a keyframe.
 # Each `farm render` includes starting and stopping its private PostgreSQL, as a user sees it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,4 +76,26 @@ awk -v w="$whole" -v f="$frames" 'BEGIN {
     printf "  one chunk:         %6.2f s\n", w
     printf "  300 1-frame chunks: %6.2f s\n", f
     printf "  fixed cost per chunk: %.1f ms (target < 100 ms)\n", (f - w) / 299 * 1000
+}'
+
+# The same 300 frames as one generated picture: no source to decode, only the farm's own cost.
+python3 - "$dir/lossless.json" "$dir/generated.json" <<'PY'
+import json, sys
+project = json.load(open(sys.argv[1]))
+project["assets"] = {}
+project["tracks"] = [{"kind": "video", "items": [{"solid": "#224466", "at": 0, "duration": "10"}]}]
+json.dump(project, open(sys.argv[2], "w"), indent=1)
+PY
+start=$(now)
+"$farm" render "$dir/generated.json" -o "$dir/generated-whole.mkv" --data "$data" --workers 1 --chunks 1 >/dev/null 2>&1
+whole=$(elapsed "$start")
+start=$(now)
+"$farm" render "$dir/generated.json" -o "$dir/generated-frames.mkv" --data "$data" --workers 1 --chunk-frames 1 \
+    >/dev/null 2>&1
+frames=$(elapsed "$start")
+echo "== per-task fixed cost of the farm itself: 300 generated frames, 1280x720 lossless, 1 worker"
+awk -v w="$whole" -v f="$frames" 'BEGIN {
+    printf "  one chunk:         %6.2f s\n", w
+    printf "  300 1-frame chunks: %6.2f s\n", f
+    printf "  fixed cost per task: %.1f ms (target < 50 ms)\n", (f - w) / 299 * 1000
 }'
