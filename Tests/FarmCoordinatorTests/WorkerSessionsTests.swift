@@ -75,10 +75,9 @@ import Testing
         try sessions.heartbeat(
             Heartbeat(worker: Self.worker("w1", slots: 2), running: [held[0], foreign], waiting: [], uploading: []),
             from: route)
-        // The database hears heartbeats at the tick, and only then is the answer known.
-        #expect(sent.cancels(to: route).isEmpty)
-        try sessions.recordReports()
+        // One it was not given is put to the database at once, and counts for nothing until then.
         #expect(sent.cancels(to: route) == [foreign])
+        #expect(table.heartbeats.count == 1)
         #expect(!sessions.holds(foreign, route: route))
 
         table.draining.insert("w1")
@@ -90,6 +89,25 @@ import Testing
         #expect(sent.cancels(to: route) == [foreign, held[1]])
         #expect(sessions.holds(held[0], route: route))
         // A draining worker is asked for in no claim.
+        try sessions.assignChunks()
+        #expect(table.claims.last?.isEmpty == true)
+    }
+
+    @Test func anAttemptAWorkerWasNotGivenIsHeldOnlyOnceTheDatabaseSaysItIsItsOwn() throws {
+        let (table, sent, sessions) = Self.farm(chunks: 10)
+        let route = Self.route("w1")
+        let info = Self.worker("w1", slots: 1)
+        try sessions.hello(info, from: route)
+        // What a restarted coordinator hears: a lease it did not give, which is w1's...
+        let own = table.leaseUnseen(worker: "w1")
+        // ...and one of w2's, which w1 names too.
+        let theirs = table.leaseUnseen(worker: "w2")
+        try sessions.heartbeat(
+            Heartbeat(worker: info, running: [own, theirs], waiting: [], uploading: []), from: route)
+        #expect(sessions.holds(own, route: route))
+        #expect(!sessions.holds(theirs, route: route))
+        #expect(sent.cancels(to: route) == [theirs])
+        // Holding its one slot's worth, w1 is asked for in no claim.
         try sessions.assignChunks()
         #expect(table.claims.last?.isEmpty == true)
     }

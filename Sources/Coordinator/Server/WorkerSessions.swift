@@ -66,28 +66,26 @@ final class WorkerSessions {
         outbox.send(.welcome, to: route)
     }
 
-    /// Takes the worker's word for what it holds at once; the database hears the tick's
-    /// heartbeats together (`recordReports`), which is when stale attempts are cancelled and a
-    /// draining worker's waiting ones taken back.
+    /// A worker's account of what it holds. What this coordinator gave it is taken at once, and
+    /// the database hears it with the tick's other heartbeats (`recordReports`). An attempt it
+    /// was not given (this coordinator restarted, or the peer is not what it says) counts only
+    /// once the database agrees, so that heartbeat is recorded now.
     func heartbeat(_ beat: Heartbeat, from route: [UInt8]) throws {
         let id = beat.worker.id
         if sessions[id] == nil { logger.info("worker \(id) is back") }
         let changed = sessions[id]?.info != beat.worker
         note(beat.worker, route: route)
-        // An attempt this coordinator did not give the worker needs the database's word; one
-        // it gave got a fresh lease with the claim.
-        let unknown = beat.running.contains { holders[$0] != id }
-        // An attempt another worker holds is not taken on this one's word: the database's
-        // answer at the tick cancels it.
-        for key in beat.running where holders[key] == nil { hold(key, worker: id) }
         for key in beat.uploading ?? [] where holders[key] == id { sessions[id]?.uploading.insert(key) }
         reconsider(id)
-        // The database hears a worker when something changed, and otherwise a few times a
-        // lease: what heartbeats cost it follows the farm's changes, not its size.
         let recorded = sessions[id]?.recorded
-        if changed || unknown || recorded == nil || recorded?.rendering != !beat.running.isEmpty
+        if beat.running.contains(where: { holders[$0] != id }) {
+            heartbeats[id] = nil
+            try record([id: beat])
+        } else if changed || recorded == nil || recorded?.rendering != !beat.running.isEmpty
             || clock.now - recorded!.at >= .seconds(leaseSeconds / 4)
         {
+            // Otherwise a few times a lease: what heartbeats cost the database follows the
+            // farm's changes, not its size.
             heartbeats[id] = beat
         }
         outbox.send(.coordinatorHeartbeat, to: route)
@@ -99,15 +97,20 @@ final class WorkerSessions {
             key: report.key, worker: worker, frames: report.frames, fps: report.fps)
     }
 
-    /// Writes the heartbeats and progress heard since the last call, one statement each, and
-    /// acts on what the database answers: attempts a worker holds that are no longer its own
-    /// are cancelled, and a draining worker's attempts not started yet are taken back.
+    /// Writes the heartbeats and progress heard since the last call, one statement each.
     func recordReports() throws {
         let progress = Array(progressReports.values)
         progressReports.removeAll(keepingCapacity: true)
         try store.recordProgress(progress)
         let beats = heartbeats
         heartbeats.removeAll(keepingCapacity: true)
+        try record(beats)
+    }
+
+    /// Records `beats` and acts on what the database answers: attempts a worker reported that
+    /// are its own are held (and their leases renewed), the others cancelled, and a draining
+    /// worker's attempts not started yet taken back.
+    private func record(_ beats: [String: Heartbeat]) throws {
         guard !beats.isEmpty else { return }
         let outcome = try store.recordHeartbeats(
             beats.values.map { FarmStore.HeartbeatReport(worker: $0.worker, holding: $0.running) },
@@ -116,8 +119,10 @@ final class WorkerSessions {
             guard let route = sessions[id]?.route else { continue }
             sessions[id]?.recorded = (clock.now, !beat.running.isEmpty)
             sessions[id]?.draining = outcome.draining.contains(id)
-            let stale = outcome.stale[id] ?? []
-            for key in stale {
+            let stale = Set(outcome.stale[id] ?? [])
+            for key in beat.running where !stale.contains(key) && holders[key] == nil { hold(key, worker: id) }
+            for key in beat.uploading ?? [] where holders[key] == id { sessions[id]?.uploading.insert(key) }
+            for key in beat.running where stale.contains(key) {
                 if holders[key] == id { release(key) }
                 outbox.send(.cancel(Verdict.stale(key)), to: route)
             }
