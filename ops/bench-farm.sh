@@ -65,18 +65,26 @@ for track in project["tracks"]:
         if "source" in item: item["source"].pop("duration", None)
 json.dump(project, open(sys.argv[2], "w"), indent=1)
 PY
-start=$(now)
-"$farm" render "$dir/lossless.json" -o "$dir/whole.mkv" --data "$data" --workers 1 --chunks 1 >/dev/null 2>&1
-whole=$(elapsed "$start")
-start=$(now)
-"$farm" render "$dir/lossless.json" -o "$dir/frames.mkv" --data "$data" --workers 1 --chunk-frames 1 >/dev/null 2>&1
-frames=$(elapsed "$start")
-echo "== per-chunk fixed cost: 300 frames, 1280x720 lossless, 1 worker"
-awk -v w="$whole" -v f="$frames" 'BEGIN {
-    printf "  one chunk:         %6.2f s\n", w
-    printf "  300 1-frame chunks: %6.2f s\n", f
-    printf "  fixed cost per chunk: %.1f ms (target < 100 ms)\n", (f - w) / 299 * 1000
-}'
+# Renders PROJECT as one chunk and as 300 1-frame chunks on one worker; prints both times and
+# (difference) / 299 as the fixed cost of one more chunk, under TITLE, against TARGET ms.
+fixed_cost() {
+    local project="$1" title="$2" what="$3" target="$4" start whole frames
+    start=$(now)
+    "$farm" render "$dir/$project.json" -o "$dir/$project-whole.mkv" --data "$data" --workers 1 --chunks 1 \
+        >/dev/null 2>&1
+    whole=$(elapsed "$start")
+    start=$(now)
+    "$farm" render "$dir/$project.json" -o "$dir/$project-frames.mkv" --data "$data" --workers 1 --chunk-frames 1 \
+        >/dev/null 2>&1
+    frames=$(elapsed "$start")
+    echo "== $title"
+    awk -v w="$whole" -v f="$frames" -v what="$what" -v target="$target" 'BEGIN {
+        printf "  one chunk:         %6.2f s\n", w
+        printf "  300 1-frame chunks: %6.2f s\n", f
+        printf "  fixed cost per %s: %.1f ms (target < %d ms)\n", what, (f - w) / 299 * 1000, target
+    }'
+}
+fixed_cost lossless "per-chunk fixed cost: 300 frames, 1280x720 lossless, 1 worker" chunk 100
 
 # The same 300 frames as one generated picture: no source to decode, only the farm's own cost.
 python3 - "$dir/lossless.json" "$dir/generated.json" <<'PY'
@@ -86,16 +94,5 @@ project["assets"] = {}
 project["tracks"] = [{"kind": "video", "items": [{"solid": "#224466", "at": 0, "duration": "10"}]}]
 json.dump(project, open(sys.argv[2], "w"), indent=1)
 PY
-start=$(now)
-"$farm" render "$dir/generated.json" -o "$dir/generated-whole.mkv" --data "$data" --workers 1 --chunks 1 >/dev/null 2>&1
-whole=$(elapsed "$start")
-start=$(now)
-"$farm" render "$dir/generated.json" -o "$dir/generated-frames.mkv" --data "$data" --workers 1 --chunk-frames 1 \
-    >/dev/null 2>&1
-frames=$(elapsed "$start")
-echo "== per-task fixed cost of the farm itself: 300 generated frames, 1280x720 lossless, 1 worker"
-awk -v w="$whole" -v f="$frames" 'BEGIN {
-    printf "  one chunk:         %6.2f s\n", w
-    printf "  300 1-frame chunks: %6.2f s\n", f
-    printf "  fixed cost per task: %.1f ms (target < 50 ms)\n", (f - w) / 299 * 1000
-}'
+fixed_cost generated "per-task fixed cost of the farm itself: 300 generated frames, 1280x720 lossless, 1 worker" \
+    task 50
