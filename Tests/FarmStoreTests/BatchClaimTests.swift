@@ -110,4 +110,20 @@ import Testing
         try store.workerLost("w2")
         #expect(try store.claim([ClaimRequest(worker: "w1", count: 1)], leaseSeconds: 30).first?.kind == .audio)
     }
+
+    @Test func namesThatArrayLiteralsWouldMangleGoThroughABatchIntact() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        let names = ["a\"b", "c\\d", "NULL", "{e,f}", " g ", "h'i"]
+        let reports = names.map { name in
+            FarmStore.HeartbeatReport(
+                worker: WorkerInfo(id: name, host: name, cores: 1, slots: 1, version: "1"), holding: [])
+        }
+        _ = try store.recordHeartbeats(reports, leaseSeconds: 10)
+        let stored = try store.workerStatuses()
+        #expect(Set(stored.map(\.id)) == Set(names))
+        #expect(stored.allSatisfy { $0.host == $0.id })
+        _ = try SchedulingTests.submit(store, chunks: 1)
+        let claimed = try store.claim(names.map { ClaimRequest(worker: $0, count: 1) }, leaseSeconds: 30)
+        #expect(claimed.map(\.worker) == Array(names.prefix(2)))
+    }
 }
