@@ -10,8 +10,9 @@ import Foundation
 ///
 /// The file's stamp is checked on the open descriptor (what is read is what was checked, not
 /// what a path named a moment before) and again after each block is read: a write lands between
-/// two blocks, or in one, moves its ctime. Each block is hashed as it comes in and its digest
-/// recorded in the render's `MediaReads`. The demuxer is served from the block in memory, so a
+/// two blocks, or in one, moves its ctime. Each block is hashed as it comes in (once per
+/// process and file version: `BlockDigests`) and its digest recorded in the render's
+/// `MediaReads`. The demuxer is served from the block in memory, so a
 /// read costs the bytes asked for, rounded out to the block, and one block more per seek.
 final class PinnedFile {
     let path: String
@@ -90,9 +91,8 @@ final class PinnedFile {
             filled += got
         }
         guard let stamp = FileStamp(descriptor: descriptor), pin.admits(stamp) else { throw reads.changed(path: path) }
-        let hasher = SHA256()
-        hasher.update(block)
-        try reads.read(path: path, block: index, sha256: hasher.finish())
+        let digest = BlockDigests.digest(path: path, version: pin.stamp?.version, block: index, of: block)
+        try reads.read(path: path, block: index, sha256: digest)
         let follows = index == previous + 1 && previous >= 0
         reads.fetched(bytes: length, jump: !follows)
         // Reading runs on: have the next block on its way while the demuxer takes this one.
