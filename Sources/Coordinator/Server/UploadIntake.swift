@@ -146,9 +146,9 @@ final class UploadIntake {
         }
     }
 
-    /// Acts on the verdicts the verifier reached since the last call; true if any came.
-    @discardableResult
-    func collectVerified() throws -> Bool {
+    /// Acts on the verdicts the verifier reached since the last call. A released attempt frees
+    /// its worker's slot, which the loop's next claim fills.
+    func collectVerified() throws {
         let finished = verified.withLock { results in
             defer { results.removeAll() }
             return results
@@ -164,7 +164,6 @@ final class UploadIntake {
             }
             verifying.remove(result.done.key)
         }
-        return !finished.isEmpty
     }
 
     private func conclude(_ result: Verified) throws {
