@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "CSpawn.h"
@@ -15,4 +16,8 @@ int farm_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) 
 
 int farm_pipe_cloexec(int descriptors[2]) {
     return pipe2(descriptors, O_CLOEXEC);
+}
+
+int farm_signal_on_parent_death(int signal) {
+    return prctl(PR_SET_PDEATHSIG, signal);
 }

@@ -18,6 +18,19 @@ import Testing
         }
     }
 
+    /// `farm render` of a 16 s project on two workers of its own, once its job is running.
+    static func startFarmRender(in dir: URL, data: URL) throws -> RunningProgram {
+        let project = try OperatorTests.heavyProject(in: dir, seconds: 16)
+        let render = try RunningProgram(
+            farmProgram,
+            [
+                "render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--workers", "2",
+                "--chunk-frames", "120", "--data", data.path,
+            ])
+        try waitFor("the render to run") { render.errorSoFar.contains("job 1 running") }
+        return render
+    }
+
     static func leftovers(in dir: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }
     }
@@ -51,15 +64,8 @@ import Testing
     /// workers, coordinator and private PostgreSQL are stopped, and no file is left.
     @Test func interruptedFarmRenderStopsEverythingAndWritesNothing() throws {
         try withTemporaryDirectory { dir in
-            let project = try OperatorTests.heavyProject(in: dir, seconds: 16)
             let data = dir.appendingPathComponent("data")
-            let render = try RunningProgram(
-                farmProgram,
-                [
-                    "render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--workers", "2",
-                    "--chunk-frames", "120", "--data", data.path,
-                ])
-            try Self.waitFor("the render to run") { render.errorSoFar.contains("job 1 running") }
+            let render = try Self.startFarmRender(in: dir, data: data)
             Thread.sleep(forTimeInterval: 0.5)
             kill(render.pid, SIGINT)
             let result = try render.finish(timeout: 60)
@@ -77,6 +83,29 @@ import Testing
             let status = try runFarm(["status", "1", "--json", "--data", data.path])
             let detail = try JSONDecoder().decode(JobDetail.self, from: Data(status.stdout.utf8))
             #expect(detail.job.state == .cancelled)
+        }
+    }
+
+    /// `farm render` killed outright (no clean-up of its own): its workers end with it instead
+    /// of rendering for nobody.
+    @Test func aKilledFarmRenderLeavesNoWorkerRunning() throws {
+        try withTemporaryDirectory { dir in
+            let data = dir.appendingPathComponent("data")
+            let render = try Self.startFarmRender(in: dir, data: data)
+            let workers = { try run("pgrep", ["-f", "farm-worker.*\(data.path)"]).stdout }
+            #expect(try !workers().isEmpty, "the render's workers should be running")
+            kill(render.pid, SIGKILL)
+            _ = try render.finish(timeout: 60)
+            try Self.waitFor("the workers to stop", timeout: 30) { try workers().isEmpty }
+            // The server it started outlives it, as after any crash; the next command uses it.
+            // This test stops it.
+            let pidFile = data.appendingPathComponent("postgres/postmaster.pid")
+            if let text = try? String(contentsOf: pidFile, encoding: .utf8),
+                let pid = Int32(text.split(separator: "\n").first ?? "")
+            {
+                kill(pid, SIGINT)
+                try Self.waitFor("the server to stop") { !FileManager.default.fileExists(atPath: pidFile.path) }
+            }
         }
     }
 

@@ -15,4 +15,8 @@ int farm_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path);
 /// pipe2 with O_CLOEXEC: no other child inherits either end while a spawn is prepared.
 int farm_pipe_cloexec(int descriptors[2]);
 
+/// prctl(PR_SET_PDEATHSIG): `signal` is sent to this process when its parent ends (prctl is
+/// variadic, which Swift cannot call).
+int farm_signal_on_parent_death(int signal);
+
 #endif

@@ -123,9 +123,12 @@ public final class CoordinatorServer {
             try route(frames, sender: socket.lastSender)
             timeout = 0
         }
-        // A verdict frees a worker's slot: hand out its next chunk at once.
-        try intake.collectVerified()
+        // A verdict frees a worker's slot: hand out its next chunk at once. A job's last
+        // acceptance starts its join, and a join's end is recorded, without waiting for a tick.
+        let accepted = try intake.collectVerified()
         try sessions.assignIfPending()
+        if !accepted.isEmpty { try joins.startJoins(of: accepted) }
+        if joins.hasFinished { try joins.finishJoins() }
         if clock.now - lastTick >= .milliseconds(200) {
             lastTick = clock.now
             try tick()

@@ -29,8 +29,12 @@ final class JoinScheduler {
         JobFolder(dataDirectory: dataDirectory, job: job)
     }
 
-    func startJoins() throws {
-        for job in try store.jobsReadyToJoin() where !joining.contains(job.id) {
+    /// Whether a join has ended and waits for `finishJoins`.
+    var hasFinished: Bool { results.withLock { !$0.isEmpty } }
+
+    /// Starts the joins of every job ready, or of those among `jobs`.
+    func startJoins(of jobs: Set<Int64>? = nil) throws {
+        for job in try store.jobsReadyToJoin(among: jobs.map(Array.init)) where !joining.contains(job.id) {
             guard try store.markJoining(job: job.id) else { continue }
             // Checked again here, whatever the submitter checked: a job in the database could
             // have been written by anyone who reaches it.

@@ -148,14 +148,16 @@ final class UploadIntake {
 
     /// Acts on the verdicts the verifier reached since the last call. A released attempt frees
     /// its worker's slot, which the loop's next claim fills.
-    func collectVerified() throws {
+    @discardableResult
+    func collectVerified() throws -> Set<Int64> {
         let finished = verified.withLock { results in
             defer { results.removeAll() }
             return results
         }
+        var accepted: Set<Int64> = []
         for (index, result) in finished.enumerated() {
             do {
-                try conclude(result)
+                if try conclude(result) { accepted.insert(result.chunk.job) }
             } catch {
                 // The database went away mid-verdict: keep this one and the rest for later.
                 let unfinished = finished[index...]
@@ -164,13 +166,15 @@ final class UploadIntake {
             }
             verifying.remove(result.done.key)
         }
+        return accepted
     }
 
-    private func conclude(_ result: Verified) throws {
+    /// Records a verdict; returns whether the chunk was accepted.
+    private func conclude(_ result: Verified) throws -> Bool {
         let key = result.done.key
         if case .deferred(let reason) = result.outcome {
             logger.error("\(key): cannot check the upload now (\(reason)); it is checked again when the worker reports")
-            return
+            return false
         }
         sessions.release(key)
         if case .failed(let problem) = result.outcome {
@@ -178,12 +182,12 @@ final class UploadIntake {
             logger.warning("\(key): \(problem)")
             outbox.send(.rejected(Verdict(key: key, reason: problem)), to: result.route)
             if let failed = try store.fail(key, error: problem) { logger.error("job \(failed) failed: \(problem)") }
-            return
+            return false
         }
         guard try store.accept(key, fps: result.done.fps, frames: result.done.frames) || store.isAccepted(key) else {
             try? FileManager.default.removeItem(at: result.file)
             outbox.send(.rejected(Verdict.stale(key)), to: result.route)
-            return
+            return false
         }
         // Accepted in the database first: a file lost before this rename is found missing
         // before the join and rendered again, never joined half-written.
@@ -200,6 +204,7 @@ final class UploadIntake {
             """
         )
         outbox.send(.accepted(Verdict(key: key, reason: "accepted")), to: result.route)
+        return true
     }
 
     /// Drops an upload in progress (its lease expired, or its job stopped).

@@ -4,7 +4,7 @@ import Foundation
 /// `MediaProbe` in a child process (`PROGRAM probe-media`, a `HelperProcess`): a user's file
 /// that makes FFmpeg crash or hang is reported as that asset's problem, and the command that
 /// probed it lives on to say so.
-public final class IsolatedMediaProbe {
+public final class IsolatedMediaProbe: @unchecked Sendable {
     /// A probe's outcome as the child reports it: a line of JSON.
     public struct Answer: Codable {
         public var info: MediaInfo?
@@ -23,15 +23,23 @@ public final class IsolatedMediaProbe {
         }
     }
 
-    private let helper: HelperProcess
+    private let argv: [String]
+    private let timeoutSeconds: Int
+    /// Children not answering anyone now; a probe on another thread starts one more.
+    private let idle = Locked<[HelperProcess]>([])
 
     /// `program` is the `farm` executable; a file whose probe takes `timeoutSeconds` is refused.
     public init(program: String, timeoutSeconds: Int = 60) {
-        helper = HelperProcess([program, "probe-media"], timeoutSeconds: timeoutSeconds)
+        argv = [program, "probe-media"]
+        self.timeoutSeconds = timeoutSeconds
     }
 
-    /// What `MediaProbe.probe(path:)` returns or throws, found out by the child.
+    /// What `MediaProbe.probe(path:)` returns or throws, found out by a child. Safe to call
+    /// from several threads: each has a child of its own while it asks.
     public func probe(path: String) throws -> MediaInfo {
+        let helper =
+            idle.withLock { $0.popLast() } ?? HelperProcess(argv, timeoutSeconds: timeoutSeconds)
+        defer { idle.withLock { $0.append(helper) } }
         let answer: Answer
         do {
             // JSON: a path may hold a line break.

@@ -56,6 +56,15 @@ public final class Picture {
             lumaStride: Int(strides[0]), chromaStride: Int(strides[1]), alphaStride: Int(strides[3]))
     }
 
+    /// Copies every plane into `target`, a picture of the same size and planes.
+    public func copy(to target: Picture) {
+        precondition(target.width == width && target.height == height && target.hasAlpha == hasAlpha)
+        Blend.copy(view(), to: target.view(), width: width, height: height)
+        if let alpha = planes[3], let targetAlpha = target.planes[3] {
+            targetAlpha.update(from: alpha, count: Int(strides[3]) * height)
+        }
+    }
+
     /// Fills the whole picture with one colour (and alpha 255 when it has an alpha plane).
     public func fill(_ color: YUVColor) {
         view().fill(width: width, height: height, color: color, alpha: 255)

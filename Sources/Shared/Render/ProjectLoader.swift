@@ -11,7 +11,8 @@ public struct ProjectLoader {
     /// Refuse any asset outside `mediaRoot` once paths are resolved: absolute paths elsewhere,
     /// `..` and symbolic links that lead out. Set where an operator gave `--media-root`.
     public var confined: Bool
-    /// Finds out what a media file holds: `MediaProbe` here, or an `IsolatedMediaProbe`.
+    /// Finds out what a media file holds: `MediaProbe` here, or an `IsolatedMediaProbe`. Called
+    /// from several threads at once, one file each.
     public var probe: (String) throws -> MediaInfo = { try MediaProbe.probe(path: $0) }
 
     public init(mediaRoot: URL? = nil, confined: Bool = false) {
@@ -40,6 +41,7 @@ public struct ProjectLoader {
     public func check(_ project: Project, file: String, assets: Set<String>? = nil) throws -> LoadedProject {
         let log = DiagnosticLog()
         var media: [String: MediaInfo] = [:]
+        var probes: [(id: String, path: String)] = []
         let root = confined ? mediaRoot.map { PathConfinement.resolved($0.path) } : nil
         for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
             let path = project.assets[id]!.path
@@ -65,8 +67,19 @@ public struct ProjectLoader {
                 log.add("assets.\(id).path", "not a regular file (a folder, FIFO or device): \(path)")
                 continue
             }
+            probes.append((id, path))
+        }
+        // Each probe opens a file and decodes its first frames: a project's assets are probed
+        // side by side, one per core.
+        let outcomes = Locked<[String: Result<MediaInfo, Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: probes.count) { index in
+            let (id, path) = probes[index]
+            let outcome = Result { try probe(path) }
+            outcomes.withLock { $0[id] = outcome }
+        }
+        for (id, path) in probes {
             do {
-                media[id] = try probe(path)
+                media[id] = try outcomes.current[id]!.get()
             } catch let error as FFmpegError {
                 let reason = error.operation == path ? "\(error.message): \(path)" : error.description
                 log.add("assets.\(id).path", reason)

@@ -105,15 +105,22 @@ public final class TimelineRenderer {
         try muxer.start()
         let clock = ContinuousClock()
         let started = clock.now
-        let compositor =
-            configuration.includeVideo ? Compositor(loaded: loaded, decoderThreads: configuration.decoderThreads) : nil
+        let composited =
+            configuration.includeVideo
+            ? CompositedFrames(
+                compositor: Compositor(loaded: loaded, decoderThreads: configuration.decoderThreads), frames: frames,
+                cancellation: configuration.cancellation)
+            : nil
+        defer { composited?.stop() }
         for n in frames {
             if configuration.cancellation?.isRaised == true { throw RenderCancelled() }
             // Sound goes a block ahead of the pictures; the muxer interleaves them.
             try audio?.encode(
                 upTo: output.sampleIndex(ofFrame: n + 1), muxer: muxer, cancellation: configuration.cancellation)
-            if let video, let compositor {
-                try video.encode(compositor.render(frame: n), timelineFrame: n, first: frames.lowerBound, muxer: muxer)
+            if let video, let composited {
+                guard let picture = try composited.next() else { throw RenderCancelled() }
+                try video.encode(picture, timelineFrame: n, first: frames.lowerBound, muxer: muxer)
+                composited.recycle(picture)
             }
             progress(
                 RenderProgress(

@@ -49,14 +49,15 @@ extension FarmStore {
     }
 
     /// Unfinished jobs whose every chunk is done: they are waiting to be joined.
-    public func jobsReadyToJoin() throws -> [JobRecord] {
+    public func jobsReadyToJoin(among jobs: [Int64]? = nil) throws -> [JobRecord] {
         try connection.query(
             """
             SELECT \(JobRecord.columns) FROM jobs j
             WHERE state IN ('queued', 'running', 'joining')
+              AND ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
               AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.job_id = j.id AND c.state <> 'done')
             ORDER BY id
-            """
+            """, [jobs.map(PostgresArray.integers)]
         ).map(JobRecord.init)
     }
 

@@ -42,24 +42,96 @@ public final class PrivatePostgres {
             try handOver(socketDirectory)
         }
         try handOver(directory.path)
-        if !manager.fileExists(atPath: directory.appendingPathComponent("PG_VERSION").path) {
-            try tool("initdb", ["-D", directory.path, "-U", "farm", "--auth=trust", "-E", "UTF8", "--no-instructions"])
+        do {
+            if !manager.fileExists(atPath: directory.appendingPathComponent("PG_VERSION").path) {
+                try tool(
+                    "initdb", ["-D", directory.path, "-U", "farm", "--auth=trust", "-E", "UTF8", "--no-instructions"])
+            }
+            if let running = PostmasterFile.read(in: directory), running.isAlive {
+                // Another command's server: use it, or wait for it to go if it is stopping.
+                guard running.status == "stopping" else { return try awaitReady() }
+                try awaitGone(running)
+            }
+            try startServer()
+        } catch {
+            // A parent folder closed to the server's user is the likeliest cause; say so.
+            try checkReachable(socketDirectory)
+            try checkReachable(directory.path)
+            throw error
         }
-        if try isRunning() { return }
-        try tool(
-            "pg_ctl",
-            [
-                "-D", directory.path, "-l", directory.appendingPathComponent("server.log").path, "-w", "-t", "60",
-                "-o", "-k \(socketDirectory) -c listen_addresses= -c max_connections=200", "start",
-            ])
         startedHere = true
     }
 
-    /// Stops the server if this object started it.
+    /// `pg_ctl start -w` checks that the server came up, but looks only every 100 ms: the
+    /// postmaster's own file says "ready" sooner, and is read every few milliseconds meanwhile.
+    private func startServer() throws {
+        let before = PostmasterFile.read(in: directory)
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<String, Error>?>(nil)
+        let thread = Thread { [self] in
+            outcome.withLock {
+                $0 = Result {
+                    try tool(
+                        "pg_ctl",
+                        [
+                            "-D", directory.path, "-l", directory.appendingPathComponent("server.log").path, "-w",
+                            "-t", "60", "-o", "-k \(socketDirectory) -c listen_addresses= -c max_connections=200",
+                            "start",
+                        ])
+                }
+            }
+            finished.signal()
+        }
+        thread.start()
+        while finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+            if let file = PostmasterFile.read(in: directory), file != before, file.status == "ready", file.isAlive {
+                return
+            }
+        }
+        _ = try outcome.current!.get()
+    }
+
+    /// Waits until a server started by someone else answers.
+    private func awaitReady() throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            guard let file = PostmasterFile.read(in: directory), file.isAlive else { break }
+            if file.status == "ready" { return }
+            usleep(5000)
+        }
+        guard let file = PostmasterFile.read(in: directory), file.isAlive, file.status == "ready" else {
+            throw PostgresError(
+                message: "private PostgreSQL in \(directory.path): a server was starting there and did not come up",
+                state: nil)
+        }
+    }
+
+    /// Waits for a stopping server's process to end.
+    private func awaitGone(_ server: PostmasterFile) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while server.isAlive {
+            guard Date() < deadline else {
+                throw PostgresError(
+                    message: "private PostgreSQL in \(directory.path): a server there is still stopping after 60 s",
+                    state: nil)
+            }
+            usleep(5000)
+        }
+    }
+
+    /// Stops the server if this object started it: a fast shutdown (`pg_ctl stop -m fast`
+    /// sends the same SIGINT), waited for every few milliseconds rather than every 100.
     public func stop() {
         guard startedHere else { return }
-        _ = try? tool("pg_ctl", ["-D", directory.path, "-m", "fast", "-w", "stop"])
         startedHere = false
+        if let server = PostmasterFile.read(in: directory), server.isAlive, kill(server.pid, SIGINT) == 0 {
+            let deadline = Date().addingTimeInterval(60)
+            // Gone when its file is (the folder is free for another server) and so is its process.
+            func running() -> Bool { server.isAlive || PostmasterFile.read(in: directory)?.pid == server.pid }
+            while running() && Date() < deadline { usleep(5000) }
+            if !running() { return }
+        }
+        _ = try? tool("pg_ctl", ["-D", directory.path, "-m", "fast", "-w", "stop"])
     }
 
     /// Restarts the server as an operator's `pg_ctl restart -m fast` does: every connection is
@@ -71,10 +143,6 @@ public final class PrivatePostgres {
                 "-D", directory.path, "-l", directory.appendingPathComponent("server.log").path, "-m", "fast", "-w",
                 "restart",
             ])
-    }
-
-    private func isRunning() throws -> Bool {
-        try run("pg_ctl", ["-D", directory.path, "status"]).status == 0
     }
 
     @discardableResult
@@ -99,12 +167,18 @@ public final class PrivatePostgres {
         }
     }
 
-    /// As root, gives the folder to the server's user, who must also be able to reach it.
+    /// As root, gives the folder to the server's user.
     private func handOver(_ path: String) throws {
         guard let user, let account = getpwnam(user) else { return }
         guard chown(path, account.pointee.pw_uid, account.pointee.pw_gid) == 0, chmod(path, 0o700) == 0 else {
             throw PostgresError(message: "private PostgreSQL: cannot give \(path) to user \(user)", state: nil)
         }
+    }
+
+    /// Throws a clear message when the server's user cannot reach `path`: a parent folder is
+    /// closed to it. Asked only after a failure: it costs a process.
+    private func checkReachable(_ path: String) throws {
+        guard let user else { return }
         let probe = try Subprocess.run("/usr/bin/test", ["-w", path], as: user)
         if probe.status != 0 {
             throw PostgresError(

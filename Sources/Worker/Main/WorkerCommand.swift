@@ -77,6 +77,10 @@ struct WorkerCommand: ParsableCommand {
     @Flag(name: .long, help: "Show FFmpeg's own warnings.")
     var verbose = false
 
+    /// `farm render` starts its workers with its own pid here: they stop when it ends.
+    @Option(name: .long, help: ArgumentHelp("Stop when process PID ends.", visibility: .hidden))
+    var parent: Int32?
+
     func validate() throws {
         if slots < 1 { throw ValidationError("--slots must be >= 1 (got \(slots))") }
         if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
@@ -121,6 +125,7 @@ struct WorkerCommand: ParsableCommand {
         // SIGTERM (a service manager's stop) and Ctrl-C end the loop: chunks in hand are
         // dropped (the coordinator hands them on when their leases run out) and it exits 0.
         let signals = StopSignals { _ in agent.stop() }
+        if let parent, !ParentLifetime.end(with: parent) { return }
         try agent.run()
         _ = signals
     }

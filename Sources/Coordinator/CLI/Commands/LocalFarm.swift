@@ -17,6 +17,8 @@ struct LocalFarm {
     }
 
     let database: DatabaseOptions
+    /// The database, opening since the command began.
+    let started: DatabaseStart
     let workers: Int
     let encoderThreads: Int
     let verbose: Bool
@@ -33,7 +35,7 @@ struct LocalFarm {
     {
         SignalMask.unblockAll()
         FarmLogging.bootstrap(level: verbose ? .info : .error)
-        let (url, server) = try database.open()
+        let (url, server) = try started.wait()
         defer { server?.stop() }
         let store = try FarmStore(url: url)
         // A named database with the default data folder gets a folder of its own inside it: a
@@ -68,6 +70,8 @@ struct LocalFarm {
         }
         let processes = try startWorkers(endpoint: coordinator.endpoint, data: data, keys: keys)
         defer {
+            // The coordinator winds down while the workers do.
+            coordinator.stop()
             stopWorkers(processes)
             // They lived for this render only; `farm workers` lists the farm's standing workers.
             try? store.forgetWorkers(processes.indices.map { workerID($0 + 1) })
@@ -107,6 +111,8 @@ struct LocalFarm {
                 "--scratch", data.appendingPathComponent("scratch").appendingPathComponent(id).path,
                 "--key", keys.appendingPathComponent("\(id).key").path, "--coordinator-key",
                 keys.appendingPathComponent("coordinator/coordinator.pub").path,
+                // Killed, this command leaves no worker rendering for nobody.
+                "--parent", String(getpid()),
             ]
             process.standardInput = FileHandle.nullDevice
             if !verbose {
@@ -127,7 +133,7 @@ struct LocalFarm {
     private func stopWorkers(_ processes: [Process]) {
         for process in processes where process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(5)
-        while processes.contains(where: \.isRunning), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while processes.contains(where: \.isRunning), Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
         for process in processes { process.waitUntilExit() }
     }

@@ -75,14 +75,24 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try options.load()
-        let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
         let interruption = Interruption()
+        // The farm's database starts while the project is read and its media probed.
+        let started = local ? nil : DatabaseStart(database)
         do {
-            if local {
-                try renderLocally(loaded, target: target, interruption: interruption)
+            let loaded: LoadedProject
+            let target: OutputTarget
+            do {
+                loaded = try options.load()
+                target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
+                try interruption.check()
+            } catch {
+                started?.abandon()
+                throw error
+            }
+            if let started {
+                try renderOnFarm(loaded, target: target, database: started, interruption: interruption)
             } else {
-                try renderOnFarm(loaded, target: target, interruption: interruption)
+                try renderLocally(loaded, target: target, interruption: interruption)
             }
         } catch  where interruption.signal != nil {
             // Whatever the render threw on the way out, the cause is the signal.
@@ -92,15 +102,23 @@ struct Render: ParsableCommand {
         }
     }
 
-    private func renderOnFarm(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {
+    private func renderOnFarm(
+        _ loaded: LoadedProject, target: OutputTarget, database started: DatabaseStart, interruption: Interruption
+    ) throws {
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         let size = chunking.size(
             frameCount: loaded.project.frameCount, fps: loaded.project.output.fps, workers: workerCount)
-        let submission = try JobSubmission(
-            loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
-            output: target.url, container: target.container, chunkSize: size)
+        let submission: JobSubmission
+        do {
+            submission = try JobSubmission(
+                loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
+                output: target.url, container: target.container, chunkSize: size)
+        } catch {
+            started.abandon()
+            throw error
+        }
         let farm = LocalFarm(
-            database: database, workers: workerCount,
+            database: database, started: started, workers: workerCount,
             encoderThreads: threads ?? 1, verbose: options.verbose, interruption: interruption)
         let clock = ContinuousClock()
         let started = clock.now

@@ -29,7 +29,9 @@ struct JobWatcher {
             display.show(
                 detail, fps: throughput.rate ?? detail.job.fps,
                 eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
-            try reconnecting { try waitForChange(since: &lastRefresh, clock: clock) }
+            // A job being joined has no more chunks to report: its end is shown at once.
+            let gathers = detail.job.state != .joining
+            try reconnecting { try waitForChange(since: &lastRefresh, clock: clock, gathering: gathers) }
             detail = try reconnecting { try store.jobDetail(job) }
         }
     }
@@ -58,15 +60,17 @@ struct JobWatcher {
         }
     }
 
-    /// Returns once a notice names the job (after gathering the burst it came in), or after
-    /// five quiet seconds.
-    private func waitForChange(since lastRefresh: inout ContinuousClock.Instant, clock: ContinuousClock) throws {
+    /// Returns once a notice names the job (after gathering the burst it came in, when
+    /// `gathering`), or after five quiet seconds.
+    private func waitForChange(
+        since lastRefresh: inout ContinuousClock.Instant, clock: ContinuousClock, gathering: Bool
+    ) throws {
         while true {
             let payloads = try store.connection.notifications(timeout: 1)
             try check()
             let mentioned = payloads.contains(String(job))
             guard mentioned || clock.now - lastRefresh > .seconds(5) else { continue }
-            if mentioned {
+            if mentioned && gathering {
                 // Progress reports come in bursts from every worker: gather them into one refresh.
                 let pause = 0.1 - (clock.now - lastRefresh) / .seconds(1)
                 if pause > 0 { Thread.sleep(forTimeInterval: pause) }

@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import FarmStore
+
+/// The private server's start and stop, which watch `postmaster.pid` rather than wait for
+/// `pg_ctl`'s 100 ms polls: a server is used only once it answers, is stopped only by whoever
+/// started it, and is gone (file and process) when `stop` returns.
+@Suite struct PrivatePostgresTests {
+    @Test func aStartedServerAnswersAndIsGoneOnceStopped() throws {
+        try withTemporaryDirectory { dir in
+            let folder = dir.appendingPathComponent("pg")
+            let server = try PrivatePostgres(directory: folder)
+            try server.start()
+            let running = try #require(PostmasterFile.read(in: folder))
+            #expect(running.status == "ready")
+            #expect(running.isAlive)
+            #expect(try PostgresConnection(url: server.connectionString).query("SELECT 1").count == 1)
+
+            // A second user of the folder shares the server and leaves it running.
+            let other = try PrivatePostgres(directory: folder)
+            try other.start()
+            #expect(try PostgresConnection(url: other.connectionString).query("SELECT 1").count == 1)
+            other.stop()
+            #expect(PostmasterFile.read(in: folder)?.pid == running.pid)
+            #expect(running.isAlive)
+
+            server.stop()
+            #expect(PostmasterFile.read(in: folder) == nil)
+            #expect(!running.isAlive)
+            #expect(throws: PostgresError.self) { try PostgresConnection(url: server.connectionString) }
+
+            // And it starts again in the same folder.
+            try server.start()
+            defer { server.stop() }
+            #expect(try PostgresConnection(url: server.connectionString).query("SELECT 1").count == 1)
+        }
+    }
+
+    @Test func aPidFileIsReadAsPostgreSQLWritesIt() throws {
+        try withTemporaryDirectory { dir in
+            let text = "\(getpid())\n/data\n1700000000\n5432\n/tmp\n\n  5432001         0\nready   \n"
+            try text.write(to: dir.appendingPathComponent("postmaster.pid"), atomically: true, encoding: .utf8)
+            #expect(PostmasterFile.read(in: dir) == PostmasterFile(pid: getpid(), status: "ready"))
+            #expect(PostmasterFile.read(in: dir)?.isAlive == true)
+            try "12\n".write(to: dir.appendingPathComponent("postmaster.pid"), atomically: true, encoding: .utf8)
+            #expect(PostmasterFile.read(in: dir) == PostmasterFile(pid: 12, status: nil))
+            try "".write(to: dir.appendingPathComponent("postmaster.pid"), atomically: true, encoding: .utf8)
+            #expect(PostmasterFile.read(in: dir) == nil)
+        }
+    }
+
+    @Test func aProcessThatEndedButWasNotReapedCountsAsGone() throws {
+        // A child that has exited and is not waited for yet is a zombie, as a postmaster is
+        // until whoever adopted it reaps it.
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { for argument in argv { free(argument) } }
+        #expect(posix_spawn(&pid, "/bin/true", nil, nil, argv, nil) == 0)
+        let file = PostmasterFile(pid: pid, status: "ready")
+        let deadline = Date().addingTimeInterval(10)
+        while file.isAlive && Date() < deadline { usleep(1000) }
+        #expect(!file.isAlive)
+        #expect(kill(pid, 0) == 0, "still a zombie: not reaped yet")
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
