@@ -100,6 +100,11 @@ enum SchedulerBench {
             simulated workers    \(String(format: "%.2f", simulatorCPU / window)) cores (on the same machine)
             """)
         try printSlowestStatements(store)
+        // `farm status` reads the chunks rendering or waiting after a failure one by one: the
+        // simulated workers free their slots without an upload, so theirs stay "running".
+        let running = try store.connection.query(
+            "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)])[0].int(0)
+        print("chunks left running  \(running) (the simulated workers never upload)")
         try timeStatus(database: database.connectionString, job: job)
     }
 

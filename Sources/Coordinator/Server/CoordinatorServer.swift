@@ -55,6 +55,7 @@ public final class CoordinatorServer {
     /// Messages handled before the loop claims for the slots they freed and does its periodic
     /// work: enough to batch a busy farm's claims, few enough that a tick is never late.
     private static let messagesPerBatch = 256
+    private var ticks = 0
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "farm.coordinator")) throws {
         self.configuration = configuration
@@ -266,6 +267,10 @@ public final class CoordinatorServer {
     // MARK: Periodic work
 
     private func tick() throws {
+        ticks += 1
+        // Each statement that changes chunks adds a row of counts for its job; every five
+        // seconds they are folded, so `farm status` sums a handful of rows per job.
+        if ticks % 25 == 0 { try store.compactTallies() }
         for key in try store.expireLeases() {
             logger.warning("lease of \(key) expired; the chunk goes back to the queue")
             sessions.release(key)

@@ -120,6 +120,11 @@ extension FarmStore {
             UPDATE jobs SET state = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN 'queued' ELSE state END,
                             started_at = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN NULL
                                               ELSE started_at END,
+                            -- What is done already took no time in the run that starts now.
+                            frames_kept = CASE WHEN state IN ('done', 'failed', 'cancelled')
+                                               THEN (SELECT coalesce(sum(t.done_frames), 0) FROM chunk_tallies t
+                                                     WHERE t.job_id = jobs.id)
+                                               ELSE frames_kept END,
                             error = NULL, finished_at = NULL
             WHERE id = $1
             """, [String(id)])

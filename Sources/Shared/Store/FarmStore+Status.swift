@@ -14,23 +14,23 @@ extension FarmStore {
                    n.frames_done, n.queued, n.running, n.done, n.failed, n.total, n.rendered,
                    (SELECT data_folder_problem FROM farm_identity)
             FROM (SELECT * FROM jobs WHERE $1::bigint IS NULL OR id = $1::bigint ORDER BY id DESC LIMIT $2) j
-            -- Counted for the jobs shown only: a farm's history costs nothing here.
+            -- Counts kept per job as chunks change (migration 9): a job of 100,000 chunks costs
+            -- what one of ten does.
             CROSS JOIN LATERAL (
-                SELECT coalesce(sum(CASE WHEN c.kind <> 'video' THEN 0
-                                         WHEN c.state = 'done' THEN c.end_frame - c.start_frame
-                                         WHEN c.state = 'running' AND a.outcome = 'running' THEN a.frames_done
-                                         ELSE 0 END), 0) AS frames_done,
-                       count(*) FILTER (WHERE c.state = 'queued' AND a.outcome IS DISTINCT FROM 'failed') AS queued,
-                       count(*) FILTER (WHERE c.state = 'running') AS running,
-                       count(*) FILTER (WHERE c.state = 'done') AS done,
-                       count(*) FILTER (WHERE c.state = 'queued' AND a.outcome = 'failed') AS failed,
-                       count(*) AS total,
-                       coalesce(sum(CASE WHEN c.kind <> 'video' OR a.started_at < j.started_at THEN 0
-                                         WHEN c.state = 'done' THEN c.end_frame - c.start_frame
-                                         WHEN c.state = 'running' AND a.outcome = 'running' THEN a.frames_done
-                                         ELSE 0 END), 0) AS rendered
-                FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
-                WHERE c.job_id = j.id) n
+                SELECT coalesce(sum(t.queued), 0) AS queued, coalesce(sum(t.running), 0) AS running,
+                       coalesce(sum(t.done), 0) AS done, coalesce(sum(t.done_frames), 0) AS done_frames
+                FROM chunk_tallies t WHERE t.job_id = j.id) t
+            -- The chunks rendering now or waiting after a failure, through their own index.
+            CROSS JOIN LATERAL (
+                SELECT coalesce(sum(a.frames_done) FILTER (WHERE c.state = 'running' AND c.kind = 'video'
+                                                         AND a.outcome = 'running'), 0) AS running_frames,
+                       count(*) FILTER (WHERE c.state = 'queued' AND a.outcome = 'failed') AS failed
+                FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+                WHERE c.job_id = j.id AND c.state <> 'done' AND c.attempt > 0) r
+            CROSS JOIN LATERAL (
+                SELECT t.done_frames + r.running_frames AS frames_done, t.queued - r.failed AS queued,
+                       t.running, t.done, r.failed, t.queued + t.running + t.done AS total,
+                       t.done_frames + r.running_frames - j.frames_kept AS rendered) n
             ORDER BY j.id DESC
             """, [id.map(String.init), String(limit)]
         ).map(Self.jobStatus)
@@ -54,7 +54,9 @@ extension FarmStore {
                     ORDER BY x.attempt DESC LIMIT 1)
             FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
             WHERE c.job_id = $1
-              AND ($2::boolean OR c.state = 'running' OR (c.state = 'queued' AND a.outcome = 'failed'))
+              AND ($2::boolean
+                   OR (c.state <> 'done' AND c.attempt > 0  -- chunks_tried
+                       AND (c.state = 'running' OR a.outcome = 'failed')))
             ORDER BY c.kind = 'audio' DESC, c.idx
             """, [String(id), everyChunk ? "true" : "false"]
         ).map { row in

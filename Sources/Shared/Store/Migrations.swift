@@ -268,6 +268,7 @@ public enum Migrations {
             $$;
             """
         ),
+        (9, tallies),
     ]
 
     /// The newest schema version this build knows.

@@ -12,6 +12,13 @@ protocol JobDisplay {
     mutating func show(_ detail: JobDetail, fps: Double?, eta: Double?)
     /// The job ended: the last picture and the summary.
     mutating func finish(_ detail: JobDetail)
+    /// Whether a refresh lists every chunk (JSON lines do); a view needs only the chunks
+    /// rendering or failed, which is all a refresh of a 100,000-chunk job should read.
+    var showsEveryChunk: Bool { get }
+}
+
+extension JobDisplay {
+    var showsEveryChunk: Bool { false }
 }
 
 /// Picks the display for a stream: JSON lines when asked, a view redrawn in place on a
@@ -139,6 +146,7 @@ struct PlainJobDisplay: JobDisplay {
 
 /// `--json`: one JobDetail object per line at every refresh, the last one the finished job.
 struct JSONLinesJobDisplay: JobDisplay {
+    var showsEveryChunk: Bool { true }
     mutating func show(_ detail: JobDetail, fps: Double?, eta: Double?) { try? JSONOutput.print(detail, lines: true) }
     mutating func finish(_ detail: JobDetail) { try? JSONOutput.print(detail, lines: true) }
 }

@@ -19,9 +19,12 @@ struct JobWatcher {
         let start = clock.now
         var throughput = Throughput()
         var lastRefresh = start
-        var detail = try reconnecting { try store.jobDetail(job) }
+        let everyChunk = display.showsEveryChunk
+        var detail = try reconnecting { try store.jobDetail(job, everyChunk: everyChunk) }
         while true {
             if detail.job.isFinished {
+                // The summary counts every chunk's attempts: read once, at the end.
+                if !everyChunk { detail = try reconnecting { try store.jobDetail(job) } }
                 display.finish(detail)
                 return detail
             }
@@ -32,7 +35,7 @@ struct JobWatcher {
             // A job being joined has no more chunks to report: its end is shown at once.
             let gathers = detail.job.state != .joining
             try reconnecting { try waitForChange(since: &lastRefresh, clock: clock, gathering: gathers) }
-            detail = try reconnecting { try store.jobDetail(job) }
+            detail = try reconnecting { try store.jobDetail(job, everyChunk: everyChunk) }
         }
     }
 
