@@ -1,5 +1,6 @@
 import ArgumentParser
 import FarmCore
+import FarmMedia
 import FarmStore
 import Foundation
 
@@ -43,6 +44,15 @@ struct DatabaseOptions: ParsableArguments {
     var namedDatabase: String? {
         if let url = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty { return url }
         return nil
+    }
+
+    /// The probe results kept in the data folder, once it holds a farm (a command that only
+    /// submits elsewhere does not create one for them).
+    var probeCache: ProbeCache? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dataDirectory.path, isDirectory: &isFolder), isFolder.boolValue
+        else { return nil }
+        return ProbeCache(folder: dataDirectory.appendingPathComponent("probes"))
     }
 
     /// Where the private server keeps its cluster.

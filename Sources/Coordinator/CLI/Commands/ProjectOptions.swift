@@ -25,7 +25,8 @@ struct ProjectOptions: ParsableArguments {
     var mediaProber: String?
 
     /// Loads and checks the project; on bad input prints every problem and exits with code 2.
-    func load() throws -> LoadedProject {
+    /// With `probes`, media probed before and unchanged since is not opened again.
+    func load(probes: ProbeCache? = nil) throws -> LoadedProject {
         FFmpegLog.configure(verbose: verbose)
         do {
             // A media root given here also confines the assets to it.
@@ -33,7 +34,12 @@ struct ProjectOptions: ParsableArguments {
             // The user's media is probed in a child process: a file that crashes FFmpeg is
             // reported as that asset's problem.
             let isolated = IsolatedMediaProbe(program: mediaProber ?? Subprocess.currentExecutable)
-            loader.probe = isolated.probe(path:)
+            let probe: @Sendable (String) throws -> MediaInfo = { try isolated.probe(path: $0) }
+            if let probes {
+                loader.probe = probes.probing(with: probe)
+            } else {
+                loader.probe = probe
+            }
             return try loader.load(file: project)
         } catch let error as ProjectError {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))

@@ -82,7 +82,7 @@ struct Render: ParsableCommand {
             let loaded: LoadedProject
             let target: OutputTarget
             do {
-                loaded = try options.load()
+                loaded = try options.load(probes: local ? nil : database.probeCache)
                 target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
                 try interruption.check()
             } catch {

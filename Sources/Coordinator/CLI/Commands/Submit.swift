@@ -54,7 +54,7 @@ struct Submit: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try options.load()
+        let loaded = try options.load(probes: database.probeCache)
         let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
         try target.refuseToReplace(unless: overwrite)
         let submission = try JobSubmission(
