@@ -147,7 +147,8 @@ final class UploadIntake {
     }
 
     /// Acts on the verdicts the verifier reached since the last call. A released attempt frees
-    /// its worker's slot, which the loop's next claim fills.
+    /// its worker's slot, which the loop's next claim fills. Returns the jobs that had a chunk
+    /// accepted: the last one starts the job's join.
     @discardableResult
     func collectVerified() throws -> Set<Int64> {
         let finished = verified.withLock { results in
