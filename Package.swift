@@ -5,7 +5,8 @@ import PackageDescription
 //   FarmCore ← FarmMedia ← FarmRender ← FarmCoordinator, FarmWorker
 //   FarmCore ← FarmStore ← FarmCoordinator      FarmCore ← FarmWire ← FarmCoordinator, FarmWorker
 //   FarmCore ← FarmText ← FarmRender
-// Only FarmMedia imports CFFmpeg, only FarmStore CPostgres, only FarmWire CZeroMQ, only FarmText CText.
+// Only FarmMedia imports CFFmpeg and CCrypto, only FarmStore CPostgres, only FarmWire CZeroMQ, only
+// FarmText CText.
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
@@ -35,12 +36,13 @@ let package = Package(
             name: "CText", pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CSpawn"),
 
         // Exact time, the project model and its validation, chunk planning, typed states, support.
         .target(name: "FarmCore", dependencies: ["CSpawn", logging], path: "Sources/Shared/Core"),
         // The only importer of FFmpeg: decode, encode, mux, scale, resample, pictures, hashing.
-        .target(name: "FarmMedia", dependencies: ["FarmCore", "CFFmpeg"], path: "Sources/Shared/Media"),
+        .target(name: "FarmMedia", dependencies: ["FarmCore", "CFFmpeg", "CCrypto"], path: "Sources/Shared/Media"),
         // The only importer of HarfBuzz, FreeType and fontconfig: titles shaped and rasterized.
         .target(name: "FarmText", dependencies: ["FarmCore", "CText"], path: "Sources/Shared/Text"),
         // Compositor, mixer, timeline renderer, joiner and verifier, on FarmMedia's Swift API.

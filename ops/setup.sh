@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(libzmq3-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev
-    libpq-dev postgresql ffmpeg pkg-config python3 tmux libharfbuzz-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core)
+    libpq-dev libssl-dev postgresql ffmpeg pkg-config python3 tmux libharfbuzz-dev libfreetype-dev
+    libfontconfig-dev fonts-dejavu-core)
 
 missing=()
 for package in "${packages[@]}"; do
