@@ -93,13 +93,11 @@ public final class PrivatePostgres {
 
     /// Waits until a server started by someone else answers.
     private func awaitReady() throws {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            guard let file = PostmasterFile.read(in: directory), file.isAlive else { break }
-            if file.status == "ready" { return }
-            usleep(5000)
+        let ready = Self.poll {
+            guard let file = PostmasterFile.read(in: directory), file.isAlive else { return true }
+            return file.status == "ready"
         }
-        guard let file = PostmasterFile.read(in: directory), file.isAlive, file.status == "ready" else {
+        guard ready, let file = PostmasterFile.read(in: directory), file.isAlive, file.status == "ready" else {
             throw PostgresError(
                 message: "private PostgreSQL in \(directory.path): a server was starting there and did not come up",
                 state: nil)
@@ -108,14 +106,10 @@ public final class PrivatePostgres {
 
     /// Waits for a stopping server's process to end.
     private func awaitGone(_ server: PostmasterFile) throws {
-        let deadline = Date().addingTimeInterval(60)
-        while server.isAlive {
-            guard Date() < deadline else {
-                throw PostgresError(
-                    message: "private PostgreSQL in \(directory.path): a server there is still stopping after 60 s",
-                    state: nil)
-            }
-            usleep(5000)
+        guard Self.poll(until: { !server.isAlive }) else {
+            throw PostgresError(
+                message: "private PostgreSQL in \(directory.path): a server there is still stopping after 60 s",
+                state: nil)
         }
     }
 
@@ -125,13 +119,21 @@ public final class PrivatePostgres {
         guard startedHere else { return }
         startedHere = false
         if let server = PostmasterFile.read(in: directory), server.isAlive, kill(server.pid, SIGINT) == 0 {
-            let deadline = Date().addingTimeInterval(60)
             // Gone when its file is (the folder is free for another server) and so is its process.
-            func running() -> Bool { server.isAlive || PostmasterFile.read(in: directory)?.pid == server.pid }
-            while running() && Date() < deadline { usleep(5000) }
-            if !running() { return }
+            let gone = Self.poll { !server.isAlive && PostmasterFile.read(in: directory)?.pid != server.pid }
+            if gone { return }
         }
         _ = try? tool("pg_ctl", ["-D", directory.path, "-m", "fast", "-w", "stop"])
+    }
+
+    /// Checks `condition` every 5 ms for up to `seconds`; returns whether it came true.
+    private static func poll(seconds: Double = 60, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            usleep(5000)
+        }
+        return true
     }
 
     /// Restarts the server as an operator's `pg_ctl restart -m fast` does: every connection is
