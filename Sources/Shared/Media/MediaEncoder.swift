@@ -144,8 +144,11 @@ public final class MediaEncoder {
                 } else if settings.bitrate == nil {
                     try option("crf", "\(settings.crf)")
                 }
-                // Fixed GOP length and no scene-cut keyframes: identical GOP structure in every chunk.
-                try option("x264-params", "keyint=\(settings.gop):min-keyint=\(settings.gop):scenecut=0")
+                // Fixed GOP length and no scene-cut keyframes: identical GOP structure in every
+                // chunk; a named instruction set: identical bytes (`X264InstructionSet`).
+                var params = "keyint=\(settings.gop):min-keyint=\(settings.gop):scenecut=0"
+                if let set = X264InstructionSet.parameter { params += ":asm=\(set)" }
+                try option("x264-params", params)
             case .hevc:
                 try option("preset", settings.preset)
                 if !settings.lossless && settings.bitrate == nil { try option("crf", "\(settings.crf)") }
