@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(libzmq3-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev
     libpq-dev libssl-dev postgresql ffmpeg pkg-config python3 tmux libharfbuzz-dev libfreetype-dev
-    libfontconfig-dev fonts-dejavu-core)
+    libfontconfig-dev fonts-dejavu-core python3-venv)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -22,3 +22,12 @@ if ((${#missing[@]})); then
 fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swift 5.10 or later)" >&2; exit 1; }
+
+# The opentimelineio package (PyPI), which the tests use as an oracle for `farm import`; the farm
+# itself never runs it. In the repository's .build folder, beside the build.
+venv="$(cd "$(dirname "$0")/.." && pwd)/.build/otio-venv"
+if ! "$venv/bin/python3" -c "import opentimelineio" 2>/dev/null; then
+    echo "setup: installing opentimelineio into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "opentimelineio==0.18.1"
+fi

@@ -14,6 +14,8 @@ public struct ProjectLoader {
     /// Finds out what a media file holds: `MediaProbe` here, or an `IsolatedMediaProbe`. Called
     /// from several threads at once, one file each.
     public var probe: (String) throws -> MediaInfo = { try MediaProbe.probe(path: $0) }
+    /// How an OpenTimelineIO file (`.otio`) is imported: relinks and the canvas.
+    public var interchange = OTIOImport.Options()
 
     public init(mediaRoot: URL? = nil, confined: Bool = false) {
         self.mediaRoot = mediaRoot
@@ -27,8 +29,28 @@ public struct ProjectLoader {
             throw ProjectError(file: file, diagnostics: [Diagnostic(path: "", message: reason)])
         }
         let root = mediaRoot ?? url.deletingLastPathComponent()
-        let project = try ProjectParser(mediaRoot: root).parse(Array(data), file: file)
-        return try check(project, file: file)
+        guard OTIOImport.handles(file) else {
+            let project = try ProjectParser(mediaRoot: root).parse(Array(data), file: file)
+            return try check(project, file: file)
+        }
+        var options = interchange
+        options.mediaRoot = mediaRoot
+        let result = try OTIOImport.read(Array(data), file: file, options: options)
+        let text = JSONWriter.pretty(result.project)
+        do {
+            let project = try ProjectParser(mediaRoot: root).parse(Array(text.utf8), file: file)
+            var loaded = try check(project, file: file)
+            loaded.imported = ImportedProject(text: text, notes: result.notes, summary: result.summary)
+            return loaded
+        } catch var error as ProjectError {
+            // These paths are the farm project's, not the timeline's: say where to see it.
+            error.diagnostics.append(
+                Diagnostic(
+                    path: "",
+                    message: "(paths above are in the farm project made from this timeline; "
+                        + "`farm import \(file) -o project.json` writes it)"))
+            throw error
+        }
     }
 
     /// Parses project text already read (a worker gets it from its assignment).

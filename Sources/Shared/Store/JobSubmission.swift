@@ -53,7 +53,8 @@ public struct JobSubmission: Sendable {
         let project = loaded.project
         name = url.deletingPathExtension().lastPathComponent
         projectFile = url.path
-        projectText = try String(contentsOf: url, encoding: .utf8)
+        // An imported timeline (.otio) goes to the workers as the farm project made from it.
+        projectText = try loaded.imported?.text ?? String(contentsOf: url, encoding: .utf8)
         self.mediaRoot = (mediaRoot ?? url.deletingLastPathComponent()).standardizedFileURL.path
         outputPath = output.standardizedFileURL.path
         self.container = container

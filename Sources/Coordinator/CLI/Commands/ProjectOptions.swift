@@ -6,7 +6,7 @@ import Foundation
 
 /// Options every command that reads a project shares.
 struct ProjectOptions: ParsableArguments {
-    @Argument(help: "The project file (JSON).")
+    @Argument(help: "The project file (JSON), or an OpenTimelineIO timeline (.otio), imported as `farm import` does.")
     var project: String
 
     @Option(
@@ -20,13 +20,17 @@ struct ProjectOptions: ParsableArguments {
     @Flag(name: .long, help: "Show FFmpeg's own warnings.")
     var verbose = false
 
+    @OptionGroup var interchange: InterchangeOptions
+
     /// Tests put a program here that stands in for a probe that crashes.
     @Option(name: .long, help: ArgumentHelp("The program run as `PROGRAM probe-media`.", visibility: .hidden))
     var mediaProber: String?
 
     /// Loads and checks the project; on bad input prints every problem and exits with code 2.
     /// With `probes`, media probed before and unchanged since is not opened again.
-    func load(probes: ProbeCache? = nil) throws -> LoadedProject {
+    /// An imported timeline's relative media paths are written absolute with
+    /// `absoluteMediaPaths` (a project written to another folder).
+    func load(probes: ProbeCache? = nil, absoluteMediaPaths: Bool = false) throws -> LoadedProject {
         FFmpegLog.configure(verbose: verbose)
         do {
             // A media root given here also confines the assets to it.
@@ -40,7 +44,11 @@ struct ProjectOptions: ParsableArguments {
             } else {
                 loader.probe = probe
             }
-            return try loader.load(file: project)
+            loader.interchange = try interchange.options()
+            loader.interchange.absolutePaths = absoluteMediaPaths
+            let loaded = try loader.load(file: project)
+            if let imported = loaded.imported { try interchange.report(imported.notes, file: project) }
+            return loaded
         } catch let error as ProjectError {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw FarmExit.badInput

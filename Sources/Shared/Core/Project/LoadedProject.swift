@@ -6,10 +6,27 @@ public struct LoadedProject: Sendable {
     /// The versions of its media a farm render must read, and the blocks it read; nil reads
     /// the files as they are (a local render).
     public var reads: MediaReads?
+    /// Set when the project was imported (an `.otio`): the farm's JSON text for it, which a
+    /// job stores for its workers, and what the import did not carry over.
+    public var imported: ImportedProject?
 
     public init(project: Project, media: [String: MediaInfo], reads: MediaReads? = nil) {
         self.project = project
         self.media = media
         self.reads = reads
+    }
+}
+
+/// A project made from another format's document by an importer.
+public struct ImportedProject: Sendable {
+    /// The project in the farm's own format, as `farm import` writes it.
+    public var text: String
+    public var notes: [Diagnostic]
+    public var summary: [String]
+
+    public init(text: String, notes: [Diagnostic], summary: [String]) {
+        self.text = text
+        self.notes = notes
+        self.summary = summary
     }
 }

@@ -1,0 +1,131 @@
+/// OpenTimelineIO's times (`RationalTime.1`: a `value` counted at a `rate`, both JSON numbers)
+/// read as exact seconds.
+///
+/// OTIO writes rates as floats, so 23.976 fps arrives as `23.976`, `23.98` or
+/// `23.976023976023978`; each means 24000/1001, and is read so. Values are read from their
+/// literal text, so 86400 frames at 24000/1001 are exactly 3603.6 s.
+enum OTIOTime {
+    /// The NTSC rates (N × 1000/1001) an editor means by a float near them.
+    private static let ntscBases: [Int64] = [24, 30, 48, 60, 120]
+
+    /// `rate` as the rate it stands for: an NTSC rate within 0.01 of it, an integer within
+    /// 0.0001, else the decimal exactly.
+    static func rate(_ literal: Rational) -> Rational {
+        for base in ntscBases {
+            let ntsc = Rational(base * 1000, 1001)
+            let gap = literal - ntsc
+            if Rational.max(gap, Rational.zero - gap) < Rational(1, 100) { return ntsc }
+        }
+        let whole = Rational(literal.rounded)
+        let gap = literal - whole
+        if Rational.max(gap, Rational.zero - gap) < Rational(1, 10000) { return whole }
+        return literal
+    }
+
+    /// A JSON number's literal text as an exact rational: "86400.0", "-12", "1e-05", "2.5E3".
+    static func number(_ value: JSONValue) -> Rational? {
+        guard case .number(let text) = value else { return nil }
+        let lower = text.lowercased()
+        guard let e = lower.firstIndex(of: "e") else { return Rational(parsing: text) }
+        guard let mantissa = Rational(parsing: String(lower[..<e])),
+            let exponent = Int(lower[lower.index(after: e)...]), abs(exponent) <= 18
+        else { return nil }
+        var scale = Rational.one
+        for _ in 0..<abs(exponent) { scale = scale * Rational(10) }
+        return exponent < 0 ? mantissa / scale : mantissa * scale
+    }
+}
+
+/// A `RationalTime.1` read: its seconds, and the rate it was counted at.
+struct OTIOInstant {
+    var seconds: Rational
+    var rate: Rational
+}
+
+/// A `TimeRange.1` read, in seconds.
+struct OTIORange {
+    var start: Rational
+    var duration: Rational
+    var rate: Rational
+    var end: Rational { start + duration }
+}
+
+extension OTIOReader {
+    /// `RationalTime.1` at `key`; nil, with a problem naming the object, when malformed.
+    func instant(_ value: JSONValue, path: String) -> OTIOInstant? {
+        guard let object = OTIOObject(value, path: path, reader: self) else { return nil }
+        guard object.schema.name == "RationalTime" else {
+            problem(path, "expected a RationalTime, got \(object.schema.text)")
+            return nil
+        }
+        guard let rateValue = object.raw("rate"), let rawRate = OTIOTime.number(rateValue),
+            rawRate > Rational.zero
+        else {
+            problem(path, "RationalTime needs a rate above 0, got \(object.raw("rate").map(Self.show) ?? "none")")
+            return nil
+        }
+        guard let valueValue = object.raw("value"), let value = OTIOTime.number(valueValue) else {
+            problem(path, "RationalTime needs a numeric value, got \(object.raw("value").map(Self.show) ?? "none")")
+            return nil
+        }
+        let rate = OTIOTime.rate(rawRate)
+        return OTIOInstant(seconds: value / rate, rate: rate)
+    }
+
+    /// `TimeRange.1` at `path`, whose duration must not be negative.
+    func range(_ value: JSONValue, path: String) -> OTIORange? {
+        guard let object = OTIOObject(value, path: path, reader: self) else { return nil }
+        guard object.schema.name == "TimeRange" else {
+            problem(path, "expected a TimeRange, got \(object.schema.text)")
+            return nil
+        }
+        guard let startValue = object.raw("start_time"), let durationValue = object.raw("duration") else {
+            problem(path, "TimeRange needs start_time and duration")
+            return nil
+        }
+        guard let start = instant(startValue, path: path + ".start_time"),
+            let duration = instant(durationValue, path: path + ".duration")
+        else { return nil }
+        guard !duration.seconds.isNegative else {
+            problem(path + ".duration", "negative duration (\(Self.seconds(duration.seconds)))")
+            return nil
+        }
+        return OTIORange(start: start.seconds, duration: duration.seconds, rate: duration.rate)
+    }
+}
+
+extension Rational {
+    /// Exact text the project format reads back to the same value: "12.5" when the value is a
+    /// finite decimal, else "1001/24000".
+    var exactText: String {
+        var d = denominator
+        var places = 0
+        while d % 10 == 0 {
+            d /= 10
+            places += 1
+        }
+        var scale: Int64 = 1
+        while d % 2 == 0 || d % 5 == 0 {
+            guard places < 12 else { return description }
+            if d % 2 == 0 {
+                d /= 2
+                scale *= 5
+            } else {
+                d /= 5
+                scale *= 2
+            }
+            places += 1
+        }
+        guard d == 1, places > 0 else { return description }
+        let (n, overflow) = numerator.multipliedReportingOverflow(by: scale)
+        guard !overflow else { return description }
+        var power: Int64 = 1
+        for _ in 0..<places { power *= 10 }
+        let digits = String(abs(n) % power)
+        let fraction = String(repeating: "0", count: places - digits.count) + digits
+        return (n < 0 ? "-" : "") + "\(abs(n) / power)." + fraction
+    }
+
+    /// Seconds to the millisecond, for messages.
+    var decimal: String { String(format: "%.3f", seconds) }
+}

@@ -1,0 +1,286 @@
+import FarmCore
+import Foundation
+import TestSupport
+import Testing
+
+/// OpenTimelineIO documents written here, one per mapping rule of docs/otio.md, imported and
+/// read back through the farm's own project parser.
+@Suite struct OTIOImportTests {
+    /// A folder holding empty stand-ins for media (the importer checks that files exist; the
+    /// media themselves are checked by the loader, in the end-to-end tests).
+    static func withMedia<T>(_ names: [String] = ["a.mov", "b.mov", "music.wav"], _ body: (URL) throws -> T) throws
+        -> T
+    {
+        try withTemporaryDirectory { dir in
+            for name in names {
+                FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+            }
+            return try body(dir)
+        }
+    }
+
+    static func load(_ otio: String, in dir: URL, options: OTIOImport.Options = OTIOImport.Options()) throws -> (
+        project: Project, result: OTIOImport.Result
+    ) {
+        let file = dir.appendingPathComponent("cut.otio").path
+        let result = try OTIOImport.read(Array(otio.utf8), file: file, options: options)
+        let text = JSONWriter.pretty(result.project)
+        let project = try ProjectParser(mediaRoot: dir).parse(Array(text.utf8), file: file)
+        return (project, result)
+    }
+
+    static func problems(_ otio: String, in dir: URL) -> [String] {
+        do {
+            _ = try OTIOImport.read(Array(otio.utf8), file: "cut.otio", options: OTIOImport.Options())
+            return []
+        } catch let error as ProjectError {
+            return error.diagnostics.map(\.description)
+        } catch {
+            return ["\(error)"]
+        }
+    }
+
+    @Test func clipsAndGapsFollowEachOtherAndMediaStartsAtItsAvailableRange() throws {
+        try Self.withMedia { dir in
+            // a.mov's timecode starts at 01:00:00:00 (86400 frames at 23.976): source_range
+            // 86448 is 48 frames into the file.
+            let a = OTIODocument.clip("A", "a.mov", source: (86448, 48), available: (86400, 2400), rate: "23.976")
+            let b = OTIODocument.clip("B", "file://\(dir.path)/b.mov", source: (24, 36), rate: "23.976")
+            let (project, result) = try Self.load(
+                OTIODocument.timeline(
+                    [OTIODocument.track("Video", "V1", [a, OTIODocument.gap(12, "23.976"), b])], rate: "23.976"),
+                in: dir)
+            let fps = Rational(24000, 1001)
+            #expect(project.output.fps == fps)
+            let items = project.tracks[0].items
+            #expect(items.map(\.at) == [.zero, Rational(60) / fps])
+            #expect(items.map(\.duration) == [Rational(48) / fps, Rational(36) / fps])
+            #expect(items.map(\.sourceStart) == [Rational(48) / fps, Rational(24) / fps])
+            #expect(items.allSatisfy { $0.muted }, "an OTIO video track carries no sound")
+            #expect(result.summary[0] == "tracks: 1 video, 0 audio; 2 clips, 1 gaps, 0 transitions")
+            #expect(result.notes.isEmpty)
+        }
+    }
+
+    @Test func videoTracksStackBottomToTopAndAudioTracksPlaySound() throws {
+        try Self.withMedia { dir in
+            let document = OTIODocument.timeline(
+                [
+                    OTIODocument.track("Video", "V1", [OTIODocument.clip("A", "a.mov", source: (0, 48))]),
+                    OTIODocument.track(
+                        "Video", "V2", [OTIODocument.gap(24), OTIODocument.clip("B", "b.mov", source: (0, 24))]),
+                    OTIODocument.track("Audio", "A1", [OTIODocument.clip("M", "music.wav", source: (0, 72))]),
+                    OTIODocument.track(
+                        "Video", "off", [OTIODocument.clip("B", "b.mov", source: (0, 24))], enabled: false),
+                ], rate: "24")
+            let (project, _) = try Self.load(document, in: dir)
+            #expect(project.tracks.map(\.kind) == [.video, .video, .audio])
+            #expect(project.tracks[1].items[0].at == Rational(1))
+            #expect(project.tracks[2].items[0].muted == false)
+            #expect(project.tracks[2].items[0].duration == Rational(3))
+        }
+    }
+
+    @Test func aTransitionJoinsItsNeighboursWithItsOffsets() throws {
+        try Self.withMedia { dir in
+            let document = OTIODocument.timeline(
+                [
+                    OTIODocument.track(
+                        "Video", "V1",
+                        [
+                            OTIODocument.clip("A", "a.mov", source: (0, 48)), OTIODocument.transition(in: 6, out: 12),
+                            OTIODocument.clip("B", "b.mov", source: (24, 48)),
+                            OTIODocument.transition(in: 6, out: 6, type: "Custom_Transition"),
+                        ])
+                ], rate: "24")
+            let (project, result) = try Self.load(document, in: dir)
+            let transitions = project.tracks[0].transitions
+            #expect(transitions.count == 1)
+            #expect(transitions.first?.kind == .dissolve)
+            #expect(transitions.first?.inOffset == Rational(1, 4))
+            #expect(transitions.first?.outOffset == Rational(1, 2))
+            #expect(transitions.first?.cut == Rational(2))
+            #expect(
+                result.notes.map(\.description) == [
+                    #"tracks.children[0].children[3]: Transition: transition type "Custom_Transition" is "#
+                        + "played as a dissolve",
+                    "tracks.children[0].children[3]: Transition has no clip after it; left out",
+                ])
+        }
+    }
+
+    @Test func nestedStacksFlattenWithTheirOwnWindow() throws {
+        try Self.withMedia { dir in
+            // A compound clip: a stack trimmed to its frames 24..<72, placed after 48 frames.
+            let compound = OTIODocument.stack(
+                [OTIODocument.track("Video", "inner", [OTIODocument.clip("B", "b.mov", source: (0, 96))])],
+                source: (24, 48))
+            let document = OTIODocument.timeline(
+                [
+                    OTIODocument.track(
+                        "Video", "V1",
+                        [
+                            OTIODocument.clip("A", "a.mov", source: (0, 48)), compound,
+                            OTIODocument.clip("A", "a.mov", source: (0, 24)),
+                        ])
+                ],
+                rate: "24")
+            let (project, _) = try Self.load(document, in: dir)
+            #expect(project.tracks.count == 2)
+            #expect(project.tracks[0].items.map(\.at) == [.zero, Rational(4)])
+            let inner = project.tracks[1].items[0]
+            #expect(inner.at == Rational(2))
+            #expect(inner.duration == Rational(2))
+            #expect(inner.sourceStart == Rational(1))
+        }
+    }
+
+    @Test func aTracksSourceRangeTrimsIt() throws {
+        try Self.withMedia { dir in
+            let document = OTIODocument.timeline(
+                [
+                    OTIODocument.track(
+                        "Video", "V1",
+                        [
+                            OTIODocument.clip("A", "a.mov", source: (0, 48)),
+                            OTIODocument.clip("B", "b.mov", source: (0, 48)),
+                        ],
+                        source: (24, 48))
+                ],
+                rate: "24")
+            let (project, _) = try Self.load(document, in: dir)
+            let items = project.tracks[0].items
+            #expect(items.map(\.at) == [.zero, Rational(1)])
+            #expect(items.map(\.duration) == [Rational(1), Rational(1)])
+            #expect(items.map(\.sourceStart) == [Rational(1), .zero])
+        }
+    }
+
+    @Test func timeWarpsBecomeSpeedsAndFreezes() throws {
+        try Self.withMedia { dir in
+            let fast = OTIODocument.clip("fast", "a.mov", source: (24, 48), effects: [OTIODocument.warp("2")])
+            let held = OTIODocument.clip("held", "b.mov", source: (36, 24), effects: [OTIODocument.freezeFrame()])
+            let (project, result) = try Self.load(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [fast, held])], rate: "24"), in: dir)
+            let items = project.tracks[0].items
+            #expect(items[0].duration == Rational(2))
+            #expect(items[0].sourceDuration == Rational(4))
+            #expect(items[0].speed == Rational(2))
+            #expect(items[1].timeMap?.source(at: Rational(1, 2)) == Rational(3, 2))
+            #expect(result.notes.isEmpty)
+        }
+    }
+
+    @Test func mediaURLsArePercentDecodedAndRelinked() throws {
+        try Self.withMedia(["x y.mov"]) { dir in
+            var options = OTIOImport.Options()
+            options.relinks = [("D:/media", dir.path)]
+            let windows = OTIODocument.clip("W", "file://localhost/D%3a/media/x%20y.mov", source: (0, 24))
+            let (project, _) = try Self.load(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [windows])], rate: "24"), in: dir,
+                options: options)
+            #expect(project.assets.values.map(\.path) == [dir.appendingPathComponent("x y.mov").path])
+        }
+        #expect(OTIOMediaPathProbe.path("file:///Volumes/A/shot%20010.mov") == "/Volumes/A/shot 010.mov")
+        #expect(OTIOMediaPathProbe.path("media/a.mov") == "media/a.mov")
+        #expect(OTIOMediaPathProbe.path("https://example.com/a.mov") == nil)
+    }
+
+    @Test func ratesGivenAsFloatsMeanTheNTSCRates() throws {
+        try Self.withMedia { dir in
+            for (rate, fps) in [
+                ("23.976", Rational(24000, 1001)), ("23.98", Rational(24000, 1001)),
+                ("29.97", Rational(30000, 1001)), ("59.94005994005994", Rational(60000, 1001)),
+                ("25.0", Rational(25)),
+            ] {
+                let (project, _) = try Self.load(
+                    OTIODocument.timeline(
+                        [
+                            OTIODocument.track(
+                                "Video", "V1", [OTIODocument.clip("A", "a.mov", source: (0, 24), rate: rate)])
+                        ], rate: rate),
+                    in: dir)
+                #expect(project.output.fps == fps, "rate \(rate)")
+            }
+        }
+    }
+
+    @Test func whatCannotBeCarriedOverIsNotedByName() throws {
+        try Self.withMedia { dir in
+            let marked = OTIODocument.clip(
+                "shot_010", "a.mov", source: (0, 24), effects: [#"{"OTIO_SCHEMA": "Effect.1", "effect_name": "Blur"}"#],
+                markers: [OTIODocument.marker("fix colour")])
+            let offline = OTIODocument.clip(
+                "offline", reference: #"{"OTIO_SCHEMA": "MissingReference.1"}"#, source: (0, 24))
+            let bars = OTIODocument.clip(
+                "bars",
+                reference: #"{"OTIO_SCHEMA": "GeneratorReference.1", "generator_kind": "SMPTEBars", "parameters": {}}"#,
+                source: (0, 24))
+            let (project, result) = try Self.load(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [marked, offline, bars])], rate: "24"), in: dir
+            )
+            #expect(project.tracks[0].items.count == 1)
+            #expect(
+                result.notes.map(\.description) == [
+                    #"tracks.children[0].children[0].markers[0]: Clip "shot_010": marker "fix colour" is not "#
+                        + "carried over (the farm has no markers)",
+                    #"tracks.children[0].children[0].effects[0]: Clip "shot_010": effect "Blur" is not rendered "#
+                        + "by the farm; ignored",
+                    #"tracks.children[0].children[1]: Clip "offline" has no media (MissingReference); left as a gap"#,
+                    #"tracks.children[0].children[2]: Clip "bars": generator "SMPTEBars" is not one the farm "#
+                        + "draws; left as a gap",
+                ])
+        }
+    }
+
+    @Test func clip1WithItsSingleMediaReferenceIsRead() throws {
+        try Self.withMedia { dir in
+            let old = #"""
+                {"OTIO_SCHEMA": "Clip.1", "name": "A", "source_range": \#(OTIODocument.range(12, 24, "24")),
+                 "media_reference": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "a.mov"}}
+                """#
+            let (project, _) = try Self.load(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [old])], rate: "24"), in: dir)
+            #expect(project.tracks[0].items[0].sourceStart == Rational(1, 2))
+        }
+    }
+
+    @Test func everyProblemIsOneLineNamingTheObject() throws {
+        try Self.withMedia { dir in
+            let missing = OTIODocument.clip("gone", "nowhere.mov", source: (0, 24))
+            let unknown = #"{"OTIO_SCHEMA": "Wobble.1", "name": "w"}"#
+            let negative = OTIODocument.clip("backwards", "a.mov", source: (0, -24))
+            let malformed = #"""
+                {"OTIO_SCHEMA": "Clip.2", "name": "bad", "source_range": {"OTIO_SCHEMA": "TimeRange.1",
+                  "start_time": {"OTIO_SCHEMA": "RationalTime.1", "rate": 0, "value": 1},
+                  "duration": {"OTIO_SCHEMA": "RationalTime.1", "rate": 24, "value": "ten"}},
+                 "media_references": {}, "active_media_reference_key": "DEFAULT_MEDIA"}
+                """#
+            let found = Self.problems(
+                OTIODocument.timeline(
+                    [OTIODocument.track("Video", "V1", [missing, unknown, negative, malformed])], rate: "24"), in: dir)
+            #expect(found.count == 4, "\(found)")
+            #expect(
+                found.contains {
+                    $0.hasPrefix(
+                        "tracks.children[0].children[0].media_references.DEFAULT_MEDIA.target_url: "
+                            + "Clip \"gone\": media file not found: "
+                    )
+                })
+            #expect(found.contains("tracks.children[0].children[1]: unknown schema Wobble.1 in a track"))
+            #expect(
+                found.contains("tracks.children[0].children[2].source_range.duration: negative duration (-1.000 s)"))
+            #expect(
+                found.contains(
+                    "tracks.children[0].children[3].source_range.start_time: RationalTime needs a rate above 0, got 0"))
+        }
+        #expect(
+            Self.problems("{\"OTIO_SCHEMA\": \"Timeline.1\", ", in: URL(fileURLWithPath: "/")).first?.hasPrefix(
+                "not JSON: line 1") == true)
+    }
+}
+
+/// Reaches the media URL rules through the public import (a plain path needs no file).
+enum OTIOMediaPathProbe {
+    static func path(_ url: String) -> String? { OTIOImport.mediaPath(fromURL: url) }
+}
