@@ -151,9 +151,14 @@ import Testing
                 "--local",
             ])
             #expect(hand.status == 0, "\(hand.stderr)")
+            // On a farm, the workers get the project made from the timeline, not the .otio.
+            let farm = try runFarm(
+                ["render", "cut.otio", "-o", "farm.mkv", "--canvas", "160x90@24", "--data", "farm"], in: dir)
+            #expect(farm.status == 0, "\(farm.stderr)")
             let frames = try frameHashes(dir.appendingPathComponent("otio.mkv"))
             #expect(frames.count == 84)
             #expect(frames == (try frameHashes(dir.appendingPathComponent("hand.mkv"))))
+            #expect(frames == (try frameHashes(dir.appendingPathComponent("farm.mkv"))))
         }
     }
 
@@ -181,6 +186,26 @@ import Testing
             let strict = try runFarm(["import", file.path, "-o", output.path, "--strict"] + relink)
             #expect(strict.status == 2)
             #expect(!FileManager.default.fileExists(atPath: output.path), "nothing is written on an error")
+            // Four problems, four lines, exit 2, nothing written.
+            let broken = OTIODocument.timeline(
+                [
+                    OTIODocument.track(
+                        "Video", "V1",
+                        [
+                            OTIODocument.clip("gone", "nowhere.mp4", source: (0, 24)),
+                            #"{"OTIO_SCHEMA": "Wobble.1"}"#,
+                            OTIODocument.clip("backwards", "a.mp4", source: (0, -24)),
+                            OTIODocument.clip("late", "a.mp4", source: (0, 24)).replacingOccurrences(
+                                of: #""rate": 24, "value": 0"#, with: #""rate": -1, "value": 0"#),
+                        ])
+                ], rate: "24")
+            try Data(broken.utf8).write(to: file)
+            let refused = try runFarm(["import", file.path, "-o", output.path])
+            #expect(refused.status == 2)
+            let lines = refused.stderr.split(separator: "\n")
+            #expect(lines.count == 4, "\(refused.stderr)")
+            #expect(lines.allSatisfy { $0.hasPrefix("\(file.path): tracks.children[0].children[") })
+            #expect(!FileManager.default.fileExists(atPath: output.path))
             let bad = try runFarm(["import", file.path, "-o", output.path, "--canvas", "1920x1080"] + relink)
             #expect(bad.status == 64)
             #expect(bad.stderr.contains("--canvas 1920x1080: expected WxH@FPS"))

@@ -13,7 +13,7 @@ import Testing
     {
         try withTemporaryDirectory { dir in
             for name in names {
-                FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+                _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
             }
             return try body(dir)
         }
@@ -66,7 +66,15 @@ import Testing
         try Self.withMedia { dir in
             let document = OTIODocument.timeline(
                 [
-                    OTIODocument.track("Video", "V1", [OTIODocument.clip("A", "a.mov", source: (0, 48))]),
+                    OTIODocument.track(
+                        "Video", "V1",
+                        [
+                            OTIODocument.clip("A", "a.mov", source: (0, 48)),
+                            // Disabled: left out, but its time still passes.
+                            OTIODocument.clip("off", "b.mov", source: (0, 24)).replacingOccurrences(
+                                of: #""enabled": true"#, with: #""enabled": false"#),
+                            OTIODocument.clip("A", "a.mov", source: (48, 24)),
+                        ]),
                     OTIODocument.track(
                         "Video", "V2", [OTIODocument.gap(24), OTIODocument.clip("B", "b.mov", source: (0, 24))]),
                     OTIODocument.track("Audio", "A1", [OTIODocument.clip("M", "music.wav", source: (0, 72))]),
@@ -75,6 +83,7 @@ import Testing
                 ], rate: "24")
             let (project, _) = try Self.load(document, in: dir)
             #expect(project.tracks.map(\.kind) == [.video, .video, .audio])
+            #expect(project.tracks[0].items.map(\.at) == [.zero, Rational(3)])
             #expect(project.tracks[1].items[0].at == Rational(1))
             #expect(project.tracks[2].items[0].muted == false)
             #expect(project.tracks[2].items[0].duration == Rational(3))
@@ -229,6 +238,32 @@ import Testing
                     #"tracks.children[0].children[1]: Clip "offline" has no media (MissingReference); left as a gap"#,
                     #"tracks.children[0].children[2]: Clip "bars": generator "SMPTEBars" is not one the farm "#
                         + "draws; left as a gap",
+                ])
+        }
+    }
+
+    @Test func aSolidColourGeneratorIsASolidAndImageSequencesAreNoted() throws {
+        try Self.withMedia { dir in
+            let red = OTIODocument.clip(
+                "red",
+                reference: #"""
+                    {"OTIO_SCHEMA": "GeneratorReference.1", "generator_kind": "SolidColor",
+                     "parameters": {"color": {"r": 1.0, "g": 0.5, "b": 0}}}
+                    """#, source: (0, 24))
+            let frames = OTIODocument.clip(
+                "frames",
+                reference: #"""
+                    {"OTIO_SCHEMA": "ImageSequenceReference.1", "target_url_base": "file:///shots/",
+                     "name_prefix": "f.", "name_suffix": ".exr", "start_frame": 1, "frame_step": 1, "rate": 24,
+                     "frame_zero_padding": 4, "missing_frame_policy": "error"}
+                    """#, source: (0, 24))
+            let (project, result) = try Self.load(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [red, frames])], rate: "24"), in: dir)
+            #expect(project.tracks[0].items.map(\.content) == [.solid(RGBColor(red: 255, green: 128, blue: 0))])
+            #expect(
+                result.notes.map(\.description) == [
+                    #"tracks.children[0].children[1]: Clip "frames": image sequences are not read by the farm; "#
+                        + "left as a gap"
                 ])
         }
     }

@@ -14,10 +14,11 @@ final class OTIOReader {
     private let problems = DiagnosticLog()
     private(set) var notes: [Diagnostic] = []
 
-    private var assets: [(id: String, path: String)] = []
+    /// The assets so far, by first use.
+    var assets: [(id: String, path: String)] = []
     private var tracks: [JSONValue] = []
-    private(set) var counts = (video: 0, audio: 0, clips: 0, gaps: 0, transitions: 0)
-    private(set) var end = Rational.zero
+    var counts = (video: 0, audio: 0, clips: 0, gaps: 0, transitions: 0)
+    var end = Rational.zero
     /// The rate the timeline counts in: its `global_start_time`'s, else its first range's.
     private(set) var rate: Rational?
 
@@ -97,7 +98,7 @@ final class OTIOReader {
         return project(named: timeline.name)
     }
 
-    private func project(named name: String) -> JSONValue {
+    func project(named name: String) -> JSONValue {
         let canvas = options.canvas
         let fps = canvas?.fps ?? rate ?? Rational(24)
         var output: [(key: String, value: JSONValue)] = [
@@ -116,13 +117,14 @@ final class OTIOReader {
 
     /// A Stack's children drawn bottom to top from `offset` (timeline time of the stack's
     /// internal time 0), within `window`.
-    private func placeStack(_ stack: OTIOObject, offset: Rational, window: Range<Rational>?, kind: String?) {
+    func placeStack(_ stack: OTIOObject, offset: Rational, window: Range<Rational>?, kind: String?) {
         var window = window
         var offset = offset
         if let trim = trimRange(of: stack) {
             offset = offset - trim.start
             window = intersect(window, (offset + trim.start)..<(offset + trim.end))
         }
+        notes(markersOf: stack)
         for (index, child) in stack.array("children").enumerated() {
             guard let object = OTIOObject(child, path: "\(stack.path).children[\(index)]", reader: self) else {
                 continue
@@ -133,7 +135,7 @@ final class OTIOReader {
             case "Stack": placeStack(object, offset: offset, window: window, kind: kind)
             case "Clip", "Gap", "Filler":
                 // A stack's clip starts at the stack's 0, like a track of one.
-                placeSequence([child], in: object, path: stack.path, offset: offset, window: window, kind: kind)
+                placeSequence([(index, child)], in: stack, offset: offset, window: window, kind: kind)
             default:
                 problem(object.path, "\(object.schema.text) cannot be a child of a Stack here")
             }
@@ -142,7 +144,7 @@ final class OTIOReader {
 
     /// A Track's children one after another, as one farm track (nested compositions become
     /// tracks of their own right after it).
-    private func placeTrack(_ track: OTIOObject, offset: Rational, window: Range<Rational>?, kind: String?) {
+    func placeTrack(_ track: OTIOObject, offset: Rational, window: Range<Rational>?, kind: String?) {
         var ownKind = kind
         if case .string(let text)? = track.raw("kind") {
             switch text {
@@ -163,15 +165,17 @@ final class OTIOReader {
             offset = offset - trim.start
             window = intersect(window, (offset + trim.start)..<(offset + trim.end))
         }
+        notes(markersOf: track)
         placeSequence(
-            track.array("children"), in: track, path: track.path, offset: offset, window: window,
+            Array(track.array("children").enumerated()), in: track, offset: offset, window: window,
             kind: ownKind ?? "video")
     }
 
-    /// One farm track from `children` laid end to end from `offset`.
-    private func placeSequence(
-        _ children: [JSONValue], in parent: OTIOObject, path: String, offset: Rational, window: Range<Rational>?,
-        kind: String?
+    /// One farm track from `children` (with their indices in `parent`) laid end to end from
+    /// `offset`.
+    func placeSequence(
+        _ children: [(offset: Int, element: JSONValue)], in parent: OTIOObject, offset: Rational,
+        window: Range<Rational>?, kind: String?
     ) {
         let kind = kind ?? "video"
         var items: [JSONValue] = []
@@ -181,9 +185,8 @@ final class OTIOReader {
         /// The farm index of the clip that ends at `cursor`, and a transition waiting for the next.
         var previous: Int?
         var pending: (object: OTIOObject, value: [(key: String, value: JSONValue)])?
-        let childPath = children.count == 1 && parent.schema.name == "Stack" ? path : "\(path).children"
-        for (index, child) in children.enumerated() {
-            let here = children.count == 1 && parent.schema.name == "Stack" ? path : "\(childPath)[\(index)]"
+        for (index, child) in children {
+            let here = parent.childPath("children[\(index)]")
             guard let object = OTIOObject(child, path: here, reader: self) else { continue }
             let start = cursor
             switch object.schema.name {
@@ -243,7 +246,6 @@ final class OTIOReader {
                 note(waiting.object.path, "\(waiting.object.label) does not sit between two clips; left out")
                 pending = nil
             }
-            end = Rational.max(end, offset + cursor)
         }
         if let waiting = pending {
             note(waiting.object.path, "\(waiting.object.label) has no clip after it; left out")
@@ -257,151 +259,12 @@ final class OTIOReader {
             if kind == "audio" { counts.audio += 1 } else { counts.video += 1 }
         }
         for place in nested { place() }
-        notes(markersOf: parent)
-    }
-
-    // MARK: Items
-
-    /// The farm item for a clip placed at timeline time `at`; nil (with a problem or a note)
-    /// when it cannot be drawn.
-    private func clip(_ clip: OTIOObject, at: Rational, duration: Rational, window: Range<Rational>?, kind: String)
-        -> JSONValue?
-    {
-        notes(markersOf: clip)
-        guard let reference = mediaReference(of: clip) else { return nil }
-        let trimmed = trimRange(of: clip)
-        let available = reference.raw("available_range").flatMap { value -> OTIORange? in
-            value == .null ? nil : range(value, path: reference.childPath("available_range"))
-        }
-        var content: [(key: String, value: JSONValue)]
-        switch reference.schema.name {
-        case "ExternalReference":
-            guard let path = mediaPath(reference, clip: clip) else { return nil }
-            content = [("asset", .string(assetID(for: path)))]
-        case "GeneratorReference":
-            guard let color = solidColor(reference) else {
-                note(
-                    clip.path,
-                    "\(clip.label): generator \(Self.show(reference.raw("generator_kind") ?? .null)) is not one "
-                        + "the farm draws; left as a gap"
-                )
-                return nil
-            }
-            content = [("solid", .string(color))]
-        case "MissingReference":
-            note(clip.path, "\(clip.label) has no media (MissingReference); left as a gap")
-            return nil
-        case "ImageSequenceReference":
-            note(clip.path, "\(clip.label): image sequences are not read by the farm; left as a gap")
-            return nil
-        default:
-            problem(reference.path, "unknown media reference \(reference.schema.text)")
-            return nil
-        }
-        var at = at
-        var duration = duration
-        var sourceStart = (trimmed?.start ?? available?.start ?? .zero) - (available?.start ?? .zero)
-        let timing = timeEffects(of: clip)
-        if let window {
-            if at < window.lowerBound {
-                let cut = window.lowerBound - at
-                sourceStart = sourceStart + cut * timing.speed
-                duration = duration - cut
-                at = window.lowerBound
-            }
-            duration = Rational.min(duration, window.upperBound - at)
-            guard duration > .zero else { return nil }
-        }
-        if content.first?.key == "asset" && sourceStart.isNegative {
-            problem(
-                clip.path,
-                "\(clip.label) starts \(Self.seconds(.zero - sourceStart)) before its media's available range")
-            return nil
-        }
-        content += [("at", time(at)), ("duration", time(duration))]
-        if content.first?.key == "asset" {
-            if let frozen = timing.freeze {
-                content.append(("freeze", time(sourceStart + frozen)))
-            } else if timing.speed.isNegative {
-                let length = duration * (Rational.zero - timing.speed)
-                content.append(("source", .object([("start", time(sourceStart)), ("duration", time(length))])))
-                content.append(("reverse", .bool(true)))
-            } else {
-                var source: [(key: String, value: JSONValue)] = [("start", time(sourceStart))]
-                if timing.speed != .one { source.append(("duration", time(duration * timing.speed))) }
-                content.append(("source", .object(source)))
-            }
-            // An OTIO video track carries pictures only: the sound is on its audio tracks.
-            if kind == "video" { content.append(("muted", .bool(true))) }
-        }
-        if kind == "video" && content.first?.key == "asset" { content.append(("fit", .string("contain"))) }
-        return .object(content)
-    }
-
-    /// Speed from `LinearTimeWarp`s (their scalars multiply) and a freeze from `FreezeFrame`;
-    /// every other effect is noted.
-    private func timeEffects(of clip: OTIOObject) -> (speed: Rational, freeze: Rational?) {
-        var speed = Rational.one
-        var freeze: Rational?
-        for (index, value) in clip.array("effects").enumerated() {
-            guard let effect = OTIOObject(value, path: clip.childPath("effects[\(index)]"), reader: self) else {
-                continue
-            }
-            switch effect.schema.name {
-            case "FreezeFrame":
-                freeze = .zero
-            case "LinearTimeWarp":
-                guard let scalarValue = effect.raw("time_scalar"), let scalar = OTIOTime.number(scalarValue) else {
-                    problem(effect.childPath("time_scalar"), "a LinearTimeWarp needs a numeric time_scalar")
-                    continue
-                }
-                if scalar == .zero { freeze = .zero } else { speed = speed * scalar }
-            default:
-                var name = effect.schema.name
-                if case .string(let effectName)? = effect.raw("effect_name"), !effectName.isEmpty { name = effectName }
-                note(effect.path, "\(clip.label): effect \"\(name)\" is not rendered by the farm; ignored")
-            }
-        }
-        return (speed, freeze)
-    }
-
-    private func notes(markersOf object: OTIOObject) {
-        for (index, value) in object.array("markers").enumerated() {
-            let marker = OTIOObject(value, path: object.childPath("markers[\(index)]"), reader: self)
-            let label = marker.map { $0.name.isEmpty ? "a marker" : "marker \"\($0.name)\"" } ?? "a marker"
-            note(
-                object.childPath("markers[\(index)]"),
-                "\(object.label): \(label) is not carried over (the farm has no markers)")
-        }
-    }
-
-    /// `transition_type` and offsets as the farm's transition keys (without `between`).
-    private func transition(_ object: OTIOObject) -> [(key: String, value: JSONValue)]? {
-        guard let inValue = object.raw("in_offset"), let outValue = object.raw("out_offset") else {
-            problem(object.path, "a Transition needs in_offset and out_offset")
-            return nil
-        }
-        guard let inOffset = instant(inValue, path: object.childPath("in_offset")),
-            let outOffset = instant(outValue, path: object.childPath("out_offset"))
-        else { return nil }
-        guard !inOffset.seconds.isNegative, !outOffset.seconds.isNegative else {
-            problem(object.path, "\(object.label) has a negative offset")
-            return nil
-        }
-        var type = ""
-        if case .string(let text)? = object.raw("transition_type") { type = text }
-        if type != "SMPTE_Dissolve" {
-            note(object.path, "\(object.label): transition type \"\(type)\" is played as a dissolve")
-        }
-        return [
-            ("type", .string("dissolve")), ("inOffset", time(inOffset.seconds)), ("outOffset", time(outOffset.seconds)),
-        ]
     }
 
     // MARK: Durations and ranges
 
     /// The item's `source_range`, nil when absent or null.
-    private func trimRange(of object: OTIOObject) -> OTIORange? {
+    func trimRange(of object: OTIOObject) -> OTIORange? {
         guard let value = object.raw("source_range"), value != .null else { return nil }
         let read = range(value, path: object.childPath("source_range"))
         if let read, rate == nil { rate = read.rate }
@@ -409,7 +272,7 @@ final class OTIOReader {
     }
 
     /// A clip's length in its track: its source range, else its media's available range.
-    private func clipDuration(_ clip: OTIOObject) -> Rational? {
+    func clipDuration(_ clip: OTIOObject) -> Rational? {
         if let value = clip.raw("source_range"), value != .null { return trimRange(of: clip)?.duration }
         if let reference = mediaReference(of: clip, quiet: true), let value = reference.raw("available_range"),
             value != .null, let available = range(value, path: reference.childPath("available_range"))
@@ -424,7 +287,7 @@ final class OTIOReader {
 
     /// A nested track's or stack's length: its source range, else its children's sum (track)
     /// or longest (stack).
-    private func compositionDuration(_ object: OTIOObject) -> Rational? {
+    func compositionDuration(_ object: OTIOObject) -> Rational? {
         if let trimmed = trimRange(of: object) { return trimmed.duration }
         var lengths: [Rational] = []
         for (index, value) in object.array("children").enumerated() {
@@ -442,91 +305,12 @@ final class OTIOReader {
         return lengths.reduce(.zero, +)
     }
 
-    private func intersect(_ a: Range<Rational>?, _ b: Range<Rational>) -> Range<Rational> {
+    func intersect(_ a: Range<Rational>?, _ b: Range<Rational>) -> Range<Rational> {
         guard let a else { return b }
         let lower = Rational.max(a.lowerBound, b.lowerBound)
         return lower..<Rational.max(lower, Rational.min(a.upperBound, b.upperBound))
     }
 
-    // MARK: Media
-
-    /// The clip's active media reference (`Clip.2`), or its only one (`Clip.1`).
-    private func mediaReference(of clip: OTIOObject, quiet: Bool = false) -> OTIOObject? {
-        var value: JSONValue?
-        if clip.schema.version >= 2 {
-            var key = "DEFAULT_MEDIA"
-            if case .string(let active)? = clip.raw("active_media_reference_key") { key = active }
-            if case .object(let references)? = clip.raw("media_references") {
-                value = references.first { $0.key == key }?.value
-            }
-            if value == nil || value == .null {
-                if !quiet { note(clip.path, "\(clip.label) has no media reference \"\(key)\"; left as a gap") }
-                return nil
-            }
-            return OTIOObject(value!, path: clip.childPath("media_references.\(key)"), reader: self)
-        }
-        value = clip.raw("media_reference")
-        guard let value, value != .null else {
-            if !quiet { note(clip.path, "\(clip.label) has no media reference; left as a gap") }
-            return nil
-        }
-        return OTIOObject(value, path: clip.childPath("media_reference"), reader: self)
-    }
-
-    /// The file an `ExternalReference` names, relinked; a problem when it does not exist.
-    private func mediaPath(_ reference: OTIOObject, clip: OTIOObject) -> String? {
-        guard case .string(let url)? = reference.raw("target_url"), !url.isEmpty else {
-            problem(reference.childPath("target_url"), "\(clip.label): an ExternalReference needs a target_url")
-            return nil
-        }
-        guard let decoded = OTIOMediaPath.path(fromURL: url) else {
-            problem(reference.childPath("target_url"), "\(clip.label): not a file URL or path: \(url)")
-            return nil
-        }
-        let path = OTIOMediaPath.relinked(decoded, with: options.relinks)
-        let resolved = path.hasPrefix("/") ? path : (options.mediaRoot ?? folder).appendingPathComponent(path).path
-        guard FileManager.default.fileExists(atPath: resolved) else {
-            let hint =
-                path == decoded
-                ? "; --relink PREFIX=DIR maps another machine's folders here" : " (relinked from \(decoded))"
-            problem(reference.childPath("target_url"), "\(clip.label): media file not found: \(resolved)\(hint)")
-            return nil
-        }
-        return options.absolutePaths ? resolved : path
-    }
-
-    private func assetID(for path: String) -> String {
-        if let known = assets.first(where: { $0.path == path }) { return known.id }
-        let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let stem = base.isEmpty ? "media" : base
-        var id = stem
-        var number = 2
-        while assets.contains(where: { $0.id == id }) {
-            id = "\(stem)-\(number)"
-            number += 1
-        }
-        assets.append((id, path))
-        return id
-    }
-
-    /// A solid colour generator's colour as "#RRGGBB", from a `color` parameter given as that
-    /// text or as r, g, b fractions.
-    private func solidColor(_ reference: OTIOObject) -> String? {
-        guard case .string(let kind)? = reference.raw("generator_kind"), kind.lowercased().contains("solid"),
-            case .object(let parameters)? = reference.raw("parameters"),
-            let color = parameters.first(where: { $0.key.lowercased() == "color" })?.value
-        else { return nil }
-        if case .string(let text) = color, text.count == 7, text.hasPrefix("#") { return text.uppercased() }
-        if case .object(let channels) = color {
-            let values = ["r", "g", "b"].compactMap { key in
-                channels.first { $0.key == key }.flatMap { OTIOTime.number($0.value) }
-            }
-            guard values.count == 3 else { return nil }
-            return "#" + values.map { String(format: "%02X", Int(min(max($0.seconds, 0), 1) * 255 + 0.5)) }.joined()
-        }
-        return nil
-    }
-
     /// A time as the project writes it: a decimal when exact, else "n/d".
-    private func time(_ value: Rational) -> JSONValue { .string(value.exactText) }
+    func time(_ value: Rational) -> JSONValue { .string(value.exactText) }
 }

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Clips as farm items: their media, time effects, markers and the transitions between them.
+extension OTIOReader {
+    /// The farm item for a clip placed at timeline time `at`; nil (with a problem or a note)
+    /// when it cannot be drawn.
+    func clip(_ clip: OTIOObject, at: Rational, duration: Rational, window: Range<Rational>?, kind: String)
+        -> JSONValue?
+    {
+        notes(markersOf: clip)
+        guard let reference = mediaReference(of: clip) else { return nil }
+        let trimmed = trimRange(of: clip)
+        let available = reference.raw("available_range").flatMap { value -> OTIORange? in
+            value == .null ? nil : range(value, path: reference.childPath("available_range"))
+        }
+        var content: [(key: String, value: JSONValue)]
+        switch reference.schema.name {
+        case "ExternalReference":
+            guard let path = mediaPath(reference, clip: clip) else { return nil }
+            content = [("asset", .string(assetID(for: path)))]
+        case "GeneratorReference":
+            guard let color = solidColor(reference) else {
+                note(
+                    clip.path,
+                    "\(clip.label): generator \(Self.show(reference.raw("generator_kind") ?? .null)) is not one "
+                        + "the farm draws; left as a gap"
+                )
+                return nil
+            }
+            content = [("solid", .string(color))]
+        case "MissingReference":
+            note(clip.path, "\(clip.label) has no media (MissingReference); left as a gap")
+            return nil
+        case "ImageSequenceReference":
+            note(clip.path, "\(clip.label): image sequences are not read by the farm; left as a gap")
+            return nil
+        default:
+            problem(reference.path, "unknown media reference \(reference.schema.text)")
+            return nil
+        }
+        var at = at
+        var duration = duration
+        var sourceStart = (trimmed?.start ?? available?.start ?? .zero) - (available?.start ?? .zero)
+        let timing = timeEffects(of: clip)
+        if let window {
+            if at < window.lowerBound {
+                let cut = window.lowerBound - at
+                sourceStart = sourceStart + cut * timing.speed
+                duration = duration - cut
+                at = window.lowerBound
+            }
+            duration = Rational.min(duration, window.upperBound - at)
+            guard duration > .zero else { return nil }
+        }
+        if content.first?.key == "asset" && sourceStart.isNegative {
+            problem(
+                clip.path,
+                "\(clip.label) starts \(Self.seconds(.zero - sourceStart)) before its media's available range")
+            return nil
+        }
+        content += [("at", time(at)), ("duration", time(duration))]
+        end = Rational.max(end, at + duration)
+        if content.first?.key == "asset" {
+            if let frozen = timing.freeze {
+                content.append(("freeze", time(sourceStart + frozen)))
+            } else if timing.speed.isNegative {
+                let length = duration * (Rational.zero - timing.speed)
+                content.append(("source", .object([("start", time(sourceStart)), ("duration", time(length))])))
+                content.append(("reverse", .bool(true)))
+            } else {
+                var source: [(key: String, value: JSONValue)] = [("start", time(sourceStart))]
+                if timing.speed != .one { source.append(("duration", time(duration * timing.speed))) }
+                content.append(("source", .object(source)))
+            }
+            // An OTIO video track carries pictures only: the sound is on its audio tracks.
+            if kind == "video" { content.append(("muted", .bool(true))) }
+        }
+        if kind == "video" && content.first?.key == "asset" { content.append(("fit", .string("contain"))) }
+        return .object(content)
+    }
+
+    /// Speed from `LinearTimeWarp`s (their scalars multiply) and a freeze from `FreezeFrame`;
+    /// every other effect is noted.
+    func timeEffects(of clip: OTIOObject) -> (speed: Rational, freeze: Rational?) {
+        var speed = Rational.one
+        var freeze: Rational?
+        for (index, value) in clip.array("effects").enumerated() {
+            guard let effect = OTIOObject(value, path: clip.childPath("effects[\(index)]"), reader: self) else {
+                continue
+            }
+            switch effect.schema.name {
+            case "FreezeFrame":
+                freeze = .zero
+            case "LinearTimeWarp":
+                guard let scalarValue = effect.raw("time_scalar"), let scalar = OTIOTime.number(scalarValue) else {
+                    problem(effect.childPath("time_scalar"), "a LinearTimeWarp needs a numeric time_scalar")
+                    continue
+                }
+                if scalar == .zero { freeze = .zero } else { speed = speed * scalar }
+            default:
+                var name = effect.schema.name
+                if case .string(let effectName)? = effect.raw("effect_name"), !effectName.isEmpty { name = effectName }
+                note(effect.path, "\(clip.label): effect \"\(name)\" is not rendered by the farm; ignored")
+            }
+        }
+        return (speed, freeze)
+    }
+
+    func notes(markersOf object: OTIOObject) {
+        for (index, value) in object.array("markers").enumerated() {
+            let marker = OTIOObject(value, path: object.childPath("markers[\(index)]"), reader: self)
+            let label = marker.map { $0.name.isEmpty ? "a marker" : "marker \"\($0.name)\"" } ?? "a marker"
+            note(
+                object.childPath("markers[\(index)]"),
+                "\(object.label): \(label) is not carried over (the farm has no markers)")
+        }
+    }
+
+    /// `transition_type` and offsets as the farm's transition keys (without `between`).
+    func transition(_ object: OTIOObject) -> [(key: String, value: JSONValue)]? {
+        guard let inValue = object.raw("in_offset"), let outValue = object.raw("out_offset") else {
+            problem(object.path, "a Transition needs in_offset and out_offset")
+            return nil
+        }
+        guard let inOffset = instant(inValue, path: object.childPath("in_offset")),
+            let outOffset = instant(outValue, path: object.childPath("out_offset"))
+        else { return nil }
+        guard !inOffset.seconds.isNegative, !outOffset.seconds.isNegative else {
+            problem(object.path, "\(object.label) has a negative offset")
+            return nil
+        }
+        var type = ""
+        if case .string(let text)? = object.raw("transition_type") { type = text }
+        if type != "SMPTE_Dissolve" {
+            note(object.path, "\(object.label): transition type \"\(type)\" is played as a dissolve")
+        }
+        return [
+            ("type", .string("dissolve")), ("inOffset", time(inOffset.seconds)), ("outOffset", time(outOffset.seconds)),
+        ]
+    }
+
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Where a clip's media is: its active reference, the file it names, the asset it becomes.
+extension OTIOReader {
+    /// The clip's active media reference (`Clip.2`), or its only one (`Clip.1`).
+    func mediaReference(of clip: OTIOObject, quiet: Bool = false) -> OTIOObject? {
+        var value: JSONValue?
+        if clip.schema.version >= 2 {
+            var key = "DEFAULT_MEDIA"
+            if case .string(let active)? = clip.raw("active_media_reference_key") { key = active }
+            if case .object(let references)? = clip.raw("media_references") {
+                value = references.first { $0.key == key }?.value
+            }
+            if value == nil || value == .null {
+                if !quiet { note(clip.path, "\(clip.label) has no media reference \"\(key)\"; left as a gap") }
+                return nil
+            }
+            return OTIOObject(value!, path: clip.childPath("media_references.\(key)"), reader: self)
+        }
+        value = clip.raw("media_reference")
+        guard let value, value != .null else {
+            if !quiet { note(clip.path, "\(clip.label) has no media reference; left as a gap") }
+            return nil
+        }
+        return OTIOObject(value, path: clip.childPath("media_reference"), reader: self)
+    }
+
+    /// The file an `ExternalReference` names, relinked; a problem when it does not exist.
+    func mediaPath(_ reference: OTIOObject, clip: OTIOObject) -> String? {
+        guard case .string(let url)? = reference.raw("target_url"), !url.isEmpty else {
+            problem(reference.childPath("target_url"), "\(clip.label): an ExternalReference needs a target_url")
+            return nil
+        }
+        guard let decoded = OTIOMediaPath.path(fromURL: url) else {
+            problem(reference.childPath("target_url"), "\(clip.label): not a file URL or path: \(url)")
+            return nil
+        }
+        let path = OTIOMediaPath.relinked(decoded, with: options.relinks)
+        let resolved = path.hasPrefix("/") ? path : (options.mediaRoot ?? folder).appendingPathComponent(path).path
+        guard FileManager.default.fileExists(atPath: resolved) else {
+            let hint =
+                path == decoded
+                ? "; --relink PREFIX=DIR maps another machine's folders here" : " (relinked from \(decoded))"
+            problem(reference.childPath("target_url"), "\(clip.label): media file not found: \(resolved)\(hint)")
+            return nil
+        }
+        return options.absolutePaths ? resolved : path
+    }
+
+    func assetID(for path: String) -> String {
+        if let known = assets.first(where: { $0.path == path }) { return known.id }
+        let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let stem = base.isEmpty ? "media" : base
+        var id = stem
+        var number = 2
+        while assets.contains(where: { $0.id == id }) {
+            id = "\(stem)-\(number)"
+            number += 1
+        }
+        assets.append((id, path))
+        return id
+    }
+
+    /// A solid colour generator's colour as "#RRGGBB", from a `color` parameter given as that
+    /// text or as r, g, b fractions.
+    func solidColor(_ reference: OTIOObject) -> String? {
+        guard case .string(let kind)? = reference.raw("generator_kind"), kind.lowercased().contains("solid"),
+            case .object(let parameters)? = reference.raw("parameters"),
+            let color = parameters.first(where: { $0.key.lowercased() == "color" })?.value
+        else { return nil }
+        if case .string(let text) = color, text.count == 7, text.hasPrefix("#") { return text.uppercased() }
+        if case .object(let channels) = color {
+            let values = ["r", "g", "b"].compactMap { key in
+                channels.first { $0.key == key }.flatMap { OTIOTime.number($0.value) }
+            }
+            guard values.count == 3 else { return nil }
+            return "#" + values.map { String(format: "%02X", Int(min(max($0.seconds, 0), 1) * 255 + 0.5)) }.joined()
+        }
+        return nil
+    }
+}
