@@ -145,6 +145,7 @@ import Testing
             #expect(record.state == .failed)
             let error = try #require(record.error)
             #expect(error == "assets.c: media changed since the job was submitted (\(clip.path))", "\(error)")
+            #expect(try farm.cli(["wait", String(job)]).status == 1, "farm wait of a failed job exits 1")
             // Rendering again cannot help: the first worker to see the change fails the job.
             let failures = try farm.attempts(job).filter { $0.outcome == "failed" }
             #expect(failures.count == 1, "\(failures)")

@@ -159,6 +159,17 @@ import Testing
             #expect(workers.map(\.id) == ["w1", "w2"])
             #expect(workers.map(\.chunksDone).reduce(0, +) == 13)
             #expect(workers.allSatisfy { ($0.averageFps ?? 0) > 0 })
+            // `farm wait` of a done job: its summary, exit 0.
+            let waited = try farm.cli(["wait", String(job)])
+            #expect(waited.status == 0, "\(waited.stderr)")
+            #expect(waited.stdout.contains("job \(job) done"), "\(waited.stdout)")
+
+            // The coordinator stops: the farm says so, instead of showing workers lost.
+            farm.coordinator?.stop()
+            let listed = try farm.cli(["workers"])
+            #expect(listed.stdout.contains("warning: no coordinator since "), "\(listed.stdout)")
+            #expect(listed.stdout.contains("unknown"), "\(listed.stdout)")
+            #expect(!listed.stdout.contains(" lost "), "\(listed.stdout)")
 
             // Every key printed is documented in docs/cli.md.
             let documentation = try String(
@@ -232,6 +243,7 @@ import Testing
             // cancelled, and the watch exits 4 (cancelled).
             let watched = try watch.finish(timeout: 60)
             #expect(watched.status == 4, "\(watched.stderr)")
+            #expect(try farm.cli(["wait", String(job)]).status == 4)
             let lines = watched.stdout.split(separator: "\n")
             let details = try lines.map { try JSONDecoder().decode(JobDetail.self, from: Data($0.utf8)) }
             print(

@@ -36,7 +36,8 @@ struct Farm: ParsableCommand {
             """,
         version: FarmVersion.current,
         subcommands: [
-            Render.self, Validate.self, Import.self, Submit.self, Serve.self, Status.self, Watch.self, Workers.self,
+            Render.self, Validate.self, Import.self, Submit.self, Serve.self, Status.self, Watch.self, Wait.self,
+            Workers.self,
             Logs.self,
             Cancel.self,
             Pause.self, Resume.self, Priority.self, Retry.self, Keys.self, VerifySegments.self, ProbeMedia.self,

@@ -112,6 +112,8 @@ public final class CoordinatorServer {
         try sessions.markAllLost()
         // No coordinator, no warning about its data folder: the next one finds out for itself.
         try? intake.dataFolder.reset()
+        // Operators see "no coordinator since …" from now, not once its record has aged.
+        try? store.recordCoordinatorStopped()
         keyGate?.stop()
     }
 
@@ -159,6 +161,7 @@ public final class CoordinatorServer {
         try store.setOutputRoot(configuration.outputRoot)
         try intake.dataFolder.reset()
         try store.graceRunningLeases(leaseSeconds: configuration.leaseSeconds)
+        try store.recordCoordinatorServing()
     }
 
     /// Reconnects with backoff until the database answers again, then leads again.
@@ -270,7 +273,11 @@ public final class CoordinatorServer {
         ticks += 1
         // Each statement that changes chunks adds a row of counts for its job; every five
         // seconds they are folded, so `farm status` sums a handful of rows per job.
-        if ticks % 25 == 0 { try store.compactTallies() }
+        // And the farm hears that its coordinator serves (`farm status` warns when it stops).
+        if ticks % 25 == 0 {
+            try store.compactTallies()
+            try store.recordCoordinatorServing()
+        }
         for key in try store.expireLeases() {
             logger.warning("lease of \(key) expired; the chunk goes back to the queue")
             sessions.release(key)

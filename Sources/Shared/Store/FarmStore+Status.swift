@@ -12,7 +12,9 @@ extension FarmStore {
                    extract(epoch FROM j.finished_at),
                    extract(epoch FROM now()),
                    n.frames_done, n.queued, n.running, n.done, n.failed, n.total, n.rendered,
-                   (SELECT data_folder_problem FROM farm_identity)
+                   (SELECT data_folder_problem FROM farm_identity),
+                   (SELECT extract(epoch FROM coordinator_seen_at) FROM farm_identity),
+                   (SELECT coordinator_running FROM farm_identity)
             FROM (SELECT * FROM jobs WHERE $1::bigint IS NULL OR id = $1::bigint ORDER BY id DESC LIMIT $2) j
             -- Counts kept per job as chunks change (migration 9): a job of 100,000 chunks costs
             -- what one of ten does.
@@ -165,7 +167,14 @@ extension FarmStore {
                 total: Int(row.int(17))),
             output: row.string(6), error: row[7],
             // The farm's trouble holds up every job still to finish.
-            warning: state.isFinished ? nil : row[19])
+            warning: state.isFinished ? nil : farmWarning(row, now: now))
+    }
+
+    /// A missing coordinator, then a data folder it cannot write, in one line.
+    private static func farmWarning(_ row: Row, now: Double) -> String? {
+        let liveness = CoordinatorLiveness(lastSeen: row.double(20), running: row.bool(21), now: now)
+        let warnings = [liveness.warning, row[19]].compactMap { $0 }
+        return warnings.isEmpty ? nil : warnings.joined(separator: "; ")
     }
 
     /// Seconds since 1970 as ISO 8601 in UTC.

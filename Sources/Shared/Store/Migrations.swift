@@ -269,6 +269,7 @@ public enum Migrations {
             """
         ),
         (9, tallies),
+        (10, liveness),
     ]
 
     /// The newest schema version this build knows.

@@ -77,6 +77,9 @@ struct LocalFarm {
             try? store.forgetWorkers(processes.indices.map { workerID($0 + 1) })
         }
 
+        // The coordinator records itself once it leads, which may come after the first look
+        // at the job: say now that one serves, or the view would start with "no coordinator".
+        try store.recordCoordinatorServing()
         let id = try store.submit(submission)
         do {
             return try watch(store, id) {

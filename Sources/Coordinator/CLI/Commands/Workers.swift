@@ -24,7 +24,8 @@ struct Workers: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every worker: host, state, current chunk, last heartbeat, chunks done, average fps.",
             discussion: """
-                State is idle, rendering, lost (silent for longer than the lease) or draining.
+                State is idle, rendering, lost (silent for longer than the lease) or draining; \
+                unknown while no coordinator serves the farm (a warning line says since when).
 
                 Examples:
                   farm workers
@@ -38,7 +39,7 @@ struct Workers: ParsableCommand {
         @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
         func run() throws {
-            let workers = try database.withFarm { try $0.workerStatuses() }
+            let (workers, liveness) = try database.withFarm { (try $0.workerStatuses(), try $0.coordinatorLiveness()) }
             if json {
                 try JSONOutput.print(workers)
                 return
@@ -51,14 +52,17 @@ struct Workers: ParsableCommand {
                 ["WORKER", "HOST", "STATE", "CURRENT", "HEARTBEAT", "DONE", "AVG FPS", "SLOTS"], numeric: [5, 6, 7])
             for worker in workers {
                 let current = worker.current.map { "job \($0.job) \(StatusText.chunkName($0.kind, $0.chunk))" }
+                // Without a coordinator nobody hears the workers: their states are as it left them.
+                let state = liveness.isServing || worker.state == .draining ? worker.state.rawValue : "unknown"
                 table.add([
-                    worker.id, worker.host, worker.state.rawValue,
+                    worker.id, worker.host, state,
                     current.isEmpty ? "-" : current.joined(separator: ", "),
                     StatusText.age(seconds: worker.secondsSinceHeartbeat), String(worker.chunksDone),
                     StatusText.fps(worker.averageFps), String(worker.slots),
                 ])
             }
             print(table.text)
+            if let warning = liveness.warning { print("warning: \(warning); worker states are unknown") }
         }
     }
 
