@@ -164,6 +164,22 @@ import Testing
             #expect(waited.status == 0, "\(waited.stderr)")
             #expect(waited.stdout.contains("job \(job) done"), "\(waited.stdout)")
 
+            // Its segments: measured by the coordinator, shown by `farm status`, pruned on request.
+            let folder = farm.dataDirectory.appendingPathComponent("jobs").appendingPathComponent(String(job))
+            try farm.wait("the segments to be measured", timeout: 30) {
+                (try farm.json([JobStatus].self, ["status"]).first { $0.id == job }?.segmentBytes ?? 0) > 0
+            }
+            #expect(try farm.cli(["status"]).stdout.contains("kept for 1 finished job"))
+            #expect(try farm.cli(["prune", "--older-than", "1h"]).stdout.contains("no finished job to prune"))
+            let pruned = try farm.cli(["prune", "--job", String(job)])
+            #expect(pruned.status == 0, "\(pruned.stderr)")
+            #expect(pruned.stdout.contains("1 job to prune (\(job))"), "\(pruned.stdout)")
+            try farm.wait("the segments to go", timeout: 30) { !FileManager.default.fileExists(atPath: folder.path) }
+            try farm.wait("the prune to be recorded", timeout: 30) {
+                try farm.json([JobStatus].self, ["status"]).first { $0.id == job }?.segmentBytes == 0
+            }
+            #expect(try farm.cli(["prune", "--job", String(job + 100)]).status == 3)
+
             // The coordinator stops: the farm says so, instead of showing workers lost.
             farm.coordinator?.stop()
             let listed = try farm.cli(["workers"])
@@ -186,6 +202,23 @@ import Testing
                     )
                 }
             }
+        }
+    }
+
+    /// `farm serve --keep-segments`: a finished job's segments go on their own.
+    @Test func keptSegmentsGoOnTheirOwnAfterTheirTime() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir, width: 320, height: 180, seconds: 8)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--keep-segments", "1s"])
+            try farm.startWorker("w1")
+            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: [])
+            #expect(try farm.finish(job).state == .done)
+            let folder = farm.dataDirectory.appendingPathComponent("jobs").appendingPathComponent(String(job))
+            try farm.wait("the segments to go", timeout: 30) { !FileManager.default.fileExists(atPath: folder.path) }
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.mov").path))
+            #expect(try farm.cli(["prune", "--job", String(job)]).stdout.contains("its segments are gone already"))
         }
     }
 

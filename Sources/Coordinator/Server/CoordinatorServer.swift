@@ -21,6 +21,9 @@ public final class CoordinatorServer {
         public var leaseSeconds = 10.0
         /// Remove a job's segments once its file is written.
         public var removeSegmentsWhenDone = false
+        /// Remove finished jobs' segments this many seconds after they end (`--keep-segments`);
+        /// nil keeps them until `farm prune`.
+        public var keepSegmentsSeconds: Double?
         /// The coordinator's CURVE key pair and the folder of workers' public keys it admits;
         /// nil serves without encryption or authentication.
         public var keys: (own: CurveKeys, allowedWorkers: URL)?
@@ -49,6 +52,7 @@ public final class CoordinatorServer {
     private let sessions: WorkerSessions
     private let intake: UploadIntake
     private let joins: JoinScheduler
+    private let retention: SegmentRetention
     private let logger: Logger
     private let stopFlag = StopFlag()
     private let clock = ContinuousClock()
@@ -83,6 +87,9 @@ public final class CoordinatorServer {
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
             removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot)
+        retention = SegmentRetention(
+            database: configuration.database, logger: logger, dataDirectory: configuration.dataDirectory,
+            keepSeconds: configuration.keepSegmentsSeconds)
     }
 
     /// Asks `run()` to return; safe from any thread.
@@ -109,6 +116,7 @@ public final class CoordinatorServer {
             try intake.collectVerified()
             try joins.finishJoins()
         }
+        retention.finish()
         try sessions.markAllLost()
         // No coordinator, no warning about its data folder: the next one finds out for itself.
         try? intake.dataFolder.reset()
@@ -277,6 +285,7 @@ public final class CoordinatorServer {
         if ticks % 25 == 0 {
             try store.compactTallies()
             try store.recordCoordinatorServing()
+            retention.poke()
         }
         for key in try store.expireLeases() {
             logger.warning("lease of \(key) expired; the chunk goes back to the queue")

@@ -33,6 +33,9 @@ public struct JobStatus: Codable, Sendable, Equatable {
     /// What holds the farm up while the job runs, such as the coordinator's data folder being
     /// full; nil when nothing does and once the job ended.
     public var warning: String?
+    /// Bytes its segments hold in the coordinator's data folder once it ended (0 once pruned);
+    /// nil while it runs or until the coordinator has measured them.
+    public var segmentBytes: Int64? = nil
 
     public var isFinished: Bool { state.isFinished }
 }

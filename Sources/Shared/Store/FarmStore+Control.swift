@@ -90,7 +90,7 @@ extension FarmStore {
 
     // MARK: Helpers
 
-    private func lockedJob(_ id: Int64) throws -> JobRecord {
+    func lockedJob(_ id: Int64) throws -> JobRecord {
         guard
             let job = try connection.query(
                 "SELECT \(JobRecord.columns) FROM jobs WHERE id = $1 FOR UPDATE", [String(id)]
@@ -125,6 +125,8 @@ extension FarmStore {
                                                THEN (SELECT coalesce(sum(t.done_frames), 0) FROM chunk_tallies t
                                                      WHERE t.job_id = jobs.id)
                                                ELSE frames_kept END,
+                            -- Its folder fills again: measured anew when the job ends.
+                            segment_bytes = NULL, prune_requested = false, pruned_at = NULL,
                             error = NULL, finished_at = NULL
             WHERE id = $1
             """, [String(id)])

@@ -14,7 +14,8 @@ extension FarmStore {
                    n.frames_done, n.queued, n.running, n.done, n.failed, n.total, n.rendered,
                    (SELECT data_folder_problem FROM farm_identity),
                    (SELECT extract(epoch FROM coordinator_seen_at) FROM farm_identity),
-                   (SELECT coordinator_running FROM farm_identity)
+                   (SELECT coordinator_running FROM farm_identity),
+                   j.segment_bytes
             FROM (SELECT * FROM jobs WHERE $1::bigint IS NULL OR id = $1::bigint ORDER BY id DESC LIMIT $2) j
             -- Counts kept per job as chunks change (migration 9): a job of 100,000 chunks costs
             -- what one of ten does.
@@ -167,7 +168,8 @@ extension FarmStore {
                 total: Int(row.int(17))),
             output: row.string(6), error: row[7],
             // The farm's trouble holds up every job still to finish.
-            warning: state.isFinished ? nil : farmWarning(row, now: now))
+            warning: state.isFinished ? nil : farmWarning(row, now: now),
+            segmentBytes: state.isFinished ? row[22].flatMap { Int64($0) } : nil)
     }
 
     /// A missing coordinator, then a data folder it cannot write, in one line.

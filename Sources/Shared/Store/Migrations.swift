@@ -270,6 +270,7 @@ public enum Migrations {
         ),
         (9, tallies),
         (10, liveness),
+        (11, retention),
     ]
 
     /// The newest schema version this build knows.

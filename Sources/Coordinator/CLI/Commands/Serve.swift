@@ -67,6 +67,14 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Seconds a silent worker keeps its chunk before it is handed to another.")
     var leaseSeconds = 10.0
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Remove a finished job's segments this long after it ends (e.g. 2d, 12h; default: keep them until "
+                + "`farm prune`). Without them `farm retry --chunk` renders the job's other chunks again.",
+            valueName: "DURATION"))
+    var keepSegments: Duration?
+
     @Flag(name: .long, help: "Log every message, not just events.")
     var verbose = false
 
@@ -96,6 +104,7 @@ struct Serve: ParsableCommand {
         defer { server?.stop() }
         var configuration = CoordinatorServer.Configuration(database: url, dataDirectory: database.dataDirectory)
         configuration.bind = bind
+        configuration.keepSegmentsSeconds = keepSegments?.seconds
         if let key, let allowedWorkers {
             let folder = URL(fileURLWithPath: allowedWorkers)
             do {

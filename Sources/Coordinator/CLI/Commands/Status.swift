@@ -50,8 +50,13 @@ struct Status: ParsableCommand {
             let detail = try database.withFarm { try $0.jobDetail(job, everyChunk: all || json) }
             if json { try JSONOutput.print(detail) } else { print(Self.text(detail)) }
         } else {
-            let jobs = try database.withFarm { try $0.jobStatuses(limit: limit) }
+            let (jobs, usage) = try database.withFarm { (try $0.jobStatuses(limit: limit), try $0.segmentUsage()) }
             if json { try JSONOutput.print(jobs) } else { print(jobs.isEmpty ? "no jobs" : Self.text(jobs)) }
+            if !json && usage.bytes > 0 {
+                print(
+                    "segments: \(Format.bytes(Int(usage.bytes))) kept for \(Format.count(usage.jobs, "finished job")) "
+                        + "in the coordinator's data folder (farm prune frees them)")
+            }
         }
     }
 

@@ -1,0 +1,85 @@
+import FarmCore
+import FarmStore
+import Foundation
+import Logging
+
+/// Measures finished jobs' segment folders and removes those due (`farm prune`,
+/// `--keep-segments`), a few jobs per pass. Walking or deleting a folder of 100,000 segments
+/// takes seconds, so a pass runs on a thread and a database connection of its own; the
+/// coordinator's loop only starts one now and then (`poke`).
+final class SegmentRetention: @unchecked Sendable {
+    private let database: String
+    private let logger: Logger
+    private let dataDirectory: URL
+    /// Remove finished jobs' segments this many seconds after they end; nil keeps them.
+    private let keepSeconds: Double?
+    private let queue = DispatchQueue(label: "farm.segment-retention")
+    private let busy = Locked(false)
+    /// Opened on the queue, dropped after an error (reopened by the next pass).
+    private var store: FarmStore?
+
+    init(database: String, logger: Logger, dataDirectory: URL, keepSeconds: Double?) {
+        self.database = database
+        self.logger = logger
+        self.dataDirectory = dataDirectory
+        self.keepSeconds = keepSeconds
+    }
+
+    /// Starts a pass unless one runs.
+    func poke() {
+        let idle = busy.withLock { running -> Bool in
+            defer { running = true }
+            return !running
+        }
+        guard idle else { return }
+        queue.async { [self] in
+            defer { busy.withLock { $0 = false } }
+            do {
+                let store = try self.store ?? FarmStore(url: database)
+                self.store = store
+                try pass(store)
+            } catch {
+                store = nil
+                logger.warning("segment retention: \(error)")
+            }
+        }
+    }
+
+    /// Waits for a pass in progress (the coordinator is stopping).
+    func finish() { queue.sync {} }
+
+    private func pass(_ store: FarmStore) throws {
+        for job in try store.jobsToPrune(keep: keepSeconds) {
+            let folder = JobFolder(dataDirectory: dataDirectory, job: job)
+            var freed: Int64 = 0
+            // Inside the job's lock: a retry waits, then renders what is gone.
+            if try store.prune(
+                job,
+                remove: {
+                    freed = Self.size(of: folder.url)
+                    folder.remove()
+                })
+            {
+                logger.info("job \(job): removed its segments (\(freed) bytes)")
+            }
+        }
+        for job in try store.jobsToMeasure() {
+            try store.recordSegmentBytes(
+                job, bytes: Self.size(of: JobFolder(dataDirectory: dataDirectory, job: job).url))
+        }
+    }
+
+    /// Bytes of the regular files under `folder` (0 when it does not exist).
+    static func size(of folder: URL) -> Int64 {
+        guard
+            let files = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+        else { return 0 }
+        var total: Int64 = 0
+        for case let file as URL in files {
+            let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+            if values?.isRegularFile == true { total += Int64(values?.fileSize ?? 0) }
+        }
+        return total
+    }
+}
