@@ -22,6 +22,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The HTTP API (farm serve --http): a small, well-kept server on SwiftNIO.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
     ],
     targets: [
         .systemLibrary(
@@ -58,6 +60,15 @@ let package = Package(
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", logging],
             path: "Sources/Coordinator/Server"
         ),
+        // The HTTP API beside the coordinator; the only importer of Hummingbird.
+        .target(
+            name: "FarmHTTP",
+            dependencies: [
+                "FarmCore", "FarmMedia", "FarmRender", "FarmStore",
+                .product(name: "Hummingbird", package: "hummingbird"), logging,
+            ],
+            path: "Sources/Coordinator/HTTP"
+        ),
         .target(
             name: "FarmWorker",
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmWire", logging],
@@ -66,8 +77,8 @@ let package = Package(
         .target(
             name: "FarmCLI",
             dependencies: [
-                "FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "FarmCoordinator", argumentParser,
-                logging,
+                "FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "FarmCoordinator", "FarmHTTP",
+                argumentParser, logging,
             ],
             path: "Sources/Coordinator/CLI"
         ),

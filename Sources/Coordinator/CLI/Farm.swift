@@ -37,7 +37,7 @@ struct Farm: ParsableCommand {
         version: FarmVersion.current,
         subcommands: [
             Render.self, Validate.self, Import.self, Submit.self, Serve.self, Status.self, Watch.self, Wait.self,
-            Prune.self, Workers.self,
+            Prune.self, Tokens.self, Workers.self,
             Logs.self,
             Cancel.self,
             Pause.self, Resume.self, Priority.self, Retry.self, Keys.self, VerifySegments.self, ProbeMedia.self,

@@ -180,7 +180,7 @@ extension FarmStore {
     }
 
     /// Seconds since 1970 as ISO 8601 in UTC.
-    static func timestamp(_ epoch: Double?) -> String? {
+    public static func timestamp(_ epoch: Double?) -> String? {
         epoch.map { Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date(timeIntervalSince1970: $0)) }
     }
 }

@@ -271,6 +271,7 @@ public enum Migrations {
         (9, tallies),
         (10, liveness),
         (11, retention),
+        (12, tokens),
     ]
 
     /// The newest schema version this build knows.

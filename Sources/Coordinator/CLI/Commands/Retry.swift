@@ -61,13 +61,9 @@ struct Retry: ParsableCommand {
         if record.paused { print("job \(job) is paused: nothing is rendered until `farm resume \(job)`") }
     }
 
-    /// Each asset's stamp as its file is now, found as the job's workers find it; assets this
-    /// machine cannot see keep their pins.
+    /// Each asset's stamp as its file is now, found as the job's workers find it.
     private func stamps(in store: FarmStore) throws -> [String: FileStamp] {
-        guard let source = try store.projectOf(job: job),
-            let project = try? ProjectLoader(mediaRoot: URL(fileURLWithPath: source.mediaRoot), confined: false)
-                .parse(text: source.text, file: source.file)
-        else { return [:] }
-        return project.assets.compactMapValues { FileStamp(path: $0.path) }
+        guard let source = try store.projectOf(job: job) else { return [:] }
+        return ProjectLoader.currentStamps(text: source.text, file: source.file, mediaRoot: source.mediaRoot)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FarmCoordinator
 import FarmCore
+import FarmHTTP
 import FarmMedia
 import FarmWire
 import Foundation
@@ -75,6 +76,14 @@ struct Serve: ParsableCommand {
             valueName: "DURATION"))
     var keepSegments: Duration?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also serve the HTTP API here (e.g. 127.0.0.1:8080; port 0 picks one). Every call but /healthz "
+                + "needs a token: farm tokens create NAME --role read|submit|operate.",
+            valueName: "HOST:PORT"))
+    var http: String?
+
     @Flag(name: .long, help: "Log every message, not just events.")
     var verbose = false
 
@@ -87,6 +96,9 @@ struct Serve: ParsableCommand {
             throw ValidationError("--key and --allowed-workers go together: a farm with keys needs both")
         }
         if leaseSeconds < 1 { throw ValidationError("--lease-seconds must be >= 1 (got \(leaseSeconds))") }
+        if let http, Self.hostAndPort(http) == nil {
+            throw ValidationError("--http \(http): expected HOST:PORT, e.g. 127.0.0.1:8080")
+        }
         if let problem = EndpointSyntax.problem(in: bind) { throw ValidationError("--bind \(problem)") }
         if key == nil, !insecure, EndpointSyntax.loopback(for: bind) == nil, !EndpointSyntax.isLoopback(bind) {
             throw ValidationError(
@@ -133,8 +145,29 @@ struct Serve: ParsableCommand {
             URL(fileURLWithPath: outputRoot ?? FileManager.default.currentDirectoryPath))
         if let segmentVerifier { configuration.verifier = segmentVerifier }
         let coordinator = try CoordinatorServer(configuration: configuration)
+        let api = try http.flatMap(Self.hostAndPort).map { address in
+            do {
+                return try FarmHTTPServer(
+                    database: url, host: address.host, port: address.port, logger: Logger(label: "farm.http"))
+            } catch {
+                FarmExit.printError("--http \(address.host):\(address.port): \(error)")
+                throw FarmExit.failed
+            }
+        }
+        if let api { Logger(label: "farm.coordinator").info("HTTP API on \(api.url)") }
+        defer { api?.stop() }
         let signals = StopSignals { _ in coordinator.stop() }
         try coordinator.run()
         _ = signals
+    }
+
+    /// "127.0.0.1:8080" → ("127.0.0.1", 8080); "[::1]:80" too.
+    static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
     }
 }

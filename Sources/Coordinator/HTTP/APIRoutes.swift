@@ -1,0 +1,157 @@
+import FarmCore
+import FarmRender
+import FarmStore
+import Hummingbird
+
+/// The farm's HTTP API (docs/openapi.yaml): every read and control action of the command line,
+/// with the same effect in the database. Paths are under /api; only /healthz answers without a
+/// token.
+enum APIRoutes {
+    static func add(to router: Router<BasicRequestContext>, store: StoreQueue) {
+        router.get("healthz") { _, _ in "ok\n" }
+        let api = router.group("api").add(middleware: TokenGate(store: store))
+        addReads(to: api, store: store)
+        addControls(to: api, store: store)
+    }
+
+    private static func addReads(to api: RouterGroup<BasicRequestContext>, store: StoreQueue) {
+        api.get("jobs") { request, _ in
+            let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 50
+            guard (1...1000).contains(limit) else { throw APIError(.badRequest, "from 1 to 1000", path: "limit") }
+            return try await answer(store) { try $0.jobStatuses(limit: limit) }
+        }
+        api.get("jobs/:id") { request, context in
+            let id = try jobID(context)
+            let all = request.uri.queryParameters.get("all") == "true"
+            return try await answer(store) { try $0.jobDetail(id, everyChunk: all) }
+        }
+        api.get("jobs/:id/attempts") { request, context in
+            let id = try jobID(context)
+            let chunk = request.uri.queryParameters.get("chunk", as: Int.self)
+            return try await answer(store) { store in
+                _ = try store.jobDetail(id, everyChunk: false)  // 404 for no such job
+                return try store.attemptLog(job: id, chunk: chunk)
+            }
+        }
+        api.get("workers") { _, _ in try await answer(store) { try $0.workerStatuses() } }
+        api.get("farm") { _, _ in
+            try await answer(store) { store in
+                let liveness = try store.coordinatorLiveness()
+                let usage = try store.segmentUsage()
+                return FarmSummary(
+                    coordinatorServing: liveness.isServing,
+                    coordinatorLastSeen: FarmStore.timestamp(liveness.lastSeen), warning: liveness.warning,
+                    segmentBytes: usage.bytes, jobsWithSegments: usage.jobs)
+            }
+        }
+    }
+
+    private static func addControls(to api: RouterGroup<BasicRequestContext>, store: StoreQueue) {
+        api.post("jobs/:id/cancel") { _, context in
+            let id = try jobID(context)
+            return try await answer(store) { try status(of: $0.cancel(job: id).id, in: $0) }
+        }
+        api.post("jobs/:id/pause") { _, context in
+            let id = try jobID(context)
+            return try await answer(store) { try status(of: $0.setPaused(job: id, true).id, in: $0) }
+        }
+        api.post("jobs/:id/resume") { _, context in
+            let id = try jobID(context)
+            return try await answer(store) { try status(of: $0.setPaused(job: id, false).id, in: $0) }
+        }
+        api.put("jobs/:id/priority") { request, context in
+            let id = try jobID(context)
+            let body = try await JSONBody.decode(PriorityChange.self, from: request)
+            return try await answer(store) { try status(of: $0.setPriority(job: id, body.priority).id, in: $0) }
+        }
+        api.post("jobs/:id/retry") { request, context in
+            let id = try jobID(context)
+            let body = try await JSONBody.decode(RetryRequest.self, from: request, ifEmpty: RetryRequest())
+            if let chunk = body.chunk, chunk < 0 { throw APIError(.badRequest, "must be >= 0", path: "chunk") }
+            return try await answer(store) { store in
+                let source = try store.projectOf(job: id)
+                let media =
+                    source.map {
+                        ProjectLoader.currentStamps(text: $0.text, file: $0.file, mediaRoot: $0.mediaRoot)
+                    } ?? [:]
+                if let chunk = body.chunk {
+                    _ = try store.retry(job: id, chunk: chunk, media: media)
+                } else {
+                    _ = try store.retry(job: id, media: media)
+                }
+                return try status(of: id, in: store)
+            }
+        }
+        api.post("workers/:id/drain") { _, context in
+            let worker = try context.parameters.require("id")
+            return try await answer(store) { store in
+                try store.setDraining(worker: worker, true)
+                return try store.workerStatuses().filter { $0.id == worker }
+            }
+        }
+        api.post("workers/:id/undrain") { _, context in
+            let worker = try context.parameters.require("id")
+            return try await answer(store) { store in
+                try store.setDraining(worker: worker, false)
+                return try store.workerStatuses().filter { $0.id == worker }
+            }
+        }
+        api.post("prune") { request, _ in
+            let body = try await JSONBody.decode(PruneRequest.self, from: request)
+            if let age = body.olderThanSeconds, age < 0 {
+                throw APIError(.badRequest, "must be >= 0", path: "olderThanSeconds")
+            }
+            return try await answer(store) { store in
+                let age = body.job == nil ? (body.olderThanSeconds ?? 7 * 86400) : body.olderThanSeconds
+                return try store.requestPrune(job: body.job, olderThan: age).map {
+                    PruneRequested(job: $0.job, segmentBytes: $0.bytes)
+                }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func jobID(_ context: BasicRequestContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self), id > 0 else {
+            throw APIError(.badRequest, "a job id is a positive integer", path: "id")
+        }
+        return id
+    }
+
+    private static func status(of id: Int64, in store: FarmStore) throws -> JobStatus {
+        guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
+        return status
+    }
+
+    /// Runs `body` against the database and answers with its JSON, or with the error's status.
+    private static func answer<T: Encodable & Sendable>(
+        _ store: StoreQueue, _ body: @escaping @Sendable (FarmStore) throws -> T
+    ) async throws -> Response {
+        do {
+            return try JSONBody.response(try await store.run(body))
+        } catch {
+            throw APIError.from(error)
+        }
+    }
+}
+
+struct PriorityChange: Codable, Sendable { var priority: Int }
+struct RetryRequest: Codable, Sendable { var chunk: Int? = nil }
+struct PruneRequest: Codable, Sendable {
+    var job: Int64?
+    var olderThanSeconds: Double?
+}
+struct PruneRequested: Codable, Sendable {
+    var job: Int64
+    var segmentBytes: Int64?
+}
+
+/// `GET /api/farm`: the coordinator's liveness and the disk the segments hold.
+struct FarmSummary: Codable, Sendable {
+    var coordinatorServing: Bool
+    var coordinatorLastSeen: String?
+    var warning: String?
+    var segmentBytes: Int64
+    var jobsWithSegments: Int
+}

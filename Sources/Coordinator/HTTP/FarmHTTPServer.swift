@@ -1,0 +1,62 @@
+import FarmCore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The HTTP API served beside the coordinator (`farm serve --http HOST:PORT`), on threads of
+/// its own: the coordinator's loop never waits on it.
+public final class FarmHTTPServer: @unchecked Sendable {
+    private let task: Task<Void, Error>
+    private let done = DispatchSemaphore(value: 0)
+    /// The address it listens on ("http://127.0.0.1:8080"), once it does.
+    public let url: String
+
+    /// Starts serving `database`'s farm on `host`:`port` (0 picks a free port) and returns once
+    /// it listens; throws when it cannot.
+    public init(database: String, host: String, port: Int, logger: Logger) throws {
+        let store = StoreQueue(database: database)
+        let router = Router()
+        APIRoutes.add(to: router, store: store)
+        let bound = Locked<Result<Int, Error>?>(nil)
+        let listening = DispatchSemaphore(value: 0)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "farm"),
+            onServerRunning: { channel in
+                bound.withLock { $0 = .success(channel.localAddress?.port ?? port) }
+                listening.signal()
+            }, logger: logger)
+        let done = self.done
+        task = Task {
+            defer { done.signal() }
+            do {
+                try await app.runService(gracefulShutdownSignals: [])
+            } catch {
+                if bound.current == nil {
+                    bound.withLock { $0 = .failure(error) }
+                    listening.signal()
+                }
+                throw error
+            }
+        }
+        guard listening.wait(timeout: .now() + 30) == .success, let result = bound.current else {
+            task.cancel()
+            throw FarmHTTPError(description: "the HTTP API did not start on \(host):\(port) within 30 s")
+        }
+        switch result {
+        case .success(let actual): url = "http://\(host):\(actual)"
+        case .failure(let error):
+            throw FarmHTTPError(description: "the HTTP API cannot listen on \(host):\(port): \(error)")
+        }
+    }
+
+    /// Stops serving and waits for it.
+    public func stop() {
+        task.cancel()
+        done.wait()
+    }
+}
+
+public struct FarmHTTPError: Error, CustomStringConvertible {
+    public var description: String
+}

@@ -1,0 +1,110 @@
+import FarmCore
+import FarmStore
+import Foundation
+import TestSupport
+import Testing
+
+/// `farm serve --http`: every call through the API has the CLI's effect in the database, and
+/// nothing but /healthz answers without a token of the right role.
+@Suite struct HTTPAPITests {
+    /// `curl` against the API: the body and the HTTP status.
+    struct Answer {
+        var status: Int
+        var body: String
+    }
+
+    static func call(
+        _ method: String, _ url: String, token: String? = nil, body: String? = nil
+    ) throws -> Answer {
+        var arguments = ["-s", "-X", method, "-w", "\n%{http_code}", url]
+        if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
+        if let body { arguments += ["-H", "Content-Type: application/json", "-d", body] }
+        let result = try run("/usr/bin/curl", arguments)
+        var lines = result.stdout.components(separatedBy: "\n")
+        let status = Int(lines.removeLast()) ?? 0
+        return Answer(status: status, body: lines.joined(separator: "\n"))
+    }
+
+    @Test func everyCallHasTheCLIsEffectAndNeedsItsRole() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir, width: 320, height: 180, seconds: 8)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0"])
+            var base = ""
+            try farm.wait("the HTTP API to listen", timeout: 30) {
+                let log = farm.coordinator?.output ?? ""
+                guard let range = log.range(of: "HTTP API on ") else { return false }
+                base = String(log[range.upperBound...].prefix { !$0.isWhitespace })
+                return true
+            }
+            #expect(
+                try Self.call("GET", "\(base)/healthz").body.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+            let reader = try farm.cli(["tokens", "create", "dashboard", "--role", "read"])
+            #expect(reader.status == 0, "\(reader.stderr)")
+            let read = reader.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(read.hasPrefix("farm_") && read.count == 69)
+            let operate = try farm.cli(["tokens", "create", "ops", "--role", "operate"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try farm.cli(["tokens", "create", "ops", "--role", "read"]).status == 5, "a name is taken once")
+
+            // No job runs yet: no worker. Submitted by the CLI, read through the API.
+            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: [])
+            #expect(try Self.call("GET", "\(base)/api/jobs").status == 401)
+            #expect(try Self.call("GET", "\(base)/api/jobs", token: "farm_nonsense").status == 401)
+            let listed = try Self.call("GET", "\(base)/api/jobs", token: read)
+            #expect(listed.status == 200)
+            let jobs = try JSONDecoder().decode([JobStatus].self, from: Data(listed.body.utf8))
+            #expect(jobs.map(\.id) == [job] && jobs.first?.state == .queued)
+            #expect(try Self.call("GET", "\(base)/api/jobs/\(job)", token: read).body.contains("\"chunks\""))
+            #expect(try Self.call("GET", "\(base)/api/jobs/\(job + 100)", token: read).status == 404)
+            #expect(try Self.call("GET", "\(base)/api/jobs/x", token: read).status == 400)
+            #expect(try Self.call("GET", "\(base)/api/jobs/\(job)/attempts", token: read).body == "[]")
+            #expect(try Self.call("GET", "\(base)/api/farm", token: read).body.contains("\"coordinatorServing\":true"))
+
+            // Control: a read token is refused; an operate token changes what the CLI changes.
+            #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/pause", token: read).status == 403)
+            #expect(try farm.store.job(job)?.paused == false)
+            #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/pause", token: operate).status == 200)
+            #expect(try farm.store.job(job)?.paused == true)
+            #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/resume", token: operate).status == 200)
+            #expect(try farm.store.job(job)?.paused == false)
+            let priority = try Self.call(
+                "PUT", "\(base)/api/jobs/\(job)/priority", token: operate, body: #"{"priority": 7}"#)
+            #expect(priority.status == 200, "\(priority.body)")
+            #expect(try farm.store.job(job)?.priority == 7)
+            let bad = try Self.call(
+                "PUT", "\(base)/api/jobs/\(job)/priority", token: operate, body: #"{"priority": "high"}"#)
+            #expect(bad.status == 400 && bad.body.contains(#""path":"priority""#), "\(bad.body)")
+            let missing = try Self.call("PUT", "\(base)/api/jobs/\(job)/priority", token: operate, body: "{}")
+            #expect(missing.status == 400 && missing.body.contains(#""path":"priority""#), "\(missing.body)")
+            #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/cancel", token: operate).status == 200)
+            #expect(try farm.store.job(job)?.state == .cancelled)
+            let again = try Self.call("POST", "\(base)/api/jobs/\(job)/cancel", token: operate)
+            #expect(again.status == 409, "a finished job cannot be cancelled, as `farm cancel` exits 5")
+            #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/retry", token: operate).status == 200)
+            #expect(try farm.store.job(job)?.state == .queued)
+
+            // A worker joins; drained through the API as `farm workers drain` does.
+            try farm.startWorker("w1")
+            try farm.wait("w1 to join", timeout: 30) {
+                try farm.store.connection.query("SELECT 1 FROM workers WHERE id = 'w1'").count == 1
+            }
+            #expect(try Self.call("POST", "\(base)/api/workers/w1/drain", token: operate).status == 200)
+            #expect(
+                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.bool(0) == true)
+            #expect(try Self.call("POST", "\(base)/api/workers/w1/undrain", token: operate).status == 200)
+            #expect(try farm.finish(job).state == .done)
+            let workers = try Self.call("GET", "\(base)/api/workers", token: read)
+            #expect(try JSONDecoder().decode([WorkerStatus].self, from: Data(workers.body.utf8)).map(\.id) == ["w1"])
+            let pruned = try Self.call("POST", "\(base)/api/prune", token: operate, body: #"{"job": \#(job)}"#)
+            #expect(pruned.status == 200 && pruned.body.contains(#""job":\#(job)"#), "\(pruned.body)")
+
+            // A revoked token answers 401 from then on.
+            #expect(try farm.cli(["tokens", "list"]).stdout.contains("dashboard"))
+            #expect(try farm.cli(["tokens", "revoke", "dashboard"]).status == 0)
+            #expect(try Self.call("GET", "\(base)/api/jobs", token: read).status == 401)
+            #expect(try farm.cli(["tokens", "revoke", "dashboard"]).status == 3)
+        }
+    }
+}
