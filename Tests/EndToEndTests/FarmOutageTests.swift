@@ -28,14 +28,15 @@ import Testing
         try expectEachChunkRenderedOnce(farm, job: job)
     }
 
-    /// Waits until the job has a video chunk part-rendered and `accepted` chunks accepted.
+    /// Waits until the job has a video chunk rendering and `accepted` chunks accepted. (Not
+    /// "with frames reported": on a fast machine a chunk renders between two progress reports.)
     static func waitMidJob(_ farm: TestFarm, job: Int64, accepted: Int) throws {
         try farm.wait("job \(job) mid-way") {
             let rows = try farm.store.connection.query(
                 """
                 SELECT (SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'done'),
                        (SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                        WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'running' AND a.frames_done > 0)
+                        WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'running')
                 """, [String(job)])
             return rows[0].int(0) >= accepted && rows[0].int(1) > 0
         }

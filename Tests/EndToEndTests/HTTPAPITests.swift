@@ -31,13 +31,7 @@ import Testing
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0"])
-            var base = ""
-            try farm.wait("the HTTP API to listen", timeout: 30) {
-                let log = farm.coordinator?.output ?? ""
-                guard let range = log.range(of: "HTTP API on ") else { return false }
-                base = String(log[range.upperBound...].prefix { !$0.isWhitespace })
-                return true
-            }
+            let base = try Self.baseURL(of: farm)
             #expect(
                 try Self.call("GET", "\(base)/healthz").body.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
             let reader = try farm.cli(["tokens", "create", "dashboard", "--role", "read"])
@@ -106,5 +100,73 @@ import Testing
             #expect(try Self.call("GET", "\(base)/api/jobs", token: read).status == 401)
             #expect(try farm.cli(["tokens", "revoke", "dashboard"]).status == 3)
         }
+    }
+
+    /// `POST /api/jobs`: a project submitted over HTTP renders as `farm submit` would, and its
+    /// paths stay where `--media-root` and `--output-root` say: `..`, an absolute path elsewhere
+    /// and a link out are refused, each naming the field.
+    @Test func submitsObeyTheMediaAndOutputRoots() throws {
+        try withTemporaryDirectory { dir in
+            let media = dir.appendingPathComponent("media")
+            try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+            let projectFile = try FarmTests.seamProject(in: media, width: 320, height: 180, seconds: 8)
+            let project = try String(contentsOf: projectFile, encoding: .utf8)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0", "--media-root", media.path])
+            let base = try Self.baseURL(of: farm)
+            let submit = try farm.cli(["tokens", "create", "editor", "--role", "submit"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let read = try farm.cli(["tokens", "create", "viewer", "--role", "read"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            func body(_ project: String, output: String) -> String {
+                #"{"project": \#(project), "output": "\#(output)"}"#
+            }
+            func post(_ project: String, output: String, token: String) throws -> Answer {
+                try Self.call("POST", "\(base)/api/jobs", token: token, body: body(project, output: output))
+            }
+            let output = dir.appendingPathComponent("out.mov").path
+            #expect(try post(project, output: output, token: read).status == 403)
+
+            // Escapes: each refused with the asset's path, nothing queued.
+            try FileManager.default.createSymbolicLink(
+                atPath: media.appendingPathComponent("link.mp4").path, withDestinationPath: "/etc/hostname")
+            for (path, why) in [("../a.mp4", ".."), ("/etc/hostname", "absolute"), ("link.mp4", "link")] {
+                let escaping = project.replacingOccurrences(of: #""path": "a.mp4""#, with: #""path": "\#(path)""#)
+                #expect(escaping != project)
+                let answer = try post(escaping, output: output, token: submit)
+                #expect(answer.status == 400, "\(why): \(answer.body)")
+                #expect(answer.body.contains(#""path":"project.assets.a.path""#), "\(why): \(answer.body)")
+            }
+            let outside = try post(project, output: "/tmp/x.mov", token: submit)
+            #expect(outside.status == 400 && outside.body.contains(#""path":"output""#), "\(outside.body)")
+            let relative = try post(project, output: "x.mov", token: submit)
+            #expect(relative.status == 400 && relative.body.contains("must be an absolute path"), "\(relative.body)")
+            let broken = project.replacingOccurrences(of: #""kind": "video""#, with: #""kind": "vidoe""#)
+            let invalid = try post(broken, output: output, token: submit)
+            #expect(invalid.status == 400 && invalid.body.contains(#""problems""#), "\(invalid.body)")
+            #expect(try farm.store.connection.query("SELECT id FROM jobs").isEmpty)
+
+            // A good one: queued (201), rendered by a worker, the file where it was asked for.
+            let queued = try post(project, output: output, token: submit)
+            #expect(queued.status == 201, "\(queued.body)")
+            let job = try JSONDecoder().decode(JobStatus.self, from: Data(queued.body.utf8))
+            try farm.startWorker("w1")
+            #expect(try farm.finish(job.id).state == .done)
+            #expect(try frameHashes(URL(fileURLWithPath: output)).count == 240)
+            let again = try post(project, output: output, token: submit)
+            #expect(again.status == 400 && again.body.contains("exists"), "an existing output is never replaced")
+        }
+    }
+
+    static func baseURL(of farm: TestFarm) throws -> String {
+        var base = ""
+        try farm.wait("the HTTP API to listen", timeout: 30) {
+            let log = farm.coordinator?.output ?? ""
+            guard let range = log.range(of: "HTTP API on ") else { return false }
+            base = String(log[range.upperBound...].prefix { !$0.isWhitespace })
+            return true
+        }
+        return base
     }
 }

@@ -10,6 +10,8 @@ struct APIError: Error, HTTPResponseError {
     var status: HTTPResponse.Status
     var message: String
     var path: String?
+    /// Every problem, when there are several (a project's): `[{"path": …, "error": …}]`.
+    var problems: [(path: String?, message: String)] = []
 
     init(_ status: HTTPResponse.Status, _ message: String, path: String? = nil) {
         self.status = status
@@ -20,9 +22,27 @@ struct APIError: Error, HTTPResponseError {
     var headers: HTTPFields { [.contentType: "application/json"] }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body: [String: String] = ["error": message]
-        if let path { body["path"] = path }
+        let body = Body(
+            error: message, path: path,
+            problems: problems.isEmpty ? nil : problems.map { Body.Problem(error: $0.message, path: $0.path) })
         return try JSONBody.response(body, status: status)
+    }
+
+    private struct Body: Encodable {
+        struct Problem: Encodable {
+            var error: String
+            var path: String?
+        }
+        var error: String
+        var path: String?
+        var problems: [Problem]?
+    }
+
+    /// A 400 listing every problem; its `error` and `path` are the first one's.
+    static func problems(_ list: [(path: String?, message: String)]) -> APIError {
+        var error = APIError(.badRequest, list.first?.message ?? "bad input", path: list.first?.path ?? nil)
+        error.problems = list
+        return error
     }
 
     /// The API's answer for an error a store call threw: no such job → 404, not in a state

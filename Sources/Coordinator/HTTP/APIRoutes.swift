@@ -7,11 +7,14 @@ import Hummingbird
 /// with the same effect in the database. Paths are under /api; only /healthz answers without a
 /// token.
 enum APIRoutes {
-    static func add(to router: Router<BasicRequestContext>, store: StoreQueue) {
+    static func add(to router: Router<BasicRequestContext>, store: StoreQueue, submissions: SubmitRoute) {
         router.get("healthz") { _, _ in "ok\n" }
         let api = router.group("api").add(middleware: TokenGate(store: store))
         addReads(to: api, store: store)
         addControls(to: api, store: store)
+        api.post("jobs") { request, _ in
+            do { return try await submissions.submit(request, store: store) } catch { throw APIError.from(error) }
+        }
     }
 
     private static func addReads(to api: RouterGroup<BasicRequestContext>, store: StoreQueue) {

@@ -14,10 +14,13 @@ public final class FarmHTTPServer: @unchecked Sendable {
 
     /// Starts serving `database`'s farm on `host`:`port` (0 picks a free port) and returns once
     /// it listens; throws when it cannot.
-    public init(database: String, host: String, port: Int, logger: Logger) throws {
+    ///
+    /// Projects submitted over HTTP find their assets in `mediaRoot` (and only there); nil
+    /// takes no submissions.
+    public init(database: String, host: String, port: Int, mediaRoot: URL?, logger: Logger) throws {
         let store = StoreQueue(database: database)
         let router = Router()
-        APIRoutes.add(to: router, store: store)
+        APIRoutes.add(to: router, store: store, submissions: SubmitRoute(mediaRoot: mediaRoot))
         let bound = Locked<Result<Int, Error>?>(nil)
         let listening = DispatchSemaphore(value: 0)
         let app = Application(

@@ -44,17 +44,19 @@ public struct JobSubmission: Sendable {
         self.sampleRate = sampleRate
     }
 
-    /// Reads `file` again for its exact text (the workers parse the same bytes) and plans chunks.
+    /// Reads `file` again for its exact text (the workers parse the same bytes), unless given,
+    /// and plans chunks.
     public init(
         loaded: LoadedProject, file: String, mediaRoot: URL?, output: URL, container: ExportSettings.Container,
-        chunkSize: ChunkPlanner.Size, priority: Int = 0
+        chunkSize: ChunkPlanner.Size, priority: Int = 0, text: String? = nil
     ) throws {
         let url = URL(fileURLWithPath: file).standardizedFileURL
         let project = loaded.project
         name = url.deletingPathExtension().lastPathComponent
         projectFile = url.path
         // An imported timeline (.otio) goes to the workers as the farm project made from it.
-        projectText = try loaded.imported?.text ?? String(contentsOf: url, encoding: .utf8)
+        // `text` when the project came in a request, not a file (the HTTP API).
+        projectText = try text ?? loaded.imported?.text ?? String(contentsOf: url, encoding: .utf8)
         self.mediaRoot = (mediaRoot ?? url.deletingLastPathComponent()).standardizedFileURL.path
         outputPath = output.standardizedFileURL.path
         self.container = container

@@ -84,6 +84,15 @@ struct Serve: ParsableCommand {
             valueName: "HOST:PORT"))
     var http: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where the assets of projects submitted over HTTP are, relative paths resolved and every path "
+                + "confined (no .., no absolute paths elsewhere, no links out). Without it the API takes no "
+                + "submissions.",
+            valueName: "DIR"))
+    var mediaRoot: String?
+
     @Flag(name: .long, help: "Log every message, not just events.")
     var verbose = false
 
@@ -148,7 +157,9 @@ struct Serve: ParsableCommand {
         let api = try http.flatMap(Self.hostAndPort).map { address in
             do {
                 return try FarmHTTPServer(
-                    database: url, host: address.host, port: address.port, logger: Logger(label: "farm.http"))
+                    database: url, host: address.host, port: address.port,
+                    mediaRoot: mediaRoot.map { URL(fileURLWithPath: $0).standardizedFileURL },
+                    logger: Logger(label: "farm.http"))
             } catch {
                 FarmExit.printError("--http \(address.host):\(address.port): \(error)")
                 throw FarmExit.failed

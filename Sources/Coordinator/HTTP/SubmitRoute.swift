@@ -1,0 +1,103 @@
+import FarmCore
+import FarmMedia
+import FarmRender
+import FarmStore
+import Foundation
+import Hummingbird
+
+/// `POST /api/jobs`: `farm submit` over HTTP. The body is `{"project": {…}, "output": "/abs/out.mp4",
+/// "priority": 0, "overwrite": false}`; the project is checked against its media exactly as the
+/// command line checks it, with its assets found in and confined to `farm serve --media-root`
+/// and its output to `--output-root`. Problems answer 400, one per line of the CLI.
+struct SubmitRoute: Sendable {
+    /// Where submitted projects' assets are; nil: this farm takes no submissions over HTTP.
+    let mediaRoot: URL?
+
+    func submit(_ request: Request, store: StoreQueue) async throws -> Response {
+        guard let mediaRoot else {
+            throw APIError(
+                .conflict, "this farm takes no submissions over HTTP: start farm serve with --media-root DIR")
+        }
+        let buffer = try await request.body.collect(upTo: 16 << 20)
+        let bytes = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
+        let fields = try Self.fields(bytes)
+        let job = try await store.run { store -> JobStatus in
+            try Self.submit(fields, mediaRoot: mediaRoot, in: store)
+        }
+        return try JSONBody.response(job, status: .created)
+    }
+
+    struct Fields: Sendable {
+        var project: String
+        var output: String
+        var priority: Int
+        var overwrite: Bool
+    }
+
+    /// The body's members; the project kept as the JSON it was written as (exact numbers).
+    static func fields(_ bytes: [UInt8]) throws -> Fields {
+        let body: JSONValue
+        do { body = try JSONParser.parse(bytes) } catch {
+            throw APIError(.badRequest, "the body is not JSON: \(error)")
+        }
+        guard case .object(let members) = body else { throw APIError(.badRequest, "the body must be a JSON object") }
+        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        guard let project = member("project") else { throw APIError(.badRequest, "is required", path: "project") }
+        guard case .object = project else { throw APIError(.badRequest, "must be a project object", path: "project") }
+        guard case .string(let output)? = member("output") else {
+            throw APIError(.badRequest, "is required: the output file's absolute path", path: "output")
+        }
+        guard output.hasPrefix("/") else { throw APIError(.badRequest, "must be an absolute path", path: "output") }
+        var priority = 0
+        if let value = member("priority") {
+            guard case .number(let text) = value, let number = Int(text), abs(number) <= 1_000_000 else {
+                throw APIError(.badRequest, "must be an integer from -1000000 to 1000000", path: "priority")
+            }
+            priority = number
+        }
+        var overwrite = false
+        if let value = member("overwrite") {
+            guard case .bool(let flag) = value else {
+                throw APIError(.badRequest, "must be true or false", path: "overwrite")
+            }
+            overwrite = flag
+        }
+        let known: Set = ["project", "output", "priority", "overwrite"]
+        if let unknown = members.first(where: { !known.contains($0.key) }) {
+            throw APIError(
+                .badRequest, "unknown key (allowed: \(known.sorted().joined(separator: ", ")))", path: unknown.key)
+        }
+        return Fields(project: JSONWriter.pretty(project), output: output, priority: priority, overwrite: overwrite)
+    }
+
+    /// Checks and queues the project as `farm submit --media-root ROOT` does.
+    static func submit(_ fields: Fields, mediaRoot: URL, in store: FarmStore) throws -> JobStatus {
+        let file = mediaRoot.appendingPathComponent("project.json").path
+        var loader = ProjectLoader(mediaRoot: mediaRoot, confined: true)
+        // The user's media is probed in a child process, as the CLI does: a file that crashes
+        // FFmpeg is that asset's problem, not the coordinator's.
+        let isolated = IsolatedMediaProbe(program: Subprocess.currentExecutable)
+        loader.probe = { try isolated.probe(path: $0) }
+        let loaded: LoadedProject
+        do {
+            loaded = try loader.check(try loader.parse(text: fields.project, file: file), file: file)
+        } catch let error as ProjectError {
+            throw APIError.problems(
+                error.diagnostics.map { ($0.path.isEmpty ? nil : "project.\($0.path)", $0.message) })
+        }
+        let check = OutputCheck(path: fields.output, project: loaded.project, projectFile: "project")
+        guard check.problems.isEmpty, let container = check.container else {
+            throw APIError.problems(check.problems.map { ("output", $0) })
+        }
+        let outside = try store.outputRoot()?.problem(with: check.url.path)
+        if let problem = check.replaceProblem(overwrite: fields.overwrite) ?? outside {
+            throw APIError(.badRequest, problem, path: "output")
+        }
+        let submission = try JobSubmission(
+            loaded: loaded, file: file, mediaRoot: mediaRoot, output: check.url, container: container,
+            chunkSize: .seconds(Rational(2)), priority: fields.priority, text: fields.project)
+        let id = try store.submit(submission)
+        guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
+        return status
+    }
+}
