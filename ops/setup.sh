@@ -23,11 +23,12 @@ fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swift 5.10 or later)" >&2; exit 1; }
 
-# The opentimelineio package (PyPI), which the tests use as an oracle for `farm import`; the farm
-# itself never runs it. In the repository's .build folder, beside the build.
+# The opentimelineio package (PyPI), which the tests use as an oracle for `farm import`, and
+# prometheus_client, whose parser reads `/metrics` in a test; the farm itself never runs them.
+# In the repository's .build folder, beside the build.
 venv="$(cd "$(dirname "$0")/.." && pwd)/.build/otio-venv"
-if ! "$venv/bin/python3" -c "import opentimelineio" 2>/dev/null; then
-    echo "setup: installing opentimelineio into $venv" >&2
+if ! "$venv/bin/python3" -c "import opentimelineio, prometheus_client" 2>/dev/null; then
+    echo "setup: installing opentimelineio and prometheus_client into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check "opentimelineio==0.18.1"
+    "$venv/bin/pip" install -q --disable-pip-version-check "opentimelineio==0.18.1" "prometheus_client==0.26.0"
 fi

@@ -94,6 +94,21 @@ import Testing
             let pruned = try Self.call("POST", "\(base)/api/prune", token: operate, body: #"{"job": \#(job)}"#)
             #expect(pruned.status == 200 && pruned.body.contains(#""job":\#(job)"#), "\(pruned.body)")
 
+            // /metrics: Prometheus's own parser reads it, and its numbers are the database's.
+            #expect(try Self.call("GET", "\(base)/metrics").status == 401)
+            let scraped = try Self.call("GET", "\(base)/metrics", token: read)
+            #expect(scraped.status == 200)
+            let samples = try Self.parseMetrics(scraped.body)
+            let chunksDone = try farm.store.connection.query("SELECT count(*) FROM chunks WHERE state = 'done'")[0]
+                .int(0)
+            #expect(samples["farm_frames_rendered_total"] == 240, "\(samples)")
+            #expect(samples[#"farm_chunks{state="done"}"#] == Double(chunksDone), "\(samples)")
+            #expect(samples[#"farm_jobs{state="done"}"#] == 1 && samples[#"farm_jobs{state="queued"}"#] == 0)
+            #expect(samples["farm_coordinator_up"] == 1)
+            let workersCounted = samples.filter { $0.key.hasPrefix("farm_workers{") }.values.reduce(0, +)
+            #expect(workersCounted == 1, "\(samples)")
+            #expect((samples[#"farm_worker_fps{worker="w1"}"#] ?? 0) > 0)
+
             // A revoked token answers 401 from then on.
             #expect(try farm.cli(["tokens", "list"]).stdout.contains("dashboard"))
             #expect(try farm.cli(["tokens", "revoke", "dashboard"]).status == 0)
@@ -157,6 +172,28 @@ import Testing
             let again = try post(project, output: output, token: submit)
             #expect(again.status == 400 && again.body.contains("exists"), "an existing output is never replaced")
         }
+    }
+
+    /// `/metrics` text read by `prometheus_client`'s parser (PyPI, in the tests' virtual
+    /// environment): each sample as `name{labels}` → value.
+    static func parseMetrics(_ text: String) throws -> [String: Double] {
+        let script = """
+            import json, sys
+            from prometheus_client.parser import text_string_to_metric_families
+            samples = {}
+            for family in text_string_to_metric_families(sys.stdin.read()):
+                for s in family.samples:
+                    labels = ",".join(f'{k}="{v}"' for k, v in sorted(s.labels.items()))
+                    samples[s.name + ("{" + labels + "}" if labels else "")] = s.value
+            print(json.dumps(samples))
+            """
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString).txt")
+        try Data(text.utf8).write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let result = try run(
+            "/bin/sh", ["-c", "\"$0\" -c \"$1\" < \"$2\"", OTIOOracleTests.python, script, input.path])
+        guard result.status == 0 else { throw TestError.failed("prometheus_client refused /metrics: \(result.stderr)") }
+        return try JSONDecoder().decode([String: Double].self, from: Data(result.stdout.utf8))
     }
 
     static func baseURL(of farm: TestFarm) throws -> String {

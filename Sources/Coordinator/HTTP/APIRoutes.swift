@@ -9,6 +9,13 @@ import Hummingbird
 enum APIRoutes {
     static func add(to router: Router<BasicRequestContext>, store: StoreQueue, submissions: SubmitRoute) {
         router.get("healthz") { _, _ in "ok\n" }
+        // Prometheus scrapes with a read token (its `authorization` setting).
+        router.group("metrics").add(middleware: TokenGate(store: store)).get { _, _ in
+            let text = try await store.run { MetricsText.render(try $0.metrics()) }
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        }
         let api = router.group("api").add(middleware: TokenGate(store: store))
         addReads(to: api, store: store)
         addControls(to: api, store: store)

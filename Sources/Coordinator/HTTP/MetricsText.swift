@@ -1,0 +1,48 @@
+import FarmCore
+import FarmStore
+
+/// `FarmMetrics` in Prometheus's text exposition format (version 0.0.4).
+enum MetricsText {
+    static func render(_ metrics: FarmMetrics) -> String {
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for sample in samples { out += "\(name)\(sample.labels) \(sample.value)\n" }
+        }
+        metric(
+            "farm_coordinator_up", "gauge", "1 when a coordinator serves the farm (it records itself every 5 s)",
+            [("", metrics.coordinatorUp ? "1" : "0")])
+        metric(
+            "farm_jobs", "gauge", "Jobs by state",
+            JobState.allCases.map { (#"{state="\#($0.rawValue)"}"#, String(metrics.jobs[$0] ?? 0)) })
+        metric(
+            "farm_chunks", "gauge", "Video chunks and audio blocks by state, over every job",
+            [
+                (#"{state="queued"}"#, String(metrics.chunks.queued)),
+                (#"{state="running"}"#, String(metrics.chunks.running)),
+                (#"{state="done"}"#, String(metrics.chunks.done)),
+            ])
+        metric(
+            "farm_frames_rendered_total", "counter", "Video frames of every accepted chunk",
+            [("", String(metrics.framesRendered))])
+        metric(
+            "farm_workers", "gauge", "Workers by state",
+            metrics.workers.sorted { $0.key < $1.key }.map { (#"{state="\#($0.key)"}"#, String($0.value)) })
+        metric(
+            "farm_worker_fps", "gauge", "Each worker's average frames per second over its accepted video chunks",
+            metrics.workerFps.map { (#"{worker="\#(escaped($0.worker))"}"#, String($0.fps)) })
+        metric(
+            "farm_segment_bytes", "gauge", "Bytes finished jobs' segments hold in the coordinator's data folder",
+            [("", String(metrics.segmentBytes))])
+        metric(
+            "farm_database_round_trip_seconds", "gauge", "One SELECT 1 to the farm's database, timed at this scrape",
+            [("", String(metrics.databaseSeconds))])
+        return out
+    }
+
+    /// A label value as the format quotes it.
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}
