@@ -10,9 +10,5 @@ public enum APIToken {
             .joined()
     }
 
-    public static func digest(of token: String) -> String {
-        let hash = SHA256()
-        hash.update(Array(token.utf8))
-        return hash.finish()
-    }
+    public static func digest(of token: String) -> String { SHA256.hex(of: token) }
 }

@@ -44,9 +44,7 @@ public struct ProbeCache: Sendable {
     }
 
     private func file(for path: String) -> URL {
-        let hasher = SHA256()
-        hasher.update(Array(path.utf8))
-        return folder.appendingPathComponent(hasher.finish() + ".json")
+        folder.appendingPathComponent(SHA256.hex(of: path) + ".json")
     }
 
     private func info(for path: String, stamp: FileStamp) -> MediaInfo? {

@@ -37,6 +37,13 @@ public final class SHA256 {
         return digest.map { String(format: "%02x", $0) }.joined()
     }
 
+    /// The hex SHA-256 of a text's UTF-8 bytes.
+    public static func hex(of text: String) -> String {
+        let hasher = SHA256()
+        hasher.update(Array(text.utf8))
+        return hasher.finish()
+    }
+
     /// The hex SHA-256 of a whole file, read in bounded pieces.
     public static func file(_ path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {

@@ -118,13 +118,7 @@ final class OTIOReader {
     /// A Stack's children drawn bottom to top from `offset` (timeline time of the stack's
     /// internal time 0), within `window`.
     func placeStack(_ stack: OTIOObject, offset: Rational, window: Range<Rational>?, kind: String?) {
-        var window = window
-        var offset = offset
-        if let trim = trimRange(of: stack) {
-            offset = offset - trim.start
-            window = intersect(window, (offset + trim.start)..<(offset + trim.end))
-        }
-        notes(markersOf: stack)
+        let (offset, window) = framed(stack, offset: offset, window: window)
         for (index, child) in stack.array("children").enumerated() {
             guard let object = OTIOObject(child, path: "\(stack.path).children[\(index)]", reader: self) else {
                 continue
@@ -140,6 +134,17 @@ final class OTIOReader {
                 problem(object.path, "\(object.schema.text) cannot be a child of a Stack here")
             }
         }
+    }
+
+    /// A composition placed at `offset` within `window`: its `source_range` shifts its children
+    /// back by its start and cuts them to its duration (returned as the children's offset and
+    /// window); its markers are noted.
+    private func framed(_ composition: OTIOObject, offset: Rational, window: Range<Rational>?) -> (
+        offset: Rational, window: Range<Rational>?
+    ) {
+        notes(markersOf: composition)
+        guard let trim = trimRange(of: composition) else { return (offset, window) }
+        return (offset - trim.start, intersect(window, offset..<(offset + trim.duration)))
     }
 
     /// A Track's children one after another, as one farm track (nested compositions become
@@ -159,13 +164,7 @@ final class OTIOReader {
             problem(track.childPath("kind"), "a Track needs its kind (\"Video\" or \"Audio\")")
             return
         }
-        var window = window
-        var offset = offset
-        if let trim = trimRange(of: track) {
-            offset = offset - trim.start
-            window = intersect(window, (offset + trim.start)..<(offset + trim.end))
-        }
-        notes(markersOf: track)
+        let (offset, window) = framed(track, offset: offset, window: window)
         placeSequence(
             Array(track.array("children").enumerated()), in: track, offset: offset, window: window,
             kind: ownKind ?? "video")
