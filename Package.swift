@@ -64,7 +64,7 @@ let package = Package(
         .target(
             name: "FarmHTTP",
             dependencies: [
-                "FarmCore", "FarmMedia", "FarmRender", "FarmStore",
+                "FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmCoordinator",
                 .product(name: "Hummingbird", package: "hummingbird"), logging,
             ],
             path: "Sources/Coordinator/HTTP"

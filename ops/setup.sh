@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(libzmq3-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev
     libpq-dev libssl-dev postgresql ffmpeg pkg-config python3 tmux libharfbuzz-dev libfreetype-dev
-    libfontconfig-dev fonts-dejavu-core python3-venv curl)
+    libfontconfig-dev fonts-dejavu-core python3-venv curl chromium chromium-driver)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -23,12 +23,15 @@ fi
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swift 5.10 or later)" >&2; exit 1; }
 
-# The opentimelineio package (PyPI), which the tests use as an oracle for `farm import`, and
-# prometheus_client, whose parser reads `/metrics` in a test; the farm itself never runs them.
+# Test-only Python packages (PyPI); the farm itself never runs them: opentimelineio, an oracle
+# for `farm import`; prometheus_client, whose parser reads `/metrics`; selenium, which drives the
+# dashboard in Debian's headless Chromium; schemathesis, which calls the API against its
+# OpenAPI file.
 # In the repository's .build folder, beside the build.
 venv="$(cd "$(dirname "$0")/.." && pwd)/.build/otio-venv"
-if ! "$venv/bin/python3" -c "import opentimelineio, prometheus_client" 2>/dev/null; then
-    echo "setup: installing opentimelineio and prometheus_client into $venv" >&2
+if ! "$venv/bin/python3" -c "import opentimelineio, prometheus_client, selenium, schemathesis" 2>/dev/null; then
+    echo "setup: installing the tests' Python packages into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check "opentimelineio==0.18.1" "prometheus_client==0.26.0"
+    "$venv/bin/pip" install -q --disable-pip-version-check "opentimelineio==0.18.1" "prometheus_client==0.26.0" \
+        "selenium==4.45.0" "schemathesis==4.32.5"
 fi

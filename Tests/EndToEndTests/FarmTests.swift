@@ -73,12 +73,16 @@ import Testing
                 ("seven", ["--chunk-frames", "7", "--data", dir.appendingPathComponent("farm-data").path]),
                 ("one-frame", ["--chunk-frames", "1", "--database", database]),
                 ("two-seconds", ["--chunk-seconds", "2", "--database", database]),
-                ("whole", ["--chunks", "1", "--database", database]),
+                ("whole", ["--chunks", "1", "--database", database, "--no-dashboard"]),
             ]
             for (name, arguments) in runs {
                 let output = dir.appendingPathComponent("\(name).mov")
                 let result = try Self.farm(["render", project.path, "-o", output.path, "--workers", "2"] + arguments)
                 #expect(result.stdout.contains("120 frames"), "\(name): \(result.stdout)")
+                // The farm's dashboard, with this render's token, unless asked not to.
+                let dashboard =
+                    result.stderr.hasPrefix("dashboard: http://127.0.0.1:") && result.stderr.contains("/#token=farm_")
+                #expect(dashboard == !arguments.contains("--no-dashboard"), "\(name): \(result.stderr)")
                 #expect(try frameHashes(output) == expectedFrames, "\(name)")
                 #expect(try audioHash(output) == expectedAudio, "\(name)")
                 try Self.expectExactStreams(output, frames: 120, name: name)

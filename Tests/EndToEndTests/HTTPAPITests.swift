@@ -174,6 +174,83 @@ import Testing
         }
     }
 
+    /// `POST /api/jobs` with an OpenTimelineIO `timeline` in place of a project: imported as
+    /// `farm import` does, its media confined as a project's; and `notify` checked and kept.
+    @Test func timelinesAndNotifyURLsAreSubmittedOverHTTP() throws {
+        try withTemporaryDirectory { dir in
+            let media = dir.appendingPathComponent("media")
+            try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+            _ = try FarmTests.seamProject(in: media, width: 320, height: 180, seconds: 4)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0", "--media-root", media.path])
+            let base = try Self.baseURL(of: farm)
+            let token = try farm.cli(["tokens", "create", "editor", "--role", "submit"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            func timeline(_ url: String) -> String {
+                OTIODocument.timeline(
+                    [OTIODocument.track("Video", "V1", [OTIODocument.clip("shot", url, source: (0, 48))])], rate: "24")
+            }
+            let output = dir.appendingPathComponent("cut.mov").path
+            func post(_ fields: String) throws -> Answer {
+                try Self.call("POST", "\(base)/api/jobs", token: token, body: "{\(fields), \"output\": \"\(output)\"}")
+            }
+            let escaping = try post(#""timeline": \#(timeline("/etc/hostname"))"#)
+            #expect(escaping.status == 400 && escaping.body.contains("project.assets"), "\(escaping.body)")
+            let notTimeline = try post(#""timeline": {"OTIO_SCHEMA": "Clip.2"}"#)
+            #expect(notTimeline.status == 400 && notTimeline.body.contains(#""path":"timeline"#), "\(notTimeline.body)")
+            let both = try post(#""timeline": \#(timeline("a.mp4")), "project": {}"#)
+            #expect(both.status == 400 && both.body.contains("not both"), "\(both.body)")
+            let badNotify = try post(#""timeline": \#(timeline("a.mp4")), "notify": "ftp://x""#)
+            #expect(badNotify.status == 400 && badNotify.body.contains(#""path":"notify""#), "\(badNotify.body)")
+            #expect(try farm.store.connection.query("SELECT id FROM jobs").isEmpty)
+
+            let queued = try post(#""timeline": \#(timeline("a.mp4")), "notify": "http://127.0.0.1:9/hook""#)
+            #expect(queued.status == 201, "\(queued.body)")
+            let job = try JSONDecoder().decode(JobStatus.self, from: Data(queued.body.utf8))
+            #expect(job.frameCount == 48)
+            #expect(
+                try farm.store.connection.query("SELECT notify_url FROM jobs WHERE id = $1", [String(job.id)]).first?[0]
+                    == "http://127.0.0.1:9/hook")
+            try farm.startWorker("w1")
+            #expect(try farm.finish(job.id).state == .done)
+            #expect(try frameHashes(URL(fileURLWithPath: output)).count == 48)
+        }
+    }
+
+    /// schemathesis (PyPI) calls every operation of docs/openapi.yaml with examples, edge cases
+    /// and random inputs, as an operator token (so that controls act): no answer may be a 5xx,
+    /// have a status or content type the file does not list, or break its schema.
+    @Test func theAPIKeepsToItsOpenAPIFile() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0", "--media-root", dir.path])
+            try farm.startWorker("w1")
+            let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: [])
+            #expect(try farm.finish(job).state == .done)
+            let base = try Self.baseURL(of: farm)
+            let token = try farm.cli(["tokens", "create", "fuzz", "--role", "operate"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let schemathesis = URL(fileURLWithPath: OTIOOracleTests.python).deletingLastPathComponent()
+                .appendingPathComponent("schemathesis").path
+            let result = try run(
+                schemathesis,
+                [
+                    "run", DashboardBrowserTests.repository.appendingPathComponent("docs/openapi.yaml").path,
+                    "--url", base, "-H", "Authorization: Bearer \(token)",
+                    "--checks",
+                    "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+                    // An endless stream: the browser test reads it.
+                    "--exclude-path", "/api/events",
+                    "--max-examples", "30", "--seed", "1", "--workers", "1", "--no-color",
+                ], in: dir, timeout: 600)
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("passed"), "\(result.stdout)")
+        }
+    }
+
     /// `/metrics` text read by `prometheus_client`'s parser (PyPI, in the tests' virtual
     /// environment): each sample as `name{labels}` → value.
     static func parseMetrics(_ text: String) throws -> [String: Double] {

@@ -1,14 +1,20 @@
 import FarmCore
 import FarmRender
 import FarmStore
+import Foundation
 import Hummingbird
 
 /// The farm's HTTP API (docs/openapi.yaml): every read and control action of the command line,
 /// with the same effect in the database. Paths are under /api; only /healthz answers without a
 /// token.
 enum APIRoutes {
-    static func add(to router: Router<BasicRequestContext>, store: StoreQueue, submissions: SubmitRoute) {
+    static func add(
+        to router: Router<BasicRequestContext>, store: StoreQueue, submissions: SubmitRoute, events: FarmEvents,
+        dataDirectory: URL?
+    ) {
         router.get("healthz") { _, _ in "ok\n" }
+        DashboardRoutes.addPages(to: router)
+        DashboardSession.add(to: router, store: store)
         // Prometheus scrapes with a read token (its `authorization` setting).
         router.group("metrics").add(middleware: TokenGate(store: store)).get { _, _ in
             let text = try await store.run { MetricsText.render(try $0.metrics()) }
@@ -19,6 +25,7 @@ enum APIRoutes {
         let api = router.group("api").add(middleware: TokenGate(store: store))
         addReads(to: api, store: store)
         addControls(to: api, store: store)
+        DashboardRoutes.addAPI(to: api, store: store, events: events, dataDirectory: dataDirectory)
         api.post("jobs") { request, _ in
             do { return try await submissions.submit(request, store: store) } catch { throw APIError.from(error) }
         }
@@ -38,10 +45,12 @@ enum APIRoutes {
         api.get("jobs/:id/attempts") { request, context in
             let id = try jobID(context)
             let chunk = request.uri.queryParameters.get("chunk", as: Int.self)
-            return try await answer(store) { store in
-                _ = try store.jobDetail(id, everyChunk: false)  // 404 for no such job
-                return try store.attemptLog(job: id, chunk: chunk)
+            if let chunk { try checkChunk(chunk) }
+            let kindText = request.uri.queryParameters.get("kind") ?? "video"
+            guard let kind = ChunkKind(rawValue: kindText) else {
+                throw APIError(.badRequest, "video or audio", path: "kind")
             }
+            return try await answer(store) { try $0.attemptLog(job: id, chunk: chunk, kind: kind) }
         }
         api.get("workers") { _, _ in try await answer(store) { try $0.workerStatuses() } }
         api.get("farm") { _, _ in
@@ -72,12 +81,15 @@ enum APIRoutes {
         api.put("jobs/:id/priority") { request, context in
             let id = try jobID(context)
             let body = try await JSONBody.decode(PriorityChange.self, from: request)
+            guard Int(Int32.min)...Int(Int32.max) ~= body.priority else {
+                throw APIError(.badRequest, "must lie in \(Int32.min)...\(Int32.max)", path: "priority")
+            }
             return try await answer(store) { try status(of: $0.setPriority(job: id, body.priority).id, in: $0) }
         }
         api.post("jobs/:id/retry") { request, context in
             let id = try jobID(context)
             let body = try await JSONBody.decode(RetryRequest.self, from: request, ifEmpty: RetryRequest())
-            if let chunk = body.chunk, chunk < 0 { throw APIError(.badRequest, "must be >= 0", path: "chunk") }
+            if let chunk = body.chunk { try checkChunk(chunk) }
             return try await answer(store) { store in
                 let source = try store.projectOf(job: id)
                 let media =
@@ -122,11 +134,18 @@ enum APIRoutes {
 
     // MARK: Helpers
 
-    private static func jobID(_ context: BasicRequestContext) throws -> Int64 {
+    static func jobID(_ context: BasicRequestContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else {
             throw APIError(.badRequest, "a job id is a positive integer", path: "id")
         }
         return id
+    }
+
+    /// A chunk index as the database holds it: 0 to 2147483647.
+    private static func checkChunk(_ chunk: Int) throws {
+        guard 0...Int(Int32.max) ~= chunk else {
+            throw APIError(.badRequest, "a chunk index lies in 0...\(Int32.max)", path: "chunk")
+        }
     }
 
     private static func status(of id: Int64, in store: FarmStore) throws -> JobStatus {
@@ -135,7 +154,7 @@ enum APIRoutes {
     }
 
     /// Runs `body` against the database and answers with its JSON, or with the error's status.
-    private static func answer<T: Encodable & Sendable>(
+    static func answer<T: Encodable & Sendable>(
         _ store: StoreQueue, _ body: @escaping @Sendable (FarmStore) throws -> T
     ) async throws -> Response {
         do {

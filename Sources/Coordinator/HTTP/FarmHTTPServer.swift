@@ -9,6 +9,7 @@ import NIOCore
 public final class FarmHTTPServer: @unchecked Sendable {
     private let task: Task<Void, Error>
     private let done = DispatchSemaphore(value: 0)
+    private let events: FarmEvents
     /// The address it listens on ("http://127.0.0.1:8080"), once it does.
     public let url: String
 
@@ -16,11 +17,17 @@ public final class FarmHTTPServer: @unchecked Sendable {
     /// it listens; throws when it cannot.
     ///
     /// Projects submitted over HTTP find their assets in `mediaRoot` (and only there); nil
-    /// takes no submissions.
-    public init(database: String, host: String, port: Int, mediaRoot: URL?, logger: Logger) throws {
+    /// takes no submissions. Chunk thumbnails are read from the coordinator's `dataDirectory`.
+    public init(
+        database: String, host: String, port: Int, mediaRoot: URL?, dataDirectory: URL?, logger: Logger
+    ) throws {
         let store = StoreQueue(database: database)
         let router = Router()
-        APIRoutes.add(to: router, store: store, submissions: SubmitRoute(mediaRoot: mediaRoot))
+        let events = FarmEvents(database: database)
+        self.events = events
+        APIRoutes.add(
+            to: router, store: store, submissions: SubmitRoute(mediaRoot: mediaRoot), events: events,
+            dataDirectory: dataDirectory)
         let bound = Locked<Result<Int, Error>?>(nil)
         let listening = DispatchSemaphore(value: 0)
         let app = Application(
@@ -44,10 +51,13 @@ public final class FarmHTTPServer: @unchecked Sendable {
         }
         guard listening.wait(timeout: .now() + 30) == .success, let result = bound.current else {
             task.cancel()
+            events.stop()
             throw FarmHTTPError(description: "the HTTP API did not start on \(host):\(port) within 30 s")
         }
         switch result {
-        case .success(let actual): url = "http://\(host):\(actual)"
+        case .success(let actual):
+            url = "http://\(host):\(actual)"
+            events.start()
         case .failure(let error):
             throw FarmHTTPError(description: "the HTTP API cannot listen on \(host):\(port): \(error)")
         }
@@ -55,6 +65,8 @@ public final class FarmHTTPServer: @unchecked Sendable {
 
     /// Stops serving and waits for it.
     public func stop() {
+        // Event streams end first: a page's open stream would hold the server's shutdown.
+        events.stop()
         task.cancel()
         done.wait()
     }

@@ -6,9 +6,11 @@ import Foundation
 import Hummingbird
 
 /// `POST /api/jobs`: `farm submit` over HTTP. The body is `{"project": {…}, "output": "/abs/out.mp4",
-/// "priority": 0, "overwrite": false}`; the project is checked against its media exactly as the
-/// command line checks it, with its assets found in and confined to `farm serve --media-root`
-/// and its output to `--output-root`. Problems answer 400, one per line of the CLI.
+/// "priority": 0, "overwrite": false, "notify": "https://…"}`, or `"timeline"` with an
+/// OpenTimelineIO document in place of `"project"` (imported as `farm import` does). The project is
+/// checked against its media exactly as the command line checks it, with its assets found in and
+/// confined to `farm serve --media-root` and its output to `--output-root`. Problems answer 400,
+/// one per line of the CLI.
 struct SubmitRoute: Sendable {
     /// Where submitted projects' assets are; nil: this farm takes no submissions over HTTP.
     let mediaRoot: URL?
@@ -28,10 +30,13 @@ struct SubmitRoute: Sendable {
     }
 
     struct Fields: Sendable {
+        /// The farm project's JSON, or the OpenTimelineIO document's when `isTimeline`.
         var project: String
+        var isTimeline = false
         var output: String
         var priority: Int
         var overwrite: Bool
+        var notify: String?
     }
 
     /// The body's members; the project kept as the JSON it was written as (exact numbers).
@@ -42,8 +47,18 @@ struct SubmitRoute: Sendable {
         }
         guard case .object(let members) = body else { throw APIError(.badRequest, "the body must be a JSON object") }
         func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
-        guard let project = member("project") else { throw APIError(.badRequest, "is required", path: "project") }
-        guard case .object = project else { throw APIError(.badRequest, "must be a project object", path: "project") }
+        let timeline = member("timeline")
+        guard let project = member("project") ?? timeline else {
+            throw APIError(.badRequest, "is required (or timeline, an OpenTimelineIO document)", path: "project")
+        }
+        if timeline != nil && member("project") != nil {
+            throw APIError(.badRequest, "give project or timeline, not both", path: "timeline")
+        }
+        guard case .object = project else {
+            throw APIError(
+                .badRequest, timeline == nil ? "must be a project object" : "must be an OpenTimelineIO object",
+                path: timeline == nil ? "project" : "timeline")
+        }
         guard case .string(let output)? = member("output") else {
             throw APIError(.badRequest, "is required: the output file's absolute path", path: "output")
         }
@@ -62,17 +77,26 @@ struct SubmitRoute: Sendable {
             }
             overwrite = flag
         }
-        let known: Set = ["project", "output", "priority", "overwrite"]
+        var notify: String?
+        if let value = member("notify") {
+            guard case .string(let url) = value else { throw APIError(.badRequest, "must be a URL", path: "notify") }
+            if let problem = JobSubmission.notifyProblem(url) { throw APIError(.badRequest, problem, path: "notify") }
+            notify = url
+        }
+        let known: Set = ["project", "timeline", "output", "priority", "overwrite", "notify"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw APIError(
                 .badRequest, "unknown key (allowed: \(known.sorted().joined(separator: ", ")))", path: unknown.key)
         }
-        return Fields(project: JSONWriter.pretty(project), output: output, priority: priority, overwrite: overwrite)
+        return Fields(
+            project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, priority: priority,
+            overwrite: overwrite, notify: notify)
     }
 
     /// Checks and queues the project as `farm submit --media-root ROOT` does.
     static func submit(_ fields: Fields, mediaRoot: URL, in store: FarmStore) throws -> JobStatus {
         let file = mediaRoot.appendingPathComponent("project.json").path
+        let projectText = try fields.isTimeline ? imported(fields.project, mediaRoot: mediaRoot) : fields.project
         var loader = ProjectLoader(mediaRoot: mediaRoot, confined: true)
         // The user's media is probed in a child process, as the CLI does: a file that crashes
         // FFmpeg is that asset's problem, not the coordinator's.
@@ -80,10 +104,14 @@ struct SubmitRoute: Sendable {
         loader.probe = { try isolated.probe(path: $0) }
         let loaded: LoadedProject
         do {
-            loaded = try loader.check(try loader.parse(text: fields.project, file: file), file: file)
+            loaded = try loader.check(try loader.parse(text: projectText, file: file), file: file)
         } catch let error as ProjectError {
-            throw APIError.problems(
-                error.diagnostics.map { ($0.path.isEmpty ? nil : "project.\($0.path)", $0.message) })
+            var problems = error.diagnostics.map { ($0.path.isEmpty ? nil : "project.\($0.path)", $0.message) }
+            if fields.isTimeline {
+                problems.append(
+                    (nil, "(paths above are in the farm project made from this timeline; farm import writes it)"))
+            }
+            throw APIError.problems(problems)
         }
         let check = OutputCheck(path: fields.output, project: loaded.project, projectFile: "project")
         guard check.problems.isEmpty, let container = check.container else {
@@ -93,11 +121,27 @@ struct SubmitRoute: Sendable {
         if let problem = check.replaceProblem(overwrite: fields.overwrite) ?? outside {
             throw APIError(.badRequest, problem, path: "output")
         }
-        let submission = try JobSubmission(
+        var submission = try JobSubmission(
             loaded: loaded, file: file, mediaRoot: mediaRoot, output: check.url, container: container,
-            chunkSize: .seconds(Rational(2)), priority: fields.priority, text: fields.project)
+            chunkSize: .seconds(Rational(2)), priority: fields.priority, text: projectText)
+        submission.notifyURL = fields.notify
         let id = try store.submit(submission)
         guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
         return status
+    }
+
+    /// The farm project made from an OpenTimelineIO document, its media found as `farm import
+    /// --media-root ROOT` finds it; problems named by their path in the document.
+    static func imported(_ timeline: String, mediaRoot: URL) throws -> String {
+        var options = OTIOImport.Options()
+        options.mediaRoot = mediaRoot
+        do {
+            let result = try OTIOImport.read(
+                Array(timeline.utf8), file: mediaRoot.appendingPathComponent("timeline.otio").path, options: options)
+            return JSONWriter.pretty(result.project)
+        } catch let error as ProjectError {
+            throw APIError.problems(
+                error.diagnostics.map { ($0.path.isEmpty ? "timeline" : "timeline.\($0.path)", $0.message) })
+        }
     }
 }

@@ -10,10 +10,10 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+        guard let token = Self.token(of: request) else {
             throw APIError(.unauthorized, "a bearer token is needed (farm tokens create NAME --role read)")
         }
-        let digest = APIToken.digest(of: String(header.dropFirst("Bearer ".count)))
+        let digest = APIToken.digest(of: token)
         guard let role = try await store.run({ try $0.tokenRole(digest: digest) }) else {
             throw APIError(.unauthorized, "unknown or revoked token")
         }
@@ -22,6 +22,15 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
             throw APIError(.forbidden, "this token's role is \(role.rawValue); this call needs \(needed.rawValue)")
         }
         return try await next(request, context)
+    }
+
+    /// The bearer token of the `Authorization` header, or else the dashboard's cookie
+    /// (`DashboardSession`).
+    static func token(of request: Request) -> String? {
+        if let header = request.headers[.authorization] {
+            return header.hasPrefix("Bearer ") ? String(header.dropFirst("Bearer ".count)) : nil
+        }
+        return DashboardSession.token(inCookies: request.headers[values: .cookie])
     }
 
     static func role(for request: Request) -> TokenRole {

@@ -53,6 +53,7 @@ public final class CoordinatorServer {
     private let intake: UploadIntake
     private let joins: JoinScheduler
     private let retention: SegmentRetention
+    private let notifier: JobNotifier
     private let logger: Logger
     private let stopFlag = StopFlag()
     private let clock = ContinuousClock()
@@ -90,6 +91,7 @@ public final class CoordinatorServer {
         retention = SegmentRetention(
             database: configuration.database, logger: logger, dataDirectory: configuration.dataDirectory,
             keepSeconds: configuration.keepSegmentsSeconds)
+        notifier = JobNotifier(database: configuration.database, logger: logger)
     }
 
     /// Asks `run()` to return; safe from any thread.
@@ -117,6 +119,9 @@ public final class CoordinatorServer {
             try joins.finishJoins()
         }
         retention.finish()
+        // A job that just ended is told of now, not by the next coordinator.
+        notifier.poke()
+        notifier.finish()
         try sessions.markAllLost()
         // No coordinator, no warning about its data folder: the next one finds out for itself.
         try? intake.dataFolder.reset()
@@ -287,6 +292,8 @@ public final class CoordinatorServer {
             try store.recordCoordinatorServing()
             retention.poke()
         }
+        // Notices go out within a second of a job's end.
+        if ticks % 5 == 0 { notifier.poke() }
         for key in try store.expireLeases() {
             logger.warning("lease of \(key) expired; the chunk goes back to the queue")
             sessions.release(key)

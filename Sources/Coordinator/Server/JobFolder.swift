@@ -17,6 +17,20 @@ public struct JobFolder: Sendable {
         url.appendingPathComponent(ChunkedRender.fileName(kind: kind, chunk: chunk))
     }
 
+    /// A video chunk's first frame as a small JPEG, beside its segment (the dashboard's picture).
+    public func thumbnail(chunk index: Int) -> URL {
+        url.appendingPathComponent(String(format: "thumbnail-%06d.jpg", index))
+    }
+
+    /// Keeps a worker's thumbnail of an accepted chunk: a JPEG of at most 256 KiB, or nothing.
+    /// A picture for people, so it is written without a sync and a failure is no error.
+    func keepThumbnail(_ base64: String?, chunk index: Int) {
+        guard let base64, base64.count <= 350_000, let bytes = Data(base64Encoded: base64),
+            bytes.starts(with: [0xFF, 0xD8, 0xFF])
+        else { return }
+        try? bytes.write(to: thumbnail(chunk: index), options: .atomic)
+    }
+
     /// An attempt's upload in progress; each attempt has its own file.
     public func upload(_ key: AttemptKey) -> URL {
         incoming.appendingPathComponent("chunk-\(key.chunk)-attempt-\(key.attempt).part")

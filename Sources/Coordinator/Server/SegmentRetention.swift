@@ -5,48 +5,29 @@ import Logging
 
 /// Measures finished jobs' segment folders and removes those due (`farm prune`,
 /// `--keep-segments`), a few jobs per pass. Walking or deleting a folder of 100,000 segments
-/// takes seconds, so a pass runs on a thread and a database connection of its own; the
-/// coordinator's loop only starts one now and then (`poke`).
+/// takes seconds, so a pass runs in the background (`BackgroundPass`); the coordinator's loop
+/// only starts one now and then (`poke`).
 final class SegmentRetention: @unchecked Sendable {
-    private let database: String
     private let logger: Logger
     private let dataDirectory: URL
     /// Remove finished jobs' segments this many seconds after they end; nil keeps them.
     private let keepSeconds: Double?
-    private let queue = DispatchQueue(label: "farm.segment-retention")
-    private let busy = Locked(false)
-    /// Opened on the queue, dropped after an error (reopened by the next pass).
-    private var store: FarmStore?
+    private var background: BackgroundPass!
 
     init(database: String, logger: Logger, dataDirectory: URL, keepSeconds: Double?) {
-        self.database = database
         self.logger = logger
         self.dataDirectory = dataDirectory
         self.keepSeconds = keepSeconds
+        background = BackgroundPass(name: "segment-retention", database: database, logger: logger) { [unowned self] in
+            try pass($0)
+        }
     }
 
     /// Starts a pass unless one runs.
-    func poke() {
-        let idle = busy.withLock { running -> Bool in
-            defer { running = true }
-            return !running
-        }
-        guard idle else { return }
-        queue.async { [self] in
-            defer { busy.withLock { $0 = false } }
-            do {
-                let store = try self.store ?? FarmStore(url: database)
-                self.store = store
-                try pass(store)
-            } catch {
-                store = nil
-                logger.warning("segment retention: \(error)")
-            }
-        }
-    }
+    func poke() { background.poke() }
 
     /// Waits for a pass in progress (the coordinator is stopping).
-    func finish() { queue.sync {} }
+    func finish() { background.finish() }
 
     private func pass(_ store: FarmStore) throws {
         for job in try store.jobsToPrune(keep: keepSeconds) {

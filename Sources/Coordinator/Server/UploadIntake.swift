@@ -195,6 +195,7 @@ final class UploadIntake {
         let chunk = result.chunk
         try AtomicFile.replace(
             folder(chunk.job).result(kind: chunk.kind, chunk: chunk.chunk), with: result.file, synced: true)
+        if chunk.kind == .video { folder(chunk.job).keepThumbnail(result.done.thumbnail, chunk: chunk.index) }
         let what =
             chunk.kind == .audio ? "audio block \(chunk.index)" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
         let fps = String(format: "%.1f", result.done.fps)

@@ -27,7 +27,10 @@ extension FarmStore {
                   AND ($2::double precision IS NULL
                        OR finished_at < now() - make_interval(secs => $2::double precision))
                 RETURNING id, segment_bytes
-                """, [job.map(String.init), olderThan.map { String($0) }]
+                """,
+                // Past a century every finished job is younger: the same answer, and PostgreSQL
+                // takes no timestamp that far back.
+                [job.map(String.init), olderThan.map { String(min($0, 100 * 365.25 * 86400)) }]
             ).map { ($0.int(0), $0[1].flatMap(Int64.init)) }.sorted { $0.job < $1.job }
         }
     }

@@ -74,17 +74,19 @@ extension FarmStore {
         return JobDetail(job: job, chunks: chunks, errors: errors)
     }
 
-    /// Every attempt of a job in the order they were made, or of one video chunk.
-    public func attemptLog(job id: Int64, chunk: Int? = nil) throws -> [AttemptStatus] {
+    /// Every attempt of a job in the order they were made, or of one chunk (a video chunk
+    /// unless `kind` says audio).
+    public func attemptLog(job id: Int64, chunk: Int? = nil, kind: ChunkKind = .video) throws -> [AttemptStatus] {
         guard try self.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
         if let chunk {
             guard
                 try !connection.query(
-                    "SELECT 1 FROM chunks WHERE job_id = $1 AND kind = 'video' AND idx = $2",
-                    [String(id), String(chunk)]
+                    "SELECT 1 FROM chunks WHERE job_id = $1 AND kind = $3 AND idx = $2",
+                    [String(id), String(chunk), kind.rawValue]
                 ).isEmpty
             else { throw FarmControlError.noSuchChunk(job: id, index: chunk) }
-            return try attempts(job: id, where: "c.kind = 'video' AND c.idx = $3", parameters: [String(chunk)])
+            return try attempts(
+                job: id, where: "c.kind = $4 AND c.idx = $3", parameters: [String(chunk), kind.rawValue])
         }
         return try attempts(job: id)
     }

@@ -22,6 +22,8 @@ public struct JobSubmission: Sendable {
     public var sampleRate: Int
     /// The version of each asset the job renders from (`MediaPin`); empty pins nothing.
     public var mediaPins: [String: MediaPin] = [:]
+    /// Told once when the job ends: its JSON POSTed, signed with the farm's secret.
+    public var notifyURL: String?
 
     public init(
         name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,

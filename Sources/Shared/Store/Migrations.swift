@@ -272,6 +272,7 @@ public enum Migrations {
         (10, liveness),
         (11, retention),
         (12, tokens),
+        (13, notify),
     ]
 
     /// The newest schema version this build knows.

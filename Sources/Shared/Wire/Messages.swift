@@ -102,9 +102,13 @@ public struct ChunkDone: Codable, Sendable {
     /// The digest of every block of pinned media the render read, for the coordinator to hold
     /// against every other render's (`MediaReads`). Absent from workers older than 0.7.
     public var mediaBlocks: [MediaReads.Block]?
+    /// A video chunk's first frame as a small JPEG, base64: the dashboard's picture of it.
+    /// Absent from workers older than 0.9, and when the worker could not make one.
+    public var thumbnail: String?
 
     public init(
-        key: AttemptKey, bytes: Int64, sha256: String, frames: Int64, fps: Double, mediaBlocks: [MediaReads.Block] = []
+        key: AttemptKey, bytes: Int64, sha256: String, frames: Int64, fps: Double, mediaBlocks: [MediaReads.Block] = [],
+        thumbnail: [UInt8]? = nil
     ) {
         self.key = key
         self.bytes = bytes
@@ -112,6 +116,7 @@ public struct ChunkDone: Codable, Sendable {
         self.frames = frames
         self.fps = fps
         self.mediaBlocks = mediaBlocks
+        self.thumbnail = thumbnail.map { Data($0).base64EncodedString() }
     }
 }
 

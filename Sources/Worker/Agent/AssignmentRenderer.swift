@@ -18,6 +18,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
         public var mediaBlocks: [MediaReads.Block]
         /// What reading the pinned media cost.
         public var mediaCost: MediaReads.Cost
+        /// A video chunk's first frame as a small JPEG (`Thumbnail`).
+        public var thumbnail: [UInt8]?
     }
 
     private let mediaRoot: URL?
@@ -52,9 +54,13 @@ public final class AssignmentRenderer: @unchecked Sendable {
         if let changed = loaded.reads?.failure { throw changed }
         let seconds = (clock.now - started) / .seconds(1)
         let frames = assignment.end - assignment.start
+        // Made after the speed is measured: a picture for people, not part of the render. A
+        // chunk without one is still a good chunk.
+        let thumbnail = assignment.kind == .video ? try? Thumbnail.jpeg(ofFirstFrameIn: url.path) : nil
         return Output(
             url: url, frames: frames, fps: Double(frames) / max(seconds, 0.001),
-            mediaBlocks: loaded.reads?.blocks ?? [], mediaCost: loaded.reads?.cost ?? MediaReads.Cost())
+            mediaBlocks: loaded.reads?.blocks ?? [], mediaCost: loaded.reads?.cost ?? MediaReads.Cost(),
+            thumbnail: thumbnail)
     }
 
     /// Forgets the scratch folder of an attempt once its result is accepted or dropped.

@@ -1,5 +1,6 @@
 import FarmCoordinator
 import FarmCore
+import FarmHTTP
 import FarmStore
 import FarmWire
 import Foundation
@@ -22,6 +23,8 @@ struct LocalFarm {
     let workers: Int
     let encoderThreads: Int
     let verbose: Bool
+    /// Serve the dashboard and API on a free loopback port while it renders, and print where.
+    let dashboard: Bool
     /// Ctrl-C or SIGTERM: the job is cancelled and everything above is stopped.
     let interruption: Interruption
 
@@ -68,6 +71,8 @@ struct LocalFarm {
             coordinator.stop()
             coordinatorDone.wait()
         }
+        let api = dashboard ? try serveDashboard(database: url, data: data, store: store) : nil
+        defer { api?.stop() }
         let processes = try startWorkers(endpoint: coordinator.endpoint, data: data, keys: keys)
         defer {
             // The coordinator winds down while the workers do.
@@ -94,6 +99,31 @@ struct LocalFarm {
             // Left queued, another coordinator of a named database would render it later.
             _ = try? store.cancel(job: id)
             throw interrupted
+        }
+    }
+
+    /// The dashboard of this render's farm: its address with a token of its own, printed once,
+    /// revoked when the render ends.
+    private func serveDashboard(database: String, data: URL, store: FarmStore) throws -> DashboardServer {
+        let token = APIToken.generate()
+        let name = "render-\(getpid())"
+        _ = try store.revokeToken(name: name)
+        try store.createToken(name: name, role: .operate, digest: APIToken.digest(of: token))
+        let server = try FarmHTTPServer(
+            database: database, host: "127.0.0.1", port: 0, mediaRoot: nil, dataDirectory: data,
+            logger: Logger(label: "farm.http"))
+        FileHandle.standardError.write(Data("dashboard: \(server.url)/#token=\(token)\n".utf8))
+        return DashboardServer(server: server, store: store, token: name)
+    }
+
+    struct DashboardServer {
+        let server: FarmHTTPServer
+        let store: FarmStore
+        let token: String
+
+        func stop() {
+            server.stop()
+            _ = try? store.revokeToken(name: token)
         }
     }
 

@@ -24,7 +24,9 @@ struct Render: ParsableCommand {
 
             Progress goes to standard error: on a terminal the live view of `farm watch` (a bar for \
             the job and one per running chunk), plain lines otherwise. The last line on standard \
-            output is a summary.
+            output is a summary. On a farm, the first line on standard error is the address of its \
+            dashboard (and HTTP API) on this machine with a token for this render: open it in a \
+            browser to watch the chunks (--no-dashboard to skip it).
 
             Exit codes: 0 done, 1 rendering failed, 2 bad project, media or output path \
             (nothing written), 4 cancelled (by `farm cancel` from another terminal), 64 a \
@@ -66,6 +68,11 @@ struct Render: ParsableCommand {
 
     @Option(name: .long, help: "Decoder threads per video source with --local (0: one per core).")
     var decoderThreads = 1
+
+    @Flag(
+        name: .long,
+        help: "On a farm: do not serve the dashboard (by default on a free loopback port, its address printed).")
+    var noDashboard = false
 
     func validate() throws {
         if let threads, threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
@@ -119,7 +126,8 @@ struct Render: ParsableCommand {
         }
         let farm = LocalFarm(
             database: database, started: started, workers: workerCount,
-            encoderThreads: threads ?? 1, verbose: options.verbose, interruption: interruption)
+            encoderThreads: threads ?? 1, verbose: options.verbose, dashboard: !noDashboard,
+            interruption: interruption)
         let clock = ContinuousClock()
         let started = clock.now
         let detail: JobDetail

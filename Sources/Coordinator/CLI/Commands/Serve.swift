@@ -159,7 +159,7 @@ struct Serve: ParsableCommand {
                 return try FarmHTTPServer(
                     database: url, host: address.host, port: address.port,
                     mediaRoot: mediaRoot.map { URL(fileURLWithPath: $0).standardizedFileURL },
-                    logger: Logger(label: "farm.http"))
+                    dataDirectory: database.dataDirectory, logger: Logger(label: "farm.http"))
             } catch {
                 FarmExit.printError("--http \(address.host):\(address.port): \(error)")
                 throw FarmExit.failed

@@ -28,6 +28,7 @@ struct Submit: ParsableCommand {
               farm submit project.json -o /srv/out/final.mp4 --database postgresql://farm@db/farm
               farm submit project.json -o final.mov --chunk-seconds 5 --priority 10
               farm submit project.json -o final.mp4 --watch
+              farm submit project.json -o final.mp4 --notify https://editor.example/hooks/farm
             """
     )
 
@@ -49,17 +50,30 @@ struct Submit: ParsableCommand {
     @Flag(name: .long, help: "Replace the output file if it already exists (by default a job never does).")
     var overwrite = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "POST the job's JSON here once when it ends (done, failed or cancelled), signed: X-Farm-Signature is "
+                + "sha256= and the HMAC-SHA256 of the body under the farm's secret (farm tokens notify-secret). "
+                + "Retried with backoff until answered 2xx.",
+            valueName: "URL"))
+    var notify: String?
+
     func validate() throws {
         try StoredIntegers.checkPriority(priority)
+        if let notify, let problem = JobSubmission.notifyProblem(notify) {
+            throw ValidationError("--notify \(problem)")
+        }
     }
 
     func run() throws {
         let loaded = try options.load(probes: database.probeCache)
         let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
         try target.refuseToReplace(unless: overwrite)
-        let submission = try JobSubmission(
+        var submission = try JobSubmission(
             loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
+        submission.notifyURL = notify
         let state = try database.withFarm(creating: true) { store -> JobState? in
             try target.refuseOutside(store.outputRoot())
             let id = try store.submit(submission)

@@ -18,8 +18,27 @@ struct Tokens: ParsableCommand {
               farm tokens list
               farm tokens revoke dashboard
             """,
-        subcommands: [Create.self, List.self, Revoke.self]
+        subcommands: [Create.self, List.self, Revoke.self, NotifySecret.self]
     )
+
+    struct NotifySecret: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the farm's secret that signs job notifications (farm submit --notify).",
+            discussion: """
+                A receiver checks each notice: X-Farm-Signature is "sha256=" and the hex \
+                HMAC-SHA256 of the request's exact body under this secret. The farm made it when \
+                its database was set up; every coordinator of the farm signs with it.
+
+                Example (Python): hmac.compare_digest(header, "sha256=" + hmac.new(secret, body, \
+                hashlib.sha256).hexdigest())
+                """)
+
+        @OptionGroup(title: "Farm state") var database: DatabaseOptions
+
+        func run() throws {
+            print(try database.withFarm { try $0.notifySecret() })
+        }
+    }
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a token and print it (once).")

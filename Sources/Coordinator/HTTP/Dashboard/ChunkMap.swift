@@ -1,0 +1,48 @@
+import FarmStore
+
+/// Every chunk of a job in a compact shape, for the dashboard's chunk map: one letter of state
+/// per chunk and columns of numbers, about 20 bytes a chunk where `GET /api/jobs/{id}?all=true`
+/// takes 200, so a job of 100,000 chunks is a map of 2 MB.
+struct ChunkMap: Codable, Sendable {
+    struct Chunks: Codable, Sendable {
+        /// A letter per chunk, in index order: q(ueued), r(unning), d(one) or f(ailed).
+        var states: String = ""
+        var start: [Int64] = []
+        var end: [Int64] = []
+        /// Index into `workers` of the latest attempt's worker, -1 for none.
+        var worker: [Int] = []
+        var attempt: [Int] = []
+        /// Seconds the latest attempt took (or has taken so far), -1 before the first.
+        var seconds: [Double] = []
+    }
+
+    var workers: [String] = []
+    var video = Chunks()
+    var audio = Chunks()
+
+    init(_ chunks: [ChunkStatus]) {
+        var workerIndex: [String: Int] = [:]
+        for chunk in chunks {
+            let worker = chunk.worker.map { name in
+                if let index = workerIndex[name] { return index }
+                workers.append(name)
+                workerIndex[name] = workers.count - 1
+                return workers.count - 1
+            }
+            let letter = chunk.state.rawValue.prefix(1)
+            switch chunk.kind {
+            case .video: Self.append(chunk, letter: letter, worker: worker, to: &video)
+            case .audio: Self.append(chunk, letter: letter, worker: worker, to: &audio)
+            }
+        }
+    }
+
+    private static func append(_ chunk: ChunkStatus, letter: Substring, worker: Int?, to list: inout Chunks) {
+        list.states += letter
+        list.start.append(chunk.start)
+        list.end.append(chunk.end)
+        list.worker.append(worker ?? -1)
+        list.attempt.append(chunk.attempt)
+        list.seconds.append(((chunk.seconds ?? -1) * 100).rounded() / 100)
+    }
+}

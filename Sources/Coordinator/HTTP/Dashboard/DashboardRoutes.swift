@@ -1,0 +1,75 @@
+import FarmCoordinator
+import FarmCore
+import FarmStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The dashboard: its page, script and style (no data in them, so they answer without a token;
+/// the page asks for one), and the calls only it needs: a job's chunk map, its render rate over
+/// time, chunk thumbnails and a stream of server-sent events.
+enum DashboardRoutes {
+    static func addPages(to router: Router<BasicRequestContext>) {
+        router.get("") { _, _ in page(DashboardPage.html, type: "text/html; charset=utf-8") }
+        router.get("dashboard.js") { _, _ in page(DashboardScript.source, type: "text/javascript; charset=utf-8") }
+        router.get("dashboard.css") { _, _ in page(DashboardStyle.source, type: "text/css; charset=utf-8") }
+    }
+
+    static func addAPI(
+        to api: RouterGroup<BasicRequestContext>, store: StoreQueue, events: FarmEvents, dataDirectory: URL?
+    ) {
+        api.get("jobs/:id/chunks") { _, context in
+            let id = try APIRoutes.jobID(context)
+            return try await APIRoutes.answer(store) { ChunkMap(try $0.jobDetail(id, everyChunk: true).chunks) }
+        }
+        api.get("jobs/:id/rate") { _, context in
+            let id = try APIRoutes.jobID(context)
+            return try await APIRoutes.answer(store) { try $0.renderRate(job: id) }
+        }
+        api.get("jobs/:id/chunks/:index/thumbnail") { _, context in
+            let id = try APIRoutes.jobID(context)
+            guard let index = context.parameters.get("index", as: Int.self), index >= 0 else {
+                throw APIError(.badRequest, "a chunk index is an integer >= 0", path: "index")
+            }
+            guard let dataDirectory,
+                let bytes = FileManager.default.contents(
+                    atPath: JobFolder(dataDirectory: dataDirectory, job: id).thumbnail(chunk: index).path)
+            else { throw APIError(.notFound, "no thumbnail of job \(id) chunk \(index)") }
+            return Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        api.get("events") { _, _ in
+            let stream = events.subscribe()
+            return Response(
+                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "retry: 2000\nevent: hello\ndata: {}\n\n"))
+                    for await event in stream {
+                        try await writer.write(ByteBuffer(string: serverSentEvent(event)))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    }
+
+    /// `event: jobs` with the ids of the jobs that changed, or `event: tick` every quiet 5 s.
+    static func serverSentEvent(_ event: FarmEvents.Event) -> String {
+        switch event {
+        case .jobs(let ids): return "event: jobs\ndata: [\(ids.map(String.init).joined(separator: ","))]\n\n"
+        case .tick: return "event: tick\ndata: {}\n\n"
+        }
+    }
+
+    private static func page(_ text: String, type: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: type, .cacheControl: "no-cache",
+                // Nothing but this server's own script, style, images and calls.
+                .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+                .xContentTypeOptions: "nosniff",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,94 @@
+import FarmCore
+import FarmMedia
+import FarmStore
+import Foundation
+import Logging
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Tells each ended job's `notify` URL: the job's JSON (as `GET /api/jobs/{id}` gives its
+/// `job`) POSTed once, signed with the farm's secret, retried with backoff until the receiver
+/// answers 2xx. A receiver that is slow or away never holds up the coordinator: deliveries run in
+/// the background (`BackgroundPass`), started by the coordinator's loop (`poke`).
+///
+/// Headers: `X-Farm-Signature: sha256=HEX`, the HMAC-SHA256 of the exact body under the farm's
+/// secret (`farm notify-secret`); `X-Farm-Job`, the job's id, by which a receiver drops a repeat
+/// (a coordinator that died between a POST and recording it sends it again); `X-Farm-Delivery:
+/// JOB.TRY`, the try's number.
+final class JobNotifier: @unchecked Sendable {
+    /// Tries before the farm gives up on a notice; waits double from 1 s to at most 5 min.
+    static let maximumTries = 10
+    private let logger: Logger
+    private var background: BackgroundPass!
+    private var secret: String?
+    private let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        return URLSession(configuration: configuration)
+    }()
+
+    init(database: String, logger: Logger) {
+        self.logger = logger
+        background = BackgroundPass(name: "notifications", database: database, logger: logger) { [unowned self] in
+            try pass($0)
+        }
+    }
+
+    /// Starts a pass unless one runs.
+    func poke() { background.poke() }
+
+    /// Waits for a pass in progress (the coordinator is stopping).
+    func finish() { background.finish() }
+
+    private func pass(_ store: FarmStore) throws {
+        let due = try store.claimDueNotices()
+        guard !due.isEmpty else { return }
+        let secret = try self.secret ?? store.notifySecret()
+        self.secret = secret
+        for notice in due {
+            guard let job = try store.jobStatuses(id: notice.job).first else { continue }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let body = try encoder.encode(job)
+            let problem = deliver(body, to: notice, secret: secret)
+            let tries = notice.attempts + 1
+            if let problem {
+                let retry = tries < Self.maximumTries ? min(300, pow(2, Double(notice.attempts))) : nil
+                try store.recordNoticeFailed(job: notice.job, error: problem, retryIn: retry)
+                let next = retry.map { "trying again in \(Int($0)) s" } ?? "giving up after \(tries) tries"
+                logger.warning("job \(notice.job): notifying \(notice.url) failed (\(problem)); \(next)")
+            } else {
+                try store.recordNoticeDelivered(job: notice.job)
+                logger.info("job \(notice.job): notified \(notice.url)")
+            }
+        }
+    }
+
+    /// POSTs `body`; nil when the receiver answered 2xx, else what went wrong.
+    private func deliver(_ body: Data, to notice: DueNotice, secret: String) -> String? {
+        guard let url = URL(string: notice.url) else { return "not a URL" }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let signature = "sha256=" + HMACSHA256.hex(key: secret, message: Array(body))
+        request.setValue(signature, forHTTPHeaderField: "X-Farm-Signature")
+        request.setValue(String(notice.job), forHTTPHeaderField: "X-Farm-Job")
+        request.setValue("\(notice.job).\(notice.attempts + 1)", forHTTPHeaderField: "X-Farm-Delivery")
+        let answered = DispatchSemaphore(value: 0)
+        let outcome = Locked<String?>("no answer")
+        session.dataTask(with: request) { _, response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode
+            outcome.withLock {
+                $0 =
+                    error.map { "\($0.localizedDescription)" }
+                    ?? status.flatMap { (200..<300).contains($0) ? nil : "HTTP \($0)" }
+            }
+            answered.signal()
+        }.resume()
+        answered.wait()
+        return outcome.current
+    }
+}

@@ -1,0 +1,37 @@
+import FarmCore
+
+/// A job's frames per second over time, for the dashboard's plot: the frames of accepted video
+/// chunks counted when they were accepted, in at most `buckets` equal spans from the job's first
+/// assignment. Bounded output whatever the job's size: one grouped query, never every attempt.
+public struct RenderRatePoint: Codable, Sendable, Equatable {
+    /// Seconds from the first assignment to the end of this span.
+    public var seconds: Double
+    public var fps: Double
+}
+
+extension FarmStore {
+    public func renderRate(job id: Int64, buckets: Int = 60) throws -> [RenderRatePoint] {
+        guard try self.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
+        let rows = try connection.query(
+            """
+            WITH done AS (
+                SELECT a.finished_at, a.frames_done FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'done'),
+            span AS (
+                SELECT (SELECT min(a.started_at) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                        WHERE c.job_id = $1) AS first,
+                       greatest(1, ceil(extract(epoch FROM (SELECT max(finished_at) FROM done)
+                           - (SELECT min(a.started_at) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                              WHERE c.job_id = $1)) / $2)) AS width)
+            SELECT floor(extract(epoch FROM d.finished_at - s.first) / s.width), s.width, sum(d.frames_done)
+            FROM done d, span s GROUP BY 1, 2 ORDER BY 1
+            """, [String(id), String(max(1, buckets))])
+        guard let width = rows.first?.double(1) else { return [] }
+        var frames: [Int: Int64] = [:]
+        for row in rows { frames[Int(row.double(0) ?? 0)] = row.int(2) }
+        // Spans where nothing was accepted are zeros, so that the plot shows the pause.
+        return (0...(frames.keys.max() ?? 0)).map { index in
+            RenderRatePoint(seconds: Double(index + 1) * width, fps: Double(frames[index] ?? 0) / width)
+        }
+    }
+}

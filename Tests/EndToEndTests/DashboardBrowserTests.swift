@@ -1,0 +1,77 @@
+import FarmCore
+import FarmStore
+import Foundation
+import TestSupport
+import Testing
+
+/// The dashboard in a real browser (Debian's headless Chromium, driven by selenium from PyPI)
+/// during a real farm render: Tests/Scripts/dashboard_browser.py is the user at the page, this
+/// test is the farm around it. Its screenshots are kept in .build/test-artifacts/dashboard.
+@Suite struct DashboardBrowserTests {
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    @Test func aUserWatchesARenderLogsInAndSeesTheCoordinatorGo() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir, width: 320, height: 180, seconds: 12)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0"])
+            let base = try HTTPAPITests.baseURL(of: farm)
+            let token = try farm.cli(["tokens", "create", "browser", "--role", "operate"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            // 36 chunks of 10 frames: enough for the page to see them done one by one.
+            let job = try farm.submit(
+                project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "10"])
+            let shots = Self.repository.appendingPathComponent(".build/test-artifacts/dashboard")
+            try? FileManager.default.removeItem(at: shots)
+            let handshake = dir.appendingPathComponent("handshake")
+            try FileManager.default.createDirectory(at: handshake, withIntermediateDirectories: true)
+            let browser = try RunningProgram(
+                OTIOOracleTests.python,
+                [
+                    Self.repository.appendingPathComponent("Tests/Scripts/dashboard_browser.py").path,
+                    "--base", base, "--token", token, "--job", String(job), "--shots", shots.path,
+                    "--handshake", handshake.path,
+                ])
+            var workerStarted = false
+            var coordinatorStopped = false
+            try farm.wait("the browser to finish", timeout: 400) {
+                let steps = Set((try? FileManager.default.contentsOfDirectory(atPath: handshake.path)) ?? [])
+                if steps.contains("start-workers") && !workerStarted {
+                    // Uploads held to 100 kB/s, so that the page sees chunks finish one by one.
+                    try farm.startWorker("w1", arguments: ["--upload-limit", "100K"])
+                    workerStarted = true
+                }
+                if steps.contains("stop-coordinator") && !coordinatorStopped {
+                    farm.coordinator?.stop()
+                    coordinatorStopped = true
+                }
+                return steps.contains("finished")
+            }
+            let result = try browser.finish(timeout: 10)
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            let seen = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+            let chunks = Int(
+                try farm.store.connection.query("SELECT count(*) FROM chunks WHERE job_id = $1", [String(job)])[0].int(
+                    0))
+            #expect(chunks > 36, "36 video chunks and the audio blocks")
+            #expect(seen["chunks"] as? Int == chunks, "a cell per video chunk and audio block: \(seen)")
+            #expect((seen["mapStatesSeen"] as? Int ?? 0) >= 3, "the map changed while the page was open: \(seen)")
+            #expect(seen["doneAfter"] as? Int == chunks)
+            #expect(seen["thumbnailWidth"] as? Int == 160)
+            let names = seen["screenshots"] as? [String] ?? []
+            #expect(names.count == 7, "\(names)")
+            for name in names {
+                let data = try Data(contentsOf: shots.appendingPathComponent(name))
+                #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]) && data.count > 5_000, "\(name) is a picture")
+            }
+            // The drain button did what `farm workers drain` does.
+            #expect(
+                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.bool(0) == true)
+            #expect(try farm.store.job(job)?.state == .done)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import FarmCore
+import FarmStore
+import Foundation
+import TestSupport
+import Testing
+
+/// `farm submit --notify URL`: a receiver on loopback (Tests/Scripts/notify_receiver.py) hears of
+/// each job once when it ends, signed with the farm's secret, and a receiver that refuses at
+/// first is tried again.
+@Suite struct NotifyTests {
+    struct Delivery: Decodable {
+        var path: String
+        var job: String?
+        var delivery: String?
+        var status: Int
+        var valid: Bool
+        var body: JobStatus
+    }
+
+    @Test func eachEndedJobIsToldOnceSignedAndRetried() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.start(workers: ["w1"])
+            let secret = try farm.cli(["tokens", "notify-secret"]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            #expect(secret.count == 64 && secret.allSatisfy(\.isHexDigit), "\(secret)")
+            let log = dir.appendingPathComponent("notices.jsonl")
+            let portFile = dir.appendingPathComponent("port")
+            let receiver = try RunningProgram(
+                OTIOOracleTests.python,
+                [
+                    DashboardBrowserTests.repository.appendingPathComponent("Tests/Scripts/notify_receiver.py").path,
+                    "--secret", secret, "--log", log.path, "--port-file", portFile.path,
+                ])
+            defer { kill(receiver.pid, SIGKILL) }
+            try farm.wait("the receiver to listen", timeout: 30) {
+                FileManager.default.fileExists(atPath: portFile.path)
+            }
+            let base = "http://127.0.0.1:\(try String(contentsOf: portFile, encoding: .utf8))"
+
+            func submit(_ name: String, notify: String) throws -> Int64 {
+                let result = try farm.cli([
+                    "submit", project.path, "-o", dir.appendingPathComponent("\(name).mov").path, "--notify", notify,
+                ])
+                #expect(result.status == 0, "\(result.stderr)")
+                return Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            }
+            let done = try submit("done", notify: "\(base)/hook/done")
+            let flaky = try submit("flaky", notify: "\(base)/flaky")
+            #expect(try farm.finish(done).state == .done)
+            #expect(try farm.finish(flaky).state == .done)
+            // With no worker left, this one is cancelled while queued.
+            for worker in farm.workers { worker.stop() }
+            let cancelled = try submit("cancelled", notify: "\(base)/hook/cancelled")
+            #expect(try farm.cli(["cancel", String(cancelled)]).status == 0)
+
+            // Told, then nothing more: the farm records each delivery.
+            try farm.wait("every notice delivered", timeout: 60) {
+                try farm.store.connection.query(
+                    "SELECT count(*) FROM jobs WHERE notified_at IS NOT NULL")[0].int(0) == 3
+            }
+            Thread.sleep(forTimeInterval: 3)
+            let deliveries = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map {
+                try JSONDecoder().decode(Delivery.self, from: Data($0.utf8))
+            }
+            #expect(deliveries.filter { !$0.valid }.isEmpty, "every notice signed with the farm's secret")
+            #expect(deliveries.filter { $0.path == "/hook/done" }.map(\.status) == [200])
+            #expect(deliveries.filter { $0.path == "/hook/cancelled" }.map(\.status) == [200])
+            #expect(deliveries.filter { $0.path == "/flaky" }.map(\.status) == [503, 200], "refused once, tried again")
+            #expect(deliveries.filter { $0.path == "/flaky" }.map(\.delivery) == ["\(flaky).1", "\(flaky).2"])
+            let told = Dictionary(deliveries.filter { $0.status == 200 }.map { ($0.body.id, $0.body) }) { a, _ in a }
+            #expect(told[done]?.state == .done && told[done]?.percent == 100)
+            #expect(told[cancelled]?.state == .cancelled)
+            #expect(deliveries.allSatisfy { $0.job == String($0.body.id) })
+
+            // A URL that is not one is refused before anything is queued.
+            let bad = try farm.cli([
+                "submit", project.path, "-o", dir.appendingPathComponent("x.mov").path, "--notify", "ftp://x",
+            ])
+            #expect(
+                bad.status == 64 && bad.stderr.contains("--notify \"ftp://x\" is not an http:// or https:// URL"),
+                "\(bad.stderr)")
+        }
+    }
+}
