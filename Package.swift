@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // The HTTP API (farm serve --http): a small, well-kept server on SwiftNIO.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        // Hummingbird's own lifecycle package, named so the server can be stopped gracefully.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -65,7 +67,8 @@ let package = Package(
             name: "FarmHTTP",
             dependencies: [
                 "FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmCoordinator",
-                .product(name: "Hummingbird", package: "hummingbird"), logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), logging,
             ],
             path: "Sources/Coordinator/HTTP"
         ),

@@ -89,6 +89,13 @@ import Testing
                 try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.bool(0) == true)
             #expect(try Self.call("POST", "\(base)/api/workers/w1/undrain", token: operate).status == 200)
             #expect(try farm.finish(job).state == .done)
+            // What the accepted results weigh, before they are pruned below.
+            let folder = farm.dataDirectory.appendingPathComponent("jobs/\(job)")
+            let results = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                $0.hasPrefix("segment-") || $0.hasPrefix("audio-")
+            }
+            let resultBytes = results.compactMap { fileSize(folder.appendingPathComponent($0)) }.reduce(0, +)
+            #expect(results.count == 5 && resultBytes > 0, "\(results)")
             let workers = try Self.call("GET", "\(base)/api/workers", token: read)
             #expect(try JSONDecoder().decode([WorkerStatus].self, from: Data(workers.body.utf8)).map(\.id) == ["w1"])
             let pruned = try Self.call("POST", "\(base)/api/prune", token: operate, body: #"{"job": \#(job)}"#)
@@ -108,6 +115,24 @@ import Testing
             let workersCounted = samples.filter { $0.key.hasPrefix("farm_workers{") }.values.reduce(0, +)
             #expect(workersCounted == 1, "\(samples)")
             #expect((samples[#"farm_worker_fps{worker="w1"}"#] ?? 0) > 0)
+            // The counters and histograms kept in the database, against what happened.
+            let sql = { (query: String) in Double(try farm.store.connection.query(query)[0].int(0)) }
+            let accepted = try sql("SELECT count(*) FROM attempts WHERE outcome = 'done'")
+            #expect(samples["farm_upload_bytes_total"] == Double(resultBytes), "\(samples)")
+            #expect(
+                samples["farm_samples_rendered_total"]
+                    == (try sql("SELECT sum(end_frame - start_frame) FROM chunks WHERE kind = 'audio'")))
+            #expect(samples["farm_samples_rendered_total"] == Double(8 * 48000), "8 s at 48 kHz")
+            #expect(samples["farm_verify_seconds_count"] == accepted && accepted == 5, "\(samples)")
+            #expect(samples[#"farm_verify_seconds_bucket{le="+Inf"}"#] == accepted)
+            #expect(samples["farm_join_seconds_count"] == 1 && (samples["farm_join_seconds_sum"] ?? 0) > 0)
+            #expect(
+                samples["farm_lease_expiries_total"]
+                    == (try sql("SELECT count(*) FROM attempts WHERE outcome = 'lost'")))
+            #expect(
+                samples["farm_attempts_failed_total"]
+                    == (try sql("SELECT count(*) FROM attempts WHERE outcome = 'failed'")))
+            #expect(samples[#"farm_chunks{state="failed"}"#] == 0)
 
             // A revoked token answers 401 from then on.
             #expect(try farm.cli(["tokens", "list"]).stdout.contains("dashboard"))

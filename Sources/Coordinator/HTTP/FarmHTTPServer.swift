@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The HTTP API served beside the coordinator (`farm serve --http HOST:PORT`), on threads of
 /// its own: the coordinator's loop never waits on it.
@@ -10,6 +11,7 @@ public final class FarmHTTPServer: @unchecked Sendable {
     private let task: Task<Void, Error>
     private let done = DispatchSemaphore(value: 0)
     private let events: FarmEvents
+    private let services: ServiceGroup
     /// The address it listens on ("http://127.0.0.1:8080"), once it does.
     public let url: String
 
@@ -37,10 +39,15 @@ public final class FarmHTTPServer: @unchecked Sendable {
                 listening.signal()
             }, logger: logger)
         let done = self.done
+        // A service group, so that `stop` shuts the server down gracefully (requests in flight
+        // answered) rather than cancelling it mid-request.
+        let services = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        self.services = services
         task = Task {
             defer { done.signal() }
             do {
-                try await app.runService(gracefulShutdownSignals: [])
+                try await services.run()
             } catch {
                 if bound.current == nil {
                     bound.withLock { $0 = .failure(error) }
@@ -67,7 +74,8 @@ public final class FarmHTTPServer: @unchecked Sendable {
     public func stop() {
         // Event streams end first: a page's open stream would hold the server's shutdown.
         events.stop()
-        task.cancel()
+        let services = services
+        Task { await services.triggerGracefulShutdown() }
         done.wait()
     }
 }

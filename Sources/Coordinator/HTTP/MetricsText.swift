@@ -21,6 +21,7 @@ enum MetricsText {
                 (#"{state="queued"}"#, String(metrics.chunks.queued)),
                 (#"{state="running"}"#, String(metrics.chunks.running)),
                 (#"{state="done"}"#, String(metrics.chunks.done)),
+                (#"{state="failed"}"#, String(metrics.chunks.failed)),
             ])
         metric(
             "farm_frames_rendered_total", "counter", "Video frames of every accepted chunk",
@@ -37,7 +38,35 @@ enum MetricsText {
         metric(
             "farm_database_round_trip_seconds", "gauge", "One SELECT 1 to the farm's database, timed at this scrape",
             [("", String(metrics.databaseSeconds))])
+        let help: [FarmCounter: String] = [
+            .leaseExpiries: "Leases that expired: a worker went silent and its chunk went back to the queue",
+            .failedAttempts: "Attempts that failed (a render error or a segment that failed verification)",
+            .uploadBytes: "Bytes of accepted uploads (segments and audio blocks)",
+            .samplesRendered: "Audio samples of every accepted audio block",
+        ]
+        for counter in FarmCounter.allCases {
+            metric(counter.rawValue, "counter", help[counter] ?? "", [("", number(metrics.counters[counter] ?? 0))])
+        }
+        let histogramHelp: [FarmHistogram: String] = [
+            .verifySeconds: "Seconds the coordinator took to check an upload (checksum, decode check, sync)",
+            .joinSeconds: "Seconds a job's join took, segments to the final file",
+        ]
+        for histogram in FarmHistogram.allCases {
+            guard let values = metrics.histograms[histogram] else { continue }
+            let name = histogram.rawValue
+            out += "# HELP \(name) \(histogramHelp[histogram] ?? "")\n# TYPE \(name) histogram\n"
+            for bucket in values.buckets {
+                let bound = bucket.le.isInfinite ? "+Inf" : String(bucket.le)
+                out += "\(name)_bucket{le=\"\(bound)\"} \(number(bucket.count))\n"
+            }
+            out += "\(name)_sum \(values.sum)\n\(name)_count \(number(values.count))\n"
+        }
         return out
+    }
+
+    /// A count as a whole number when it is one.
+    private static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// A label value as the format quotes it.

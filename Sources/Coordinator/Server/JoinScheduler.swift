@@ -13,7 +13,8 @@ final class JoinScheduler {
     private let removeSegmentsWhenDone: Bool
     private let outputRoot: OutputRoot?
     private var joining: Set<Int64> = []
-    private let results = Locked<[(job: Int64, error: String?)]>([])
+    /// Joins that ended: the job, the failure if any, and the seconds the join took.
+    private let results = Locked<[(job: Int64, error: String?, seconds: Double)]>([])
 
     init(store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?) {
         self.outputRoot = outputRoot
@@ -62,6 +63,8 @@ final class JoinScheduler {
             logger.info("job \(job.id): all \(parts) are in; joining \(job.outputPath)")
             let results = self.results
             let thread = Thread {
+                let clock = ContinuousClock()
+                let started = clock.now
                 var error: String?
                 do {
                     try SegmentJoiner.join(
@@ -71,7 +74,7 @@ final class JoinScheduler {
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
                 }
-                results.withLock { $0.append((job.id, error)) }
+                results.withLock { $0.append((job.id, error, (clock.now - started) / .seconds(1))) }
             }
             thread.start()
         }
@@ -99,7 +102,7 @@ final class JoinScheduler {
             defer { results.removeAll() }
             return results
         }
-        for (index, (job, error)) in finished.enumerated() {
+        for (index, (job, error, seconds)) in finished.enumerated() {
             let recorded: Bool
             do {
                 recorded = try store.finish(job: job, error: error)
@@ -122,6 +125,7 @@ final class JoinScheduler {
             if let error {
                 logger.error("job \(job) failed: \(error)")
             } else {
+                try? store.observe(.joinSeconds, seconds)
                 logger.info("job \(job) done")
                 if removeSegmentsWhenDone { folder(job).remove() }
             }

@@ -17,6 +17,8 @@ final class UploadIntake {
         var chunk: ChunkRecord
         var file: URL
         var outcome: Outcome
+        /// What the check took (the `farm_verify_seconds` histogram).
+        var seconds: Double
     }
 
     private enum Outcome {
@@ -123,6 +125,8 @@ final class UploadIntake {
         let results = verified
         let check = check
         verifier.async {
+            let clock = ContinuousClock()
+            let started = clock.now
             var outcome = Outcome.passed
             do {
                 // What is stored, not what went by: a write the disk lost shows up here.
@@ -141,7 +145,10 @@ final class UploadIntake {
                 outcome = .failed("segment failed verification: \(error)")
             }
             results.withLock {
-                $0.append(Verified(done: done, route: route, chunk: chunk, file: upload.url, outcome: outcome))
+                $0.append(
+                    Verified(
+                        done: done, route: route, chunk: chunk, file: upload.url, outcome: outcome,
+                        seconds: (clock.now - started) / .seconds(1)))
             }
         }
     }
@@ -178,6 +185,7 @@ final class UploadIntake {
             return false
         }
         sessions.release(key)
+        try store.observe(.verifySeconds, result.seconds)
         if case .failed(let problem) = result.outcome {
             try? FileManager.default.removeItem(at: result.file)
             logger.warning("\(key): \(problem)")
@@ -196,6 +204,8 @@ final class UploadIntake {
         try AtomicFile.replace(
             folder(chunk.job).result(kind: chunk.kind, chunk: chunk.chunk), with: result.file, synced: true)
         if chunk.kind == .video { folder(chunk.job).keepThumbnail(result.done.thumbnail, chunk: chunk.index) }
+        try store.count(.uploadBytes, by: Double(result.done.bytes))
+        if chunk.kind == .audio { try store.count(.samplesRendered, by: Double(chunk.end - chunk.start)) }
         let what =
             chunk.kind == .audio ? "audio block \(chunk.index)" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
         let fps = String(format: "%.1f", result.done.fps)

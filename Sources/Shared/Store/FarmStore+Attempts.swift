@@ -81,6 +81,7 @@ extension FarmStore {
     public func fail(_ key: AttemptKey, worker: String? = nil, error: String, fatal: Bool = false) throws -> Int64? {
         try connection.transaction {
             guard let job = try endAttempt(key, worker: worker, outcome: .failed, error: error) else { return nil }
+            try count(.failedAttempts)
             if fatal {
                 try failJob(job, error: error)
                 return job

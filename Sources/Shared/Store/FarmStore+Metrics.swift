@@ -8,13 +8,16 @@ import Foundation
 public struct FarmMetrics: Sendable {
     public var coordinatorUp: Bool
     public var jobs: [JobState: Int]
-    public var chunks: (queued: Int64, running: Int64, done: Int64)
+    /// Failed: waiting for another try after a failed attempt (not counted in queued).
+    public var chunks: (queued: Int64, running: Int64, done: Int64, failed: Int64)
     /// Video frames of every accepted chunk, of every job (a retried chunk counts again).
     public var framesRendered: Int64
     public var workers: [String: Int]
     public var workerFps: [(worker: String, fps: Double)]
     public var segmentBytes: Int64
     public var databaseSeconds: Double
+    public var counters: [FarmCounter: Double]
+    public var histograms: [FarmHistogram: HistogramValues]
 }
 
 extension FarmStore {
@@ -33,12 +36,20 @@ extension FarmStore {
                    coalesce(sum(done_frames), 0)
             FROM chunk_tallies
             """)[0]
+        // Through the index of tried chunks: as many rows as chunks running or failed now.
+        let failed = try connection.query(
+            """
+            SELECT count(*) FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+            WHERE c.state <> 'done' AND c.attempt > 0 AND c.state = 'queued' AND a.outcome = 'failed'
+            """)[0].int(0)
         let workers = try workerStatuses()
+        let (counters, histograms) = try self.counters()
         return FarmMetrics(
             coordinatorUp: try coordinatorLiveness().isServing, jobs: jobs,
-            chunks: (tallies.int(0), tallies.int(1), tallies.int(2)), framesRendered: tallies.int(3),
+            chunks: (tallies.int(0) - failed, tallies.int(1), tallies.int(2), failed), framesRendered: tallies.int(3),
             workers: Dictionary(grouping: workers, by: { $0.state.rawValue }).mapValues(\.count),
             workerFps: workers.compactMap { worker in worker.averageFps.map { (worker.id, $0) } },
-            segmentBytes: try segmentUsage().bytes, databaseSeconds: roundTrip)
+            segmentBytes: try segmentUsage().bytes, databaseSeconds: roundTrip, counters: counters,
+            histograms: histograms)
     }
 }

@@ -89,6 +89,7 @@ extension FarmStore {
                 try failJobIfChunkKeepsLosing(key.chunk)
             }
             for job in Set(expired.map { $0.int(2) }) { try notify(job: job) }
+            try count(.leaseExpiries, by: Double(keys.count))
             return keys
         }
     }

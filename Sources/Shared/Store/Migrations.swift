@@ -273,6 +273,7 @@ public enum Migrations {
         (11, retention),
         (12, tokens),
         (13, notify),
+        (14, counters),
     ]
 
     /// The newest schema version this build knows.
