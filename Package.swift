@@ -5,8 +5,8 @@ import PackageDescription
 //   FarmCore ← FarmMedia ← FarmRender ← FarmCoordinator, FarmWorker
 //   FarmCore ← FarmStore ← FarmCoordinator      FarmCore ← FarmWire ← FarmCoordinator, FarmWorker
 //   FarmCore ← FarmText ← FarmRender
-// Only FarmMedia imports CFFmpeg and CCrypto, only FarmStore CPostgres, only FarmWire CZeroMQ, only
-// FarmText CText.
+// Only FarmMedia imports CFFmpeg, only FarmCore CCrypto (SHA-256 and HMAC), only FarmStore CPostgres,
+// only FarmWire CZeroMQ, only FarmText CText.
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 
@@ -44,9 +44,9 @@ let package = Package(
         .target(name: "CSpawn"),
 
         // Exact time, the project model and its validation, chunk planning, typed states, support.
-        .target(name: "FarmCore", dependencies: ["CSpawn", logging], path: "Sources/Shared/Core"),
+        .target(name: "FarmCore", dependencies: ["CSpawn", "CCrypto", logging], path: "Sources/Shared/Core"),
         // The only importer of FFmpeg: decode, encode, mux, scale, resample, pictures, hashing.
-        .target(name: "FarmMedia", dependencies: ["FarmCore", "CFFmpeg", "CCrypto"], path: "Sources/Shared/Media"),
+        .target(name: "FarmMedia", dependencies: ["FarmCore", "CFFmpeg"], path: "Sources/Shared/Media"),
         // The only importer of HarfBuzz, FreeType and fontconfig: titles shaped and rasterized.
         .target(name: "FarmText", dependencies: ["FarmCore", "CText"], path: "Sources/Shared/Text"),
         // Compositor, mixer, timeline renderer, joiner and verifier, on FarmMedia's Swift API.

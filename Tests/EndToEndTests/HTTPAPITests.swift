@@ -58,6 +58,8 @@ import Testing
 
             // Control: a read token is refused; an operate token changes what the CLI changes.
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/pause", token: read).status == 403)
+            #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/cancel", token: read).status == 403)
+            #expect(try farm.store.job(job)?.state == .queued, "a read token cannot cancel")
             #expect(try farm.store.job(job)?.paused == false)
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/pause", token: operate).status == 200)
             #expect(try farm.store.job(job)?.paused == true)

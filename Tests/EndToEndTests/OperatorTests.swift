@@ -205,13 +205,14 @@ import Testing
         }
     }
 
-    /// `farm serve --keep-segments`: a finished job's segments go on their own.
+    /// `farm serve --keep-segments`: a finished job's segments go on their own; and with
+    /// `--cache-size 0` nothing stays in the segment cache either.
     @Test func keptSegmentsGoOnTheirOwnAfterTheirTime() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir, width: 320, height: 180, seconds: 8)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
-            try farm.startCoordinator(arguments: ["--keep-segments", "1s"])
+            try farm.startCoordinator(arguments: ["--keep-segments", "1s", "--cache-size", "0"])
             try farm.startWorker("w1")
             let job = try farm.submit(project, output: dir.appendingPathComponent("out.mov"), chunkArguments: [])
             #expect(try farm.finish(job).state == .done)
@@ -219,6 +220,11 @@ import Testing
             try farm.wait("the segments to go", timeout: 30) { !FileManager.default.fileExists(atPath: folder.path) }
             #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.mov").path))
             #expect(try farm.cli(["prune", "--job", String(job)]).stdout.contains("its segments are gone already"))
+            try farm.wait("the cache emptied to its size", timeout: 30) {
+                try farm.store.cacheUsage().segments == 0
+            }
+            let cache = farm.dataDirectory.appendingPathComponent("cache")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).isEmpty)
         }
     }
 
@@ -427,9 +433,11 @@ import Testing
             #expect(try frameHashes(dir.appendingPathComponent("high.mov")) == expected)
             #expect(try frameHashes(dir.appendingPathComponent("low.mov")) == expected)
 
-            // Drain w1 in the middle of a third job: it takes nothing after that.
+            // Drain w1 in the middle of a third job: it takes nothing after that. (Rendered anew:
+            // the segment cache holds every chunk of this project by now.)
             let third = try farm.submit(
-                project, output: dir.appendingPathComponent("third.mov"), chunkArguments: ["--chunk-frames", "10"])
+                project, output: dir.appendingPathComponent("third.mov"),
+                chunkArguments: ["--chunk-frames", "10", "--no-cache"])
             try farm.wait("w1 to render a chunk of the third job") {
                 try !farm.attempts(third).filter { $0.worker == "w1" && $0.outcome == "done" }.isEmpty
             }

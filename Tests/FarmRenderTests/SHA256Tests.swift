@@ -1,3 +1,4 @@
+import FarmCore
 import FarmMedia
 import Foundation
 import Testing

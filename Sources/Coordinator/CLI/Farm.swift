@@ -36,7 +36,8 @@ struct Farm: ParsableCommand {
             """,
         version: FarmVersion.current,
         subcommands: [
-            Render.self, Validate.self, Import.self, Submit.self, Serve.self, Status.self, Watch.self, Wait.self,
+            Render.self, Validate.self, Import.self, Diff.self, Submit.self, Serve.self, Status.self, Watch.self,
+            Wait.self,
             Prune.self, Tokens.self, Workers.self,
             Logs.self,
             Cancel.self,

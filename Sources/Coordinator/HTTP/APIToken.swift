@@ -1,4 +1,4 @@
-import FarmMedia
+import FarmCore
 import Foundation
 
 /// API tokens: 32 random bytes in hex behind a `farm_` prefix, stored as their SHA-256.

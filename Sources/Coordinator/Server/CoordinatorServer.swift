@@ -24,6 +24,9 @@ public final class CoordinatorServer {
         /// Remove finished jobs' segments this many seconds after they end (`--keep-segments`);
         /// nil keeps them until `farm prune`.
         public var keepSegmentsSeconds: Double?
+        /// The most bytes the segment cache keeps (`--cache-size`); the least recently used
+        /// segments go first.
+        public var cacheBytes: Int64 = 20_000_000_000
         /// The coordinator's CURVE key pair and the folder of workers' public keys it admits;
         /// nil serves without encryption or authentication.
         public var keys: (own: CurveKeys, allowedWorkers: URL)?
@@ -90,7 +93,7 @@ public final class CoordinatorServer {
             removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot)
         retention = SegmentRetention(
             database: configuration.database, logger: logger, dataDirectory: configuration.dataDirectory,
-            keepSeconds: configuration.keepSegmentsSeconds)
+            keepSeconds: configuration.keepSegmentsSeconds, cacheBytes: configuration.cacheBytes)
         notifier = JobNotifier(database: configuration.database, logger: logger)
     }
 
@@ -174,6 +177,7 @@ public final class CoordinatorServer {
         try store.setOutputRoot(configuration.outputRoot)
         try intake.dataFolder.reset()
         try store.graceRunningLeases(leaseSeconds: configuration.leaseSeconds)
+        try store.forgetCachedSegments(outside: SegmentCache(dataDirectory: configuration.dataDirectory).identity())
         try store.recordCoordinatorServing()
     }
 

@@ -55,6 +55,7 @@ final class JoinScheduler {
             let audio = try store.chunks(job: job.id, kind: .audio).map {
                 SegmentJoiner.Segment(url: folder.result(kind: .audio, chunk: $0), chunk: $0)
             }
+            takeFromCache(job: job.id)
             if try requeueMissing(job: job.id, segments: segments, audio: audio) {
                 joining.remove(job.id)
                 continue
@@ -77,6 +78,27 @@ final class JoinScheduler {
                 results.withLock { $0.append((job.id, error, (clock.now - started) / .seconds(1))) }
             }
             thread.start()
+        }
+    }
+
+    /// Puts the job's chunks done by the cache in its folder, each checked against its
+    /// checksum; one that is missing or damaged is dropped from the cache, and `requeueMissing`
+    /// has it rendered.
+    private func takeFromCache(job: Int64) {
+        guard let entries = try? store.reusedChunks(job: job), !entries.isEmpty else { return }
+        let folder = folder(job)
+        try? folder.create()
+        let cache = SegmentCache(dataDirectory: dataDirectory)
+        var bad: [String] = []
+        for entry in entries {
+            let result = folder.result(kind: entry.kind, chunk: Chunk(index: entry.index, start: 0, end: 0))
+            if FileManager.default.fileExists(atPath: result.path) { continue }
+            let thumbnail = entry.kind == .video ? folder.thumbnail(chunk: entry.index) : nil
+            if !cache.take(entry, to: result, thumbnail: thumbnail) { bad.append(entry.key) }
+        }
+        if !bad.isEmpty {
+            logger.warning("job \(job): \(bad.count) cached segment(s) missing or damaged; rendering them again")
+            try? store.forgetCachedSegments(bad)
         }
     }
 

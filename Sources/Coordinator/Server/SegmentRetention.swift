@@ -12,12 +12,15 @@ final class SegmentRetention: @unchecked Sendable {
     private let dataDirectory: URL
     /// Remove finished jobs' segments this many seconds after they end; nil keeps them.
     private let keepSeconds: Double?
+    /// The most the segment cache keeps; the least recently used entries go first.
+    private let cacheBytes: Int64
     private var background: BackgroundPass!
 
-    init(database: String, logger: Logger, dataDirectory: URL, keepSeconds: Double?) {
+    init(database: String, logger: Logger, dataDirectory: URL, keepSeconds: Double?, cacheBytes: Int64) {
         self.logger = logger
         self.dataDirectory = dataDirectory
         self.keepSeconds = keepSeconds
+        self.cacheBytes = cacheBytes
         background = BackgroundPass(name: "segment-retention", database: database, logger: logger) { [unowned self] in
             try pass($0)
         }
@@ -43,6 +46,17 @@ final class SegmentRetention: @unchecked Sendable {
             {
                 logger.info("job \(job): removed its segments (\(freed) bytes)")
             }
+        }
+        let cache = SegmentCache(dataDirectory: dataDirectory)
+        if try store.takeCacheClearRequest() {
+            cache.removeAll()
+            logger.info("segment cache emptied (farm prune --cache)")
+        }
+        let evicted = try store.evictCachedSegments(toFit: cacheBytes)
+        if !evicted.isEmpty {
+            cache.remove(evicted)
+            logger.info(
+                "segment cache: removed \(evicted.count) least recently used segment(s) to stay within its size")
         }
         for job in try store.jobsToMeasure() {
             try store.recordSegmentBytes(

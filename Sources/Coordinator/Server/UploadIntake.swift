@@ -36,6 +36,7 @@ final class UploadIntake {
     private let logger: Logger
     private let dataDirectory: URL
     private let uploads: UploadReceiver
+    private let cache: SegmentCache
     let dataFolder: DataFolderHealth
     private let verifier = DispatchQueue(label: "farm.coordinator.verify")
     /// Used only on `verifier`.
@@ -55,6 +56,7 @@ final class UploadIntake {
         self.logger = logger
         self.dataDirectory = dataDirectory
         uploads = UploadReceiver(logger: logger)
+        cache = SegmentCache(dataDirectory: dataDirectory)
         dataFolder = DataFolderHealth(store: store, logger: logger, folder: dataDirectory)
     }
 
@@ -203,7 +205,24 @@ final class UploadIntake {
         let chunk = result.chunk
         try AtomicFile.replace(
             folder(chunk.job).result(kind: chunk.kind, chunk: chunk.chunk), with: result.file, synced: true)
-        if chunk.kind == .video { folder(chunk.job).keepThumbnail(result.done.thumbnail, chunk: chunk.index) }
+        let jobFolder = folder(chunk.job)
+        if chunk.kind == .video { jobFolder.keepThumbnail(result.done.thumbnail, chunk: chunk.index) }
+        if let key = chunk.contentKey {
+            // The cache is a help, never a reason to fail a chunk: a segment it cannot keep is
+            // rendered again by a later job.
+            do {
+                try cache.keep(
+                    jobFolder.result(kind: chunk.kind, chunk: chunk.chunk),
+                    thumbnail: chunk.kind == .video ? jobFolder.thumbnail(chunk: chunk.index) : nil, key: key)
+                try store.cacheSegment(
+                    key: key, folder: try cache.identity(), kind: chunk.kind, bytes: result.done.bytes,
+                    sha256: result.done.sha256)
+            } catch let error as PostgresError {
+                throw error
+            } catch {
+                logger.warning("job \(chunk.job) \(chunk.kind) \(chunk.index): not kept in the cache: \(error)")
+            }
+        }
         try store.count(.uploadBytes, by: Double(result.done.bytes))
         if chunk.kind == .audio { try store.count(.samplesRendered, by: Double(chunk.end - chunk.start)) }
         let what =

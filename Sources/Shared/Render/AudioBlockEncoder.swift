@@ -11,10 +11,8 @@ import FarmMedia
 /// a click or a lag at their seams. The block that starts a render keeps the encoder's priming
 /// packet and the one that ends it keeps the encoder's flush, as a single encode would.
 public final class AudioBlockEncoder {
-    /// Samples encoded before a block and dropped: four AAC frames settle the encoder.
-    static let preRoll: Int64 = 4 * AudioBlocks.frameSamples
-    /// Samples encoded after a block and dropped: its last packet's transform reaches one frame on.
-    static let tail: Int64 = 2 * AudioBlocks.frameSamples
+    static let preRoll = AudioBlocks.preRoll
+    static let tail = AudioBlocks.tail
 
     let encoder: MediaEncoder
     private let loaded: LoadedProject
@@ -32,13 +30,6 @@ public final class AudioBlockEncoder {
         self.render = render
         // PCM frames stand alone: nothing before or after a block changes its samples.
         overlaps = encoder.initialPadding > 0
-    }
-
-    /// The timeline seconds a block's mix reads, pre-roll and tail included: the items that
-    /// sound then are the ones it needs.
-    public static func timeSpan(of block: Chunk, sampleRate: Int) -> Range<Rational> {
-        let rate = Rational(Int64(sampleRate))
-        return Rational(max(0, block.start - preRoll)) / rate..<Rational(block.end + tail) / rate
     }
 
     var startsRender: Bool { block.start == render.lowerBound }

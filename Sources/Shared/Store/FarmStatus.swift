@@ -59,7 +59,8 @@ public struct ChunkStatus: Codable, Sendable, Equatable {
     /// Output frames start..<end.
     public var start: Int64
     public var end: Int64
-    /// queued, running, done or failed (queued again after a failed attempt).
+    /// queued, running, done, failed (queued again after a failed attempt) or reused (done by
+    /// a segment from the cache, never rendered for this job).
     public var state: State
     /// The worker of the latest attempt.
     public var worker: String?
@@ -76,7 +77,7 @@ public struct ChunkStatus: Codable, Sendable, Equatable {
 extension ChunkStatus {
     /// A chunk as views show it: its stored state, or failed while it waits for another try.
     public enum State: String, StoredState {
-        case queued, running, done, failed
+        case queued, running, done, failed, reused
     }
 }
 

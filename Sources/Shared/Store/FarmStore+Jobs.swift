@@ -9,27 +9,32 @@ extension FarmStore {
             let id = try connection.query(
                 """
                 INSERT INTO jobs (name, priority, project_file, project_text, media_root, output_path, container,
-                                  fps, frame_count, width, height, sample_rate, media_pins, notify_url)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id
+                                  fps, frame_count, width, height, sample_rate, media_pins, notify_url, use_cache)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id
                 """,
                 [
                     job.name, String(job.priority), job.projectFile, job.projectText, job.mediaRoot, job.outputPath,
                     job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width),
                     String(job.height), String(job.sampleRate), try MediaPinsColumn.encode(job.mediaPins),
-                    job.notifyURL,
+                    job.notifyURL, job.useCache ? "true" : "false",
                 ])[0].int(0)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
-            for (kind, chunks) in [(ChunkKind.audio, job.audioBlocks), (.video, job.chunks)] where !chunks.isEmpty {
+            let kinds = [(ChunkKind.audio, job.audioBlocks, job.audioKeys), (.video, job.chunks, job.videoKeys)]
+            for (kind, chunks, keys) in kinds where !chunks.isEmpty {
                 try connection.query(
                     """
-                    INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame)
-                    SELECT $1, $2, * FROM unnest($3::integer[], $4::bigint[], $5::bigint[])
+                    INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame, content_key)
+                    SELECT $1, $2, i, s, e, nullif(k, '')
+                    FROM unnest($3::integer[], $4::bigint[], $5::bigint[], $6::text[]) AS u(i, s, e, k)
                     """,
                     [
                         String(id), kind.rawValue, PostgresArray.integers(chunks.map(\.index)),
                         PostgresArray.integers(chunks.map(\.start)), PostgresArray.integers(chunks.map(\.end)),
+                        keys.count == chunks.count
+                            ? PostgresArray.text(keys) : PostgresArray.text(chunks.map { _ in "" }),
                     ])
             }
+            if job.useCache { try reuseCachedSegments(job: id) }
             try notify(job: id)
             return id
         }

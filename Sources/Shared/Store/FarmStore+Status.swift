@@ -46,7 +46,8 @@ extension FarmStore {
         let chunks = try connection.query(
             """
             SELECT c.idx, c.kind, c.start_frame, c.end_frame,
-                   CASE WHEN c.state = 'queued' AND a.outcome = 'failed' THEN 'failed' ELSE c.state END,
+                   CASE WHEN c.state = 'queued' AND a.outcome = 'failed' THEN 'failed'
+                        WHEN c.state = 'done' AND a.outcome = 'reused' THEN 'reused' ELSE c.state END,
                    a.worker_id, c.attempt,
                    CASE WHEN c.state = 'done' THEN c.end_frame - c.start_frame
                         WHEN c.state = 'running' THEN coalesce(a.frames_done, 0) ELSE 0 END,

@@ -24,6 +24,12 @@ public struct JobSubmission: Sendable {
     public var mediaPins: [String: MediaPin] = [:]
     /// Told once when the job ends: its JSON POSTed, signed with the farm's secret.
     public var notifyURL: String?
+    /// Each video chunk's and audio block's key (`ChunkKeys`), in the order of `chunks` and
+    /// `audioBlocks`; empty when not computed (then nothing is looked up or kept).
+    public var videoKeys: [String] = []
+    public var audioKeys: [String] = []
+    /// Look every chunk up in the segment cache first (`--no-cache`: false).
+    public var useCache = true
 
     public init(
         name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,
@@ -72,5 +78,8 @@ public struct JobSubmission: Sendable {
         audioBlocks = project.audioBlocks()
         // One `stat` per asset: what a job costs to pin never grows with what its media weighs.
         mediaPins = try MediaPin.pins(of: project)
+        videoKeys = ChunkKeys.keys(of: project, kind: .video, chunks: chunks, container: container, pins: mediaPins)
+        audioKeys = ChunkKeys.keys(
+            of: project, kind: .audio, chunks: audioBlocks, container: container, pins: mediaPins)
     }
 }

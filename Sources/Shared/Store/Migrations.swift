@@ -274,6 +274,7 @@ public enum Migrations {
         (12, tokens),
         (13, notify),
         (14, counters),
+        (15, cache),
     ]
 
     /// The newest schema version this build knows.

@@ -55,7 +55,7 @@ public struct JobRecord: Sendable {
 
 /// A chunk row.
 public struct ChunkRecord: Sendable {
-    static let columns = "id, job_id, kind, idx, start_frame, end_frame, state, attempt, worker_id"
+    static let columns = "id, job_id, kind, idx, start_frame, end_frame, state, attempt, worker_id, content_key"
 
     public var id: Int64
     public var job: Int64
@@ -66,6 +66,8 @@ public struct ChunkRecord: Sendable {
     public var state: ChunkState
     public var attempt: Int
     public var worker: String?
+    /// Its key in the segment cache (`ChunkKeys`); nil for chunks queued before 0.9.
+    public var contentKey: String?
 
     /// How a job's error names this chunk.
     var label: String {
@@ -82,6 +84,7 @@ public struct ChunkRecord: Sendable {
         state = try ChunkState(stored: row.string(6))
         attempt = Int(row.int(7))
         worker = row[8]
+        contentKey = row[9]
     }
 
     public var chunk: Chunk { Chunk(index: index, start: start, end: end) }

@@ -98,38 +98,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
             reads: MediaReads(project: project, pins: pins, assets: needed))
     }
 
-    /// A video chunk needs the assets of video items on screen during its frames; an audio
-    /// block needs the asset of every item that is not muted (any may carry sound) and sounds
-    /// while the block is mixed, its pre-roll and tail included.
+    /// The assets of the items the assignment's chunk shows or sounds (`ChunkInputs`).
     static func assets(of project: Project, for assignment: Assignment) -> Set<String> {
-        switch assignment.kind {
-        case .video:
-            let start = project.output.time(ofFrame: assignment.start)
-            let end = project.output.time(ofFrame: assignment.end)
-            return assets(of: project.tracks.filter { $0.kind == .video && !$0.hidden }, during: start..<end) { _ in
-                true
-            }
-        case .audio:
-            let span = AudioBlockEncoder.timeSpan(of: assignment.chunk, sampleRate: project.output.audio.sampleRate)
-            return assets(of: project.tracks, during: span) { !$0.muted }
-        }
-    }
-
-    /// The assets of items that play during `span`, transitions' reach included.
-    private static func assets(of tracks: [Track], during span: Range<Rational>, where wanted: (Item) -> Bool)
-        -> Set<String>
-    {
-        var assets: Set<String> = []
-        for track in tracks {
-            for (index, item) in track.items.enumerated() where wanted(item) {
-                let reach = track.reach(ofItem: index)
-                if let id = item.asset, item.at - reach.before < span.upperBound,
-                    span.lowerBound < item.end + reach.after
-                {
-                    assets.insert(id)
-                }
-            }
-        }
-        return assets
+        ChunkInputs(project: project, kind: assignment.kind, chunk: assignment.chunk).assets
     }
 }

@@ -71,7 +71,7 @@ struct DatabaseOptions: ParsableArguments {
 struct ChunkOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: "About this many seconds of timeline per chunk (default 2; farm render: 8 per worker, at least 2 s).")
+        help: "About this many seconds of timeline per chunk (default 2; farm render: 2, 4, 8 … s, 8-16 a worker).")
     var chunkSeconds: String?
 
     @Option(name: .long, help: "Split the timeline into this many chunks of near-equal length.")
@@ -97,19 +97,22 @@ struct ChunkOptions: ParsableArguments {
     var size: ChunkPlanner.Size { size(frameCount: nil, fps: nil, workers: nil) }
 
     /// The chunk size asked for, else the default. When the workers are known (`farm render`'s
-    /// own farm), eight chunks each of near-equal length, unless that makes them shorter than
-    /// 2 s, when 2 s chunks are used: every chunk has a fixed cost
-    /// (decoders opened, an encoder started, an upload), so thousands of tiny chunks on a long
-    /// timeline would spend more on that than on rendering, while eight a worker still leaves
-    /// the last round short.
+    /// own farm), 2, 4, 8 … seconds, the longest that still gives every worker eight chunks
+    /// (so 8 to 16 each): every chunk has a fixed cost (decoders opened, an encoder started, an
+    /// upload), so thousands of tiny chunks on a long timeline would spend more on that than on
+    /// rendering, while eight a worker still leaves the last round short.
+    ///
+    /// Always a length, never a count: chunks then sit on a grid from the timeline's start,
+    /// so an edit that makes the timeline longer or shorter leaves every earlier chunk where it
+    /// was, and the segment cache reuses them (`ChunkKeys`).
     func size(frameCount: Int64?, fps: Rational?, workers: Int?) -> ChunkPlanner.Size {
         if let chunks { return .count(chunks) }
         if let chunkFrames { return .frames(chunkFrames) }
         if let seconds = chunkSeconds.flatMap(Rational.init(parsing:)) { return .seconds(seconds) }
         guard let frameCount, let fps, let workers else { return .seconds(Rational(2)) }
-        // Exactly eight a worker, of near-equal length, so every worker gets as many.
-        let count = workers * 8
-        return Rational(frameCount) / Rational(Int64(count)) >= fps * Rational(2)
-            ? .count(count) : .seconds(Rational(2))
+        let perChunk = (Rational(frameCount) / fps).seconds / Double(workers * 8)
+        var length: Int64 = 2
+        while Double(length * 2) <= perChunk { length *= 2 }
+        return .seconds(Rational(length))
     }
 }

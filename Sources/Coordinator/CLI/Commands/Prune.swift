@@ -14,6 +14,10 @@ struct Prune: ParsableCommand {
             freed. A pruned job can still be retried: its missing segments are rendered again. \
             `farm serve --keep-segments 2d` prunes on its own.
 
+            --cache empties the segment cache instead: segments kept by their key so that later \
+            jobs reuse them (`farm serve --cache-size` bounds it). No lookup finds them from \
+            then on; the coordinator removes the files within seconds.
+
             Exit codes: 0 asked, 1 farm unreachable, 3 no such job, 5 the job has not ended, \
             64 a wrong command line.
 
@@ -21,6 +25,7 @@ struct Prune: ParsableCommand {
               farm prune                      # jobs that ended more than 7 days ago
               farm prune --older-than 12h
               farm prune --job 12
+              farm prune --cache
             """
     )
 
@@ -32,9 +37,27 @@ struct Prune: ParsableCommand {
     @Option(name: .long, help: "This job only, whenever it ended.")
     var job: Int64?
 
+    @Flag(name: .long, help: "Empty the segment cache (what later jobs would reuse) instead.")
+    var cache = false
+
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
+    func validate() throws {
+        if cache && (job != nil || olderThan != nil) {
+            throw ValidationError("--cache empties the whole cache; it takes no --job or --older-than")
+        }
+    }
+
     func run() throws {
+        if cache {
+            let (cleared, liveness) = try database.withFarm { (try $0.clearCache(), try $0.coordinatorLiveness()) }
+            print(
+                "segment cache emptied: \(Format.count(cleared.segments, "segment")), "
+                    + Format.bytes(Int(cleared.bytes))
+            )
+            if let warning = liveness.warning { print("warning: \(warning); its files go when it does") }
+            return
+        }
         // A job named alone goes whatever its age; otherwise a week unless told.
         let age = job == nil ? (olderThan?.seconds ?? 7 * 86400) : olderThan?.seconds
         let (asked, liveness) = try database.withFarm {

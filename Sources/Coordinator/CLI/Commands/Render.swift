@@ -74,6 +74,11 @@ struct Render: ParsableCommand {
         help: "On a farm: do not serve the dashboard (by default on a free loopback port, its address printed).")
     var noDashboard = false
 
+    @Flag(
+        name: .long,
+        help: "On a farm: render every chunk, even those the segment cache holds from an earlier render.")
+    var noCache = false
+
     func validate() throws {
         if let threads, threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
         if decoderThreads < 0 { throw ValidationError("--decoder-threads must be >= 0 (got \(decoderThreads))") }
@@ -115,11 +120,12 @@ struct Render: ParsableCommand {
         let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         let size = chunking.size(
             frameCount: loaded.project.frameCount, fps: loaded.project.output.fps, workers: workerCount)
-        let submission: JobSubmission
+        var submission: JobSubmission
         do {
             submission = try JobSubmission(
                 loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
                 output: target.url, container: target.container, chunkSize: size)
+            submission.useCache = !noCache
         } catch {
             started.abandon()
             throw error
@@ -131,10 +137,13 @@ struct Render: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let detail: JobDetail
+        var reused = 0
         do {
             detail = try farm.render(submission) { store, job, check in
                 var display = makeJobDisplay(json: false, handle: .standardError)
-                return try JobWatcher(store: store, job: job, check: check).follow(on: &display)
+                let detail = try JobWatcher(store: store, job: job, check: check).follow(on: &display)
+                reused = try store.reusedChunkCount(job: job)
+                return detail
             }
         } catch let error where !(error is Interrupted) {
             FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
@@ -145,7 +154,8 @@ struct Render: ParsableCommand {
             loaded.project, frames: loaded.project.frameCount, url: target.url,
             elapsed: (clock.now - started) / .seconds(1),
             how: "\(Format.count(submission.chunks.count, "video chunk")) and "
-                + Format.count(submission.audioBlocks.count, "audio block"))
+                + Format.count(submission.audioBlocks.count, "audio block")
+                + (reused > 0 ? " (\(reused) of them reused from the segment cache)" : ""))
     }
 
     private func renderLocally(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {

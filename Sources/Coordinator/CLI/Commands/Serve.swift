@@ -79,6 +79,14 @@ struct Serve: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "The most disk the segment cache keeps (e.g. 20G, 500M; 0 keeps none): accepted segments by their "
+                + "key, so a later job whose chunk did not change reuses it. The least recently used go first.",
+            valueName: "SIZE"))
+    var cacheSize = ByteSize(bytes: 20_000_000_000)
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Also serve the HTTP API here (e.g. 127.0.0.1:8080; port 0 picks one). Every call but /healthz "
                 + "needs a token: farm tokens create NAME --role read|submit|operate.",
             valueName: "HOST:PORT"))
@@ -126,6 +134,7 @@ struct Serve: ParsableCommand {
         var configuration = CoordinatorServer.Configuration(database: url, dataDirectory: database.dataDirectory)
         configuration.bind = bind
         configuration.keepSegmentsSeconds = keepSegments?.seconds
+        configuration.cacheBytes = cacheSize.bytes
         if let key, let allowedWorkers {
             let folder = URL(fileURLWithPath: allowedWorkers)
             do {

@@ -50,12 +50,19 @@ struct Status: ParsableCommand {
             let detail = try database.withFarm { try $0.jobDetail(job, everyChunk: all || json) }
             if json { try JSONOutput.print(detail) } else { print(Self.text(detail)) }
         } else {
-            let (jobs, usage) = try database.withFarm { (try $0.jobStatuses(limit: limit), try $0.segmentUsage()) }
+            let (jobs, usage, cache) = try database.withFarm {
+                (try $0.jobStatuses(limit: limit), try $0.segmentUsage(), try $0.cacheUsage())
+            }
             if json { try JSONOutput.print(jobs) } else { print(jobs.isEmpty ? "no jobs" : Self.text(jobs)) }
             if !json && usage.bytes > 0 {
                 print(
                     "segments: \(Format.bytes(Int(usage.bytes))) kept for \(Format.count(usage.jobs, "finished job")) "
                         + "in the coordinator's data folder (farm prune frees them)")
+            }
+            if !json && cache.segments > 0 {
+                print(
+                    "cache: \(Format.bytes(Int(cache.bytes))) in \(Format.count(cache.segments, "segment")) "
+                        + "that later jobs reuse (farm prune --cache empties it)")
             }
         }
     }

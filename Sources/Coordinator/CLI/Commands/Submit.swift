@@ -59,6 +59,11 @@ struct Submit: ParsableCommand {
             valueName: "URL"))
     var notify: String?
 
+    @Flag(
+        name: .long,
+        help: "Render every chunk, even those the segment cache holds from an earlier job (they are kept anew).")
+    var noCache = false
+
     func validate() throws {
         try StoredIntegers.checkPriority(priority)
         if let notify, let problem = JobSubmission.notifyProblem(notify) {
@@ -74,6 +79,7 @@ struct Submit: ParsableCommand {
             loaded: loaded, file: options.project, mediaRoot: options.mediaRoot.map { URL(fileURLWithPath: $0) },
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
         submission.notifyURL = notify
+        submission.useCache = !noCache
         let state = try database.withFarm(creating: true) { store -> JobState? in
             try target.refuseOutside(store.outputRoot())
             let id = try store.submit(submission)

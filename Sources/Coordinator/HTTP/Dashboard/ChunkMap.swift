@@ -5,7 +5,8 @@ import FarmStore
 /// takes 200, so a job of 100,000 chunks is a map of 2 MB.
 struct ChunkMap: Codable, Sendable {
     struct Chunks: Codable, Sendable {
-        /// A letter per chunk, in index order: q(ueued), r(unning), d(one) or f(ailed).
+        /// A letter per chunk, in index order: q(ueued), r(unning), d(one), f(ailed) or c (reused
+        /// from the cache).
         var states: String = ""
         var start: [Int64] = []
         var end: [Int64] = []
@@ -29,7 +30,7 @@ struct ChunkMap: Codable, Sendable {
                 workerIndex[name] = workers.count - 1
                 return workers.count - 1
             }
-            let letter = chunk.state.rawValue.prefix(1)
+            let letter = Self.letters[chunk.state] ?? "q"
             switch chunk.kind {
             case .video: Self.append(chunk, letter: letter, worker: worker, to: &video)
             case .audio: Self.append(chunk, letter: letter, worker: worker, to: &audio)
@@ -37,7 +38,11 @@ struct ChunkMap: Codable, Sendable {
         }
     }
 
-    private static func append(_ chunk: ChunkStatus, letter: Substring, worker: Int?, to list: inout Chunks) {
+    static let letters: [ChunkStatus.State: String] = [
+        .queued: "q", .running: "r", .done: "d", .failed: "f", .reused: "c",
+    ]
+
+    private static func append(_ chunk: ChunkStatus, letter: String, worker: Int?, to list: inout Chunks) {
         list.states += letter
         list.start.append(chunk.start)
         list.end.append(chunk.end)

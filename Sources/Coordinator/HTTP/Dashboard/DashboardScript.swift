@@ -8,8 +8,8 @@ enum DashboardScript {
 
         const $ = (selector) => document.querySelector(selector);
         const views = ["login", "jobs", "job", "workers"];
-        const colors = { q: "--queued", r: "--running", d: "--done", f: "--failed" };
-        const stateNames = { q: "queued", r: "running", d: "done", f: "failed" };
+        const colors = { q: "--queued", r: "--running", d: "--done", f: "--failed", c: "--reused" };
+        const stateNames = { q: "queued", r: "running", d: "done", f: "failed", c: "reused" };
         let route = { view: "jobs" };
         let chunkMap = null;
         let events = null;
@@ -145,14 +145,15 @@ enum DashboardScript {
           };
           paint(map.video.states, 0);
           paint(map.audio.states, videoRows);
-          const counts = { q: 0, r: 0, d: 0, f: 0 };
+          const counts = { q: 0, r: 0, d: 0, f: 0, c: 0 };
           for (const letter of all) counts[letter]++;
           canvas.dataset.states = all;
-          canvas.dataset.done = counts.d;
+          canvas.dataset.done = counts.d + counts.c;
+          canvas.dataset.reused = counts.c;
           canvas.dataset.total = all.length;
           const legend = $("#chunk-legend");
           legend.textContent = "";
-          for (const letter of "qrdf") {
+          for (const letter of "qrdfc") {
             const span = document.createElement("span");
             span.innerHTML = "<i></i>";
             span.querySelector("i").style.background = `var(${colors[letter]})`;
@@ -230,7 +231,7 @@ enum DashboardScript {
           const box = $("#thumbnails");
           if (box.dataset.job !== String(id)) { box.textContent = ""; box.dataset.job = id; }
           const done = [];
-          for (let i = 0; i < map.video.states.length; i++) if (map.video.states[i] === "d") done.push(i);
+          for (let i = 0; i < map.video.states.length; i++) if ("dc".includes(map.video.states[i])) done.push(i);
           const step = Math.max(1, done.length / 48);
           for (let k = 0; k < done.length; k += step) {
             const index = done[Math.floor(k)];

@@ -2,7 +2,7 @@
 /// Kept in the binary, so that the dashboard is wherever `farm` is: no files to install, no CDN.
 enum DashboardStyle {
     static let source = #"""
-        :root { --queued: #c9ced6; --running: #3b82f6; --done: #22a06b; --failed: #e5484d;
+        :root { --queued: #c9ced6; --running: #3b82f6; --done: #22a06b; --failed: #e5484d; --reused: #8e4ec6;
           font-family: system-ui, sans-serif; }
         body { margin: 0; color: #1c2024; background: #f8f9fa; }
         header { display: flex; gap: 1.5em; align-items: center; padding: .6em 1.2em; background: #1c2024;
@@ -18,6 +18,7 @@ enum DashboardStyle {
         .state { padding: .1em .5em; border-radius: 1em; background: var(--queued); font-size: .85em; }
         .state.running, .state.joining, .state.rendering { background: var(--running); color: #fff; }
         .state.done { background: var(--done); color: #fff; }
+        .state.reused { background: var(--reused); color: #fff; }
         .state.failed, .state.cancelled, .state.lost { background: var(--failed); color: #fff; }
         .bar { display: inline-block; width: 160px; height: .7em; background: #e6e8eb; border-radius: .35em;
           overflow: hidden; }

@@ -8,6 +8,17 @@
 public enum AudioBlocks {
     /// Samples per AAC frame.
     public static let frameSamples: Int64 = 1024
+    /// Samples encoded before a block and dropped: four AAC frames settle the encoder.
+    public static let preRoll: Int64 = 4 * frameSamples
+    /// Samples encoded after a block and dropped: its last packet's transform reaches one frame on.
+    public static let tail: Int64 = 2 * frameSamples
+
+    /// The timeline seconds a block's mix reads, pre-roll and tail included: the items that
+    /// sound then are the ones it needs.
+    public static func timeSpan(of block: Chunk, sampleRate: Int) -> Range<Rational> {
+        let rate = Rational(Int64(sampleRate))
+        return Rational(max(0, block.start - preRoll)) / rate..<Rational(block.end + tail) / rate
+    }
 
     /// About ten seconds: long enough that the pre-roll each block encodes again costs ~2 %,
     /// short enough that a long timeline's sound spreads over every worker.

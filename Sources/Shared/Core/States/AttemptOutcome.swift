@@ -5,4 +5,6 @@ public enum AttemptOutcome: String, StoredState {
     case lost
     /// The job stopped, or a draining worker gave the chunk back before starting it.
     case cancelled
+    /// No render: the segment cache held a segment with the chunk's key (`ChunkKeys`).
+    case reused
 }

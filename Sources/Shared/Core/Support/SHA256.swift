@@ -47,7 +47,7 @@ public final class SHA256 {
     /// The hex SHA-256 of a whole file, read in bounded pieces.
     public static func file(_ path: String) throws -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FFmpegError(operation: "checksum", message: "cannot open \(path)")
+            throw ChecksumError(description: "checksum: cannot open \(path)")
         }
         defer { try? handle.close() }
         let hasher = SHA256()
@@ -56,4 +56,8 @@ public final class SHA256 {
         }
         return hasher.finish()
     }
+}
+
+public struct ChecksumError: Error, CustomStringConvertible, Sendable {
+    public var description: String
 }

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A chunk's key: the SHA-256 of everything that can change the bytes of its segment (a video
+/// chunk) or its encoded sound (an audio block). Two chunks with one key are the same bytes, so a
+/// segment rendered once serves every later job whose chunk has its key (the segment cache).
+///
+/// What it covers (`ChunkMaterial`, tested field by field in ChunkKeyTests):
+/// - the renderer's version (`rendererVersion`);
+/// - the chunk's kind and range (frames, or samples), and for an audio block whether it ends
+///   the timeline (the last block keeps the encoder's flush);
+/// - the output settings, the export settings and the container;
+/// - per track that the chunk reads (`ChunkInputs`), in order: its kind, opacity, hidden flag and
+///   transform, the items it reads, and the transitions between them, with every time relative
+///   to the chunk's start, so that an edit elsewhere on the timeline changes no other key;
+/// - each asset those items play: its path and its pin (size, mtime, ctime, inode), so a file
+///   replaced under the same name is a new key.
+///
+/// Not covered, so a farm keeps them one: the FFmpeg build and the workers' x264 instruction
+/// set (`X264InstructionSet`), and the fonts titles are drawn with.
+public enum ChunkKeys {
+    /// Raised whenever rendering changes: what the compositor, mixer or encoders make of the
+    /// same inputs. Every cached segment of an older version is then rendered again.
+    public static let rendererVersion = 1
+
+    /// The keys of `chunks` (in timeline order) of `kind`.
+    public static func keys(
+        of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
+        pins: [String: MediaPin], rendererVersion: Int = rendererVersion
+    ) -> [String] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return materials(
+            of: project, kind: kind, chunks: chunks, container: container, pins: pins,
+            rendererVersion: rendererVersion
+        ).map {
+            // Encoding these plain values cannot fail.
+            let json = (try? encoder.encode($0)) ?? Data()
+            let hasher = SHA256()
+            hasher.update(json)
+            return hasher.finish()
+        }
+    }
+
+    /// What each key hashes.
+    public static func materials(
+        of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
+        pins: [String: MediaPin], rendererVersion: Int = rendererVersion
+    ) -> [ChunkMaterial] {
+        let totalSamples = project.output.samples(ofFrames: 0..<project.frameCount).upperBound
+        return zip(chunks, ChunkInputs.of(project, kind: kind, chunks: chunks)).map { chunk, inputs in
+            let origin =
+                kind == .video
+                ? project.output.time(ofFrame: chunk.start)
+                : Rational(chunk.start) / Rational(Int64(project.output.audio.sampleRate))
+            var media: [String: ChunkMaterial.Media] = [:]
+            for id in inputs.assets {
+                media[id] = ChunkMaterial.Media(path: project.assets[id]?.path ?? "", pin: pins[id])
+            }
+            return ChunkMaterial(
+                renderer: rendererVersion, kind: kind, start: chunk.start, end: chunk.end,
+                endsTimeline: kind == .audio && chunk.end == totalSamples, output: project.output,
+                export: project.export, container: container,
+                tracks: inputs.tracks.map {
+                    ChunkMaterial.TrackSlice(
+                        project.tracks[$0.track], items: $0.items, span: inputs.span, origin: origin)
+                },
+                media: media, trackIndices: inputs.tracks.map(\.track))
+        }
+    }
+}
+
+/// Everything a chunk's key hashes (`ChunkKeys`).
+public struct ChunkMaterial: Encodable, Equatable, Sendable {
+    public struct Media: Encodable, Equatable, Sendable {
+        public var path: String
+        public var pin: MediaPin?
+    }
+
+    /// A track as one chunk reads it: only its items that the chunk reads, times from the
+    /// chunk's start, transitions between them renumbered.
+    public struct TrackSlice: Encodable, Equatable, Sendable {
+        public var kind: Track.Kind
+        public var opacity: Double
+        public var hidden: Bool
+        public var transform: Transform
+        public var items: [Item]
+        public var transitions: [Transition]
+        /// The items' indices in the project's track (for `farm diff`; not hashed).
+        public var itemIndices: [Int]
+
+        init(_ track: Track, items indices: [Int], span: Range<Rational>, origin: Rational) {
+            kind = track.kind
+            opacity = track.opacity
+            hidden = track.hidden
+            transform = track.transform
+            itemIndices = indices
+            items = indices.map { index in
+                var item = Self.trimmed(track.items[index], to: span)
+                item.at = item.at - origin
+                return item
+            }
+            let renumbered = Dictionary(uniqueKeysWithValues: indices.enumerated().map { ($1, $0) })
+            transitions = track.transitions.compactMap { transition in
+                guard let outgoing = renumbered[transition.outgoing], let incoming = renumbered[transition.incoming]
+                else { return nil }
+                var moved = transition
+                moved.outgoing = outgoing
+                moved.incoming = incoming
+                moved.cut = transition.cut - origin
+                return moved
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case kind, opacity, hidden, transform, items, transitions
+        }
+
+        /// The item as far as `span` reads it: what it plays before or after the span is cut
+        /// off (its media, speed and keyframes running on as before), so that a clip made
+        /// longer past the chunk leaves the chunk's key alone. An item the span reads only
+        /// through a transition's reach stays whole.
+        static func trimmed(_ item: Item, to span: Range<Rational>) -> Item {
+            let cutBefore = span.lowerBound > item.at && span.lowerBound < item.end ? span.lowerBound - item.at : .zero
+            let cutAfter = span.upperBound < item.end && span.upperBound > item.at ? item.end - span.upperBound : .zero
+            return item.extended(before: .zero - cutBefore, after: .zero - cutAfter)
+        }
+    }
+
+    public var renderer: Int
+    public var kind: ChunkKind
+    public var start: Int64
+    public var end: Int64
+    public var endsTimeline: Bool
+    public var output: OutputSettings
+    public var export: ExportSettings
+    public var container: ExportSettings.Container
+    public var tracks: [TrackSlice]
+    public var media: [String: Media]
+    /// The tracks' indices in the project (for `farm diff`; not hashed).
+    public var trackIndices: [Int]
+
+    private enum CodingKeys: String, CodingKey {
+        case renderer, kind, start, end, endsTimeline, output, export, container, tracks, media
+    }
+}

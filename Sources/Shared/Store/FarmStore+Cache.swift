@@ -1,0 +1,115 @@
+import FarmCore
+
+/// The segment cache's index (migration 15). The files are the coordinator's, in `DATA/cache`;
+/// these rows say which keys it holds, so that any machine that submits can look them up.
+public struct CachedSegment: Sendable, Equatable {
+    public var kind: ChunkKind
+    public var index: Int
+    public var key: String
+    public var sha256: String
+}
+
+extension FarmStore {
+    /// At submission, inside its transaction: every chunk whose key the cache holds is done,
+    /// with one attempt `reused` by the worker `cache`; its entry counts as used now.
+    func reuseCachedSegments(job id: Int64) throws {
+        try connection.query(
+            """
+            WITH hits AS (
+                UPDATE chunks c SET state = 'done', attempt = 1
+                FROM segment_cache s
+                WHERE c.job_id = $1 AND c.content_key = s.key AND s.kind = c.kind
+                RETURNING c.id, c.kind, c.start_frame, c.end_frame, s.key),
+            used AS (UPDATE segment_cache SET last_used_at = now() WHERE key IN (SELECT key FROM hits))
+            INSERT INTO attempts (chunk_id, attempt, worker_id, outcome, finished_at, frames_done)
+            SELECT id, 1, 'cache', 'reused', now(), CASE WHEN kind = 'video' THEN end_frame - start_frame ELSE 0 END
+            FROM hits
+            """, [String(id)])
+    }
+
+    /// A job's chunks done by the cache whose files the coordinator has yet to put in the job's
+    /// folder (it checks each against `sha256` first).
+    public func reusedChunks(job id: Int64) throws -> [CachedSegment] {
+        try connection.query(
+            """
+            SELECT c.kind, c.idx, s.key, s.sha256
+            FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+                 JOIN segment_cache s ON s.key = c.content_key
+            WHERE c.job_id = $1 AND c.state = 'done' AND a.outcome = 'reused'
+            ORDER BY c.kind, c.idx
+            """, [String(id)]
+        ).map {
+            CachedSegment(
+                kind: try ChunkKind(stored: $0.string(0)), index: Int($0.int(1)), key: try $0.string(2),
+                sha256: try $0.string(3))
+        }
+    }
+
+    /// How many of a job's chunks and audio blocks the cache did.
+    public func reusedChunkCount(job id: Int64) throws -> Int {
+        Int(
+            try connection.query(
+                """
+                SELECT count(*) FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+                WHERE c.job_id = $1 AND c.state = 'done' AND a.outcome = 'reused'
+                """, [String(id)])[0].int(0))
+    }
+
+    /// Records an accepted segment under its key, held in data folder `folder`.
+    public func cacheSegment(key: String, folder: String, kind: ChunkKind, bytes: Int64, sha256: String) throws {
+        try connection.query(
+            """
+            INSERT INTO segment_cache (key, folder, kind, bytes, sha256) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (key) DO UPDATE SET folder = EXCLUDED.folder, bytes = EXCLUDED.bytes,
+                sha256 = EXCLUDED.sha256, last_used_at = now()
+            """, [key, folder, kind.rawValue, String(bytes), sha256])
+    }
+
+    /// A coordinator that starts to lead forgets entries in another data folder: it cannot
+    /// reach their files, and a lookup that hits them would only be rendered late.
+    public func forgetCachedSegments(outside folder: String) throws {
+        try connection.query("DELETE FROM segment_cache WHERE folder <> $1", [folder])
+    }
+
+    /// Forgets entries (their files are gone or bad).
+    public func forgetCachedSegments(_ keys: [String]) throws {
+        guard !keys.isEmpty else { return }
+        try connection.query("DELETE FROM segment_cache WHERE key = ANY($1::text[])", [PostgresArray.text(keys)])
+    }
+
+    /// What the cache holds.
+    public func cacheUsage() throws -> (bytes: Int64, segments: Int) {
+        let row = try connection.query("SELECT coalesce(sum(bytes), 0), count(*) FROM segment_cache")[0]
+        return (row.int(0), Int(row.int(1)))
+    }
+
+    /// The least recently used entries to remove so that the rest hold at most `limit` bytes;
+    /// their rows are deleted here, their files are the caller's to remove.
+    public func evictCachedSegments(toFit limit: Int64) throws -> [String] {
+        try connection.query(
+            """
+            DELETE FROM segment_cache WHERE key IN (
+                SELECT key FROM (
+                    SELECT key, sum(bytes) OVER (ORDER BY last_used_at DESC, key) AS kept FROM segment_cache) newest
+                WHERE kept > $1)
+            RETURNING key
+            """, [String(limit)]
+        ).map { try $0.string(0) }
+    }
+
+    /// `farm prune --cache`: forgets every entry now (no lookup finds one from here on) and asks
+    /// the coordinator to remove the files. Returns what was forgotten.
+    public func clearCache() throws -> (bytes: Int64, segments: Int) {
+        try connection.transaction {
+            let usage = try cacheUsage()
+            try connection.query("DELETE FROM segment_cache")
+            try connection.query("INSERT INTO farm_flags (name) VALUES ('clear-cache') ON CONFLICT DO NOTHING")
+            return usage
+        }
+    }
+
+    /// Takes the request to empty the cache folder, if there is one.
+    public func takeCacheClearRequest() throws -> Bool {
+        !(try connection.query("DELETE FROM farm_flags WHERE name = 'clear-cache' RETURNING name").isEmpty)
+    }
+}

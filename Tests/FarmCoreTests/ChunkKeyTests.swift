@@ -1,0 +1,121 @@
+import FarmCore
+import Foundation
+import TestSupport
+import Testing
+
+/// A chunk's key (`ChunkKeys`) changes exactly when its bytes can: an edit changes the keys of
+/// the chunks it touches and no other.
+@Suite struct ChunkKeyTests {
+    /// A 12-second timeline: clip a throughout, clip b at 2–3 s on a second track, a title at
+    /// 6–8 s on a third; a sound track with music over all of it.
+    static func project(
+        b: String = #""at": "2""#, title: String = "Chapter one", crf: Int = 20,
+        aDuration: String = "12", musicVolume: String = "1"
+    ) throws -> Project {
+        let json = """
+            {"output": {"width": 320, "height": 180, "fps": 30},
+             "export": {"video": {"codec": "h264", "crf": \(crf), "gop": 30}},
+             "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}, "music": {"path": "music.wav"}},
+             "tracks": [
+               {"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "\(aDuration)"}]},
+               {"kind": "video", "items": [{"asset": "b", \(b), "duration": "1"}]},
+               {"kind": "video", "items": [{"title": {"text": "\(title)"}, "at": "6", "duration": "2"}]},
+               {"kind": "audio", "items": [{"asset": "music", "at": "0", "duration": "\(aDuration)",
+                                            "volume": \(musicVolume)}]}]}
+            """
+        let (project, problems) = parseProjectText(json)
+        return try #require(project, "\(problems)")
+    }
+
+    static let pins: [String: MediaPin] = [
+        "a": MediaPin(FileStamp(size: 1, modified: 1, changed: 1, inode: 1, device: 1)),
+        "b": MediaPin(FileStamp(size: 2, modified: 2, changed: 2, inode: 2, device: 1)),
+        "music": MediaPin(FileStamp(size: 3, modified: 3, changed: 3, inode: 3, device: 1)),
+    ]
+
+    static func videoKeys(
+        _ project: Project, pins: [String: MediaPin] = pins, renderer: Int = ChunkKeys.rendererVersion
+    )
+        -> [String]
+    {
+        ChunkKeys.keys(
+            of: project, kind: .video, chunks: project.videoChunks(.seconds(Rational(1))), container: .mov,
+            pins: pins, rendererVersion: renderer)
+    }
+
+    static func audioKeys(_ project: Project) -> [String] {
+        ChunkKeys.keys(of: project, kind: .audio, chunks: project.audioBlocks(), container: .mov, pins: pins)
+    }
+
+    /// The indices where two lists of keys differ.
+    static func changed(_ a: [String], _ b: [String]) -> [Int] {
+        (0..<max(a.count, b.count)).filter { $0 >= a.count || $0 >= b.count || a[$0] != b[$0] }
+    }
+
+    @Test func theKeyCoversWhatItSaysAndNothingElse() throws {
+        let project = try Self.project()
+        let chunks = project.videoChunks(.seconds(Rational(1)))
+        let material = try #require(
+            ChunkKeys.materials(of: project, kind: .video, chunks: [chunks[6]], container: .mov, pins: Self.pins).first)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = try #require(try JSONSerialization.jsonObject(with: encoder.encode(material)) as? [String: Any])
+        // Any field added to the key must be added here, and to the list in ChunkKeys.swift.
+        #expect(
+            Set(json.keys)
+                == [
+                    "renderer", "kind", "start", "end", "endsTimeline", "output", "export", "container", "tracks",
+                    "media",
+                ])
+        #expect(material.renderer == ChunkKeys.rendererVersion)
+        #expect(material.start == 180 && material.end == 210)
+        // Second 6 reads clip a and the title; clip b (2–3 s) is not in it.
+        #expect(material.trackIndices == [0, 2])
+        #expect(material.media.keys.sorted() == ["a"])
+        #expect(material.media["a"]?.pin == Self.pins["a"])
+        // Times are the chunk's own: the title starts where the chunk does; clip a, which
+        // plays throughout, is cut to the chunk's second, the sixth of its media.
+        #expect(material.tracks[1].items.map(\.at) == [Rational(0)])
+        #expect(material.tracks[0].items.map(\.at) == [Rational(0)])
+        #expect(material.tracks[0].items.map(\.duration) == [Rational(1)])
+        #expect(material.tracks[0].items.map(\.sourceStart) == [Rational(6)])
+    }
+
+    @Test func anEditChangesOnlyTheChunksItTouches() throws {
+        let before = Self.videoKeys(try Self.project())
+        #expect(before.count == 12 && Set(before).count == 12)
+        #expect(Self.changed(before, Self.videoKeys(try Self.project(title: "Chapter 1"))) == [6, 7])
+        // Clip b moved from 2–3 s to 9–10 s: the chunks it left and the ones it reached.
+        #expect(Self.changed(before, Self.videoKeys(try Self.project(b: #""at": "9""#))) == [2, 9])
+        #expect(Self.videoKeys(try Self.project()) == before, "the same project gives the same keys")
+    }
+
+    @Test func aLongerTimelineKeepsEveryEarlierChunk() throws {
+        let before = Self.videoKeys(try Self.project())
+        let after = Self.videoKeys(try Self.project(aDuration: "14"))
+        #expect(after.count == 14)
+        #expect(Self.changed(before, after) == [12, 13])
+    }
+
+    @Test func replacedMediaAnExportSettingAndTheRendererChangeTheirChunks() throws {
+        let project = try Self.project()
+        let before = Self.videoKeys(project)
+        var replaced = Self.pins
+        replaced["b"] = MediaPin(FileStamp(size: 2, modified: 99, changed: 99, inode: 2, device: 1))
+        #expect(Self.changed(before, Self.videoKeys(project, pins: replaced)) == [2], "only the chunk showing b")
+        #expect(Self.changed(before, Self.videoKeys(try Self.project(crf: 21))) == Array(0..<12))
+        #expect(Self.changed(before, Self.videoKeys(project, renderer: ChunkKeys.rendererVersion + 1)) == Array(0..<12))
+    }
+
+    @Test func audioBlocksFollowTheSoundTheyMix() throws {
+        let before = Self.audioKeys(try Self.project(aDuration: "30"))
+        #expect(before.count == 3, "10-second blocks")
+        // The title and clip b carry no sound a block mixes (b is a video item; its sound would
+        // count): the title's edit changes no block.
+        #expect(Self.changed(before, Self.audioKeys(try Self.project(title: "x", aDuration: "30"))) == [])
+        #expect(
+            Self.changed(before, Self.audioKeys(try Self.project(aDuration: "30", musicVolume: "0.5"))) == [0, 1, 2])
+        // Clip b (its own sound) moved from 2 s to 25 s: the first block and the last.
+        #expect(Self.changed(before, Self.audioKeys(try Self.project(b: #""at": "25""#, aDuration: "30"))) == [0, 2])
+    }
+}
