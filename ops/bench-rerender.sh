@@ -13,7 +13,7 @@ dir="${BENCH_DIR:-.build/bench-rerender}"
 mkdir -p "$dir"
 source ops/bench-common.sh
 make a.mp4 -f lavfi -i testsrc2=size=640x360:rate=30:duration=601 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
-make b.mp4 -f lavfi -i "mandelbrot=size=640x360:rate=30" -t 601 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
+make b.mp4 -f lavfi -i testsrc=size=640x360:rate=30:duration=601 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
 make music.wav -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=601" -ac 2
 
 project() { # TITLE-AT-300 OUTPUT

@@ -13,8 +13,9 @@ final class JoinScheduler {
     private let removeSegmentsWhenDone: Bool
     private let outputRoot: OutputRoot?
     private var joining: Set<Int64> = []
-    /// Joins that ended: the job, the failure if any, and the seconds the join took.
-    private let results = Locked<[(job: Int64, error: String?, seconds: Double)]>([])
+    /// Joins that ended: the job, the failure if any, the seconds the join took, and the cached
+    /// segments found missing or damaged before it (then there was no join).
+    private let results = Locked<[(job: Int64, error: String?, seconds: Double, damaged: [CachedSegment])]>([])
 
     init(store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?) {
         self.outputRoot = outputRoot
@@ -55,17 +56,29 @@ final class JoinScheduler {
             let audio = try store.chunks(job: job.id, kind: .audio).map {
                 SegmentJoiner.Segment(url: folder.result(kind: .audio, chunk: $0), chunk: $0)
             }
-            takeFromCache(job: job.id)
-            if try requeueMissing(job: job.id, segments: segments, audio: audio) {
+            // Chunks done by the segment cache are put in the folder by the join's thread, which
+            // reads each one whole to check it: never the coordinator's loop.
+            let cached = try store.reusedChunks(job: job.id)
+            let fromCache = Set(cached.map { "\($0.kind) \($0.index)" })
+            if try requeueMissing(
+                job: job.id, segments: segments.filter { !fromCache.contains("video \($0.chunk.index)") },
+                audio: audio.filter { !fromCache.contains("audio \($0.chunk.index)") })
+            {
                 joining.remove(job.id)
                 continue
             }
             let parts = "\(segments.count) chunks and \(audio.count) audio blocks"
             logger.info("job \(job.id): all \(parts) are in; joining \(job.outputPath)")
             let results = self.results
+            let cache = SegmentCache(dataDirectory: dataDirectory)
             let thread = Thread {
                 let clock = ContinuousClock()
                 let started = clock.now
+                let damaged = Self.take(cached, from: cache, into: folder)
+                guard damaged.isEmpty else {
+                    results.withLock { $0.append((job.id, nil, 0, damaged)) }
+                    return
+                }
                 var error: String?
                 do {
                     try SegmentJoiner.join(
@@ -75,30 +88,24 @@ final class JoinScheduler {
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
                 }
-                results.withLock { $0.append((job.id, error, (clock.now - started) / .seconds(1))) }
+                results.withLock { $0.append((job.id, error, (clock.now - started) / .seconds(1), [])) }
             }
             thread.start()
         }
     }
 
-    /// Puts the job's chunks done by the cache in its folder, each checked against its
-    /// checksum; one that is missing or damaged is dropped from the cache, and `requeueMissing`
-    /// has it rendered.
-    private func takeFromCache(job: Int64) {
-        guard let entries = try? store.reusedChunks(job: job), !entries.isEmpty else { return }
-        let folder = folder(job)
+    /// Puts a job's chunks done by the cache in its folder, each checked against its
+    /// checksum; returns those missing or damaged (dropped from the cache's folder).
+    private static func take(_ entries: [CachedSegment], from cache: SegmentCache, into folder: JobFolder)
+        -> [CachedSegment]
+    {
+        guard !entries.isEmpty else { return [] }
         try? folder.create()
-        let cache = SegmentCache(dataDirectory: dataDirectory)
-        var bad: [String] = []
-        for entry in entries {
+        return entries.filter { entry in
             let result = folder.result(kind: entry.kind, chunk: Chunk(index: entry.index, start: 0, end: 0))
-            if FileManager.default.fileExists(atPath: result.path) { continue }
+            if FileManager.default.fileExists(atPath: result.path) { return false }
             let thumbnail = entry.kind == .video ? folder.thumbnail(chunk: entry.index) : nil
-            if !cache.take(entry, to: result, thumbnail: thumbnail) { bad.append(entry.key) }
-        }
-        if !bad.isEmpty {
-            logger.warning("job \(job): \(bad.count) cached segment(s) missing or damaged; rendering them again")
-            try? store.forgetCachedSegments(bad)
+            return !cache.take(entry, to: result, thumbnail: thumbnail)
         }
     }
 
@@ -124,7 +131,17 @@ final class JoinScheduler {
             defer { results.removeAll() }
             return results
         }
-        for (index, (job, error, seconds)) in finished.enumerated() {
+        for (index, (job, error, seconds, damaged)) in finished.enumerated() {
+            if !damaged.isEmpty {
+                // Rendered again, never joined: forgotten by the cache, queued with fresh tries.
+                logger.warning("job \(job): \(damaged.count) cached segment(s) missing or damaged; rendering them again")
+                try store.forgetCachedSegments(damaged.map(\.key))
+                for kind in [ChunkKind.video, .audio] {
+                    try store.requeue(job: job, chunks: damaged.filter { $0.kind == kind }.map(\.index), kind: kind)
+                }
+                joining.remove(job)
+                continue
+            }
             let recorded: Bool
             do {
                 recorded = try store.finish(job: job, error: error)
