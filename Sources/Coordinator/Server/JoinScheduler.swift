@@ -134,7 +134,8 @@ final class JoinScheduler {
         for (index, (job, error, seconds, damaged)) in finished.enumerated() {
             if !damaged.isEmpty {
                 // Rendered again, never joined: forgotten by the cache, queued with fresh tries.
-                logger.warning("job \(job): \(damaged.count) cached segment(s) missing or damaged; rendering them again")
+                logger.warning(
+                    "job \(job): \(damaged.count) cached segment(s) missing or damaged; rendering them again")
                 try store.forgetCachedSegments(damaged.map(\.key))
                 for kind in [ChunkKind.video, .audio] {
                     try store.requeue(job: job, chunks: damaged.filter { $0.kind == kind }.map(\.index), kind: kind)
