@@ -14,10 +14,11 @@ import Testing
     }
 
     static func call(
-        _ method: String, _ url: String, token: String? = nil, body: String? = nil
+        _ method: String, _ url: String, token: String? = nil, body: String? = nil, headers: [String] = []
     ) throws -> Answer {
         var arguments = ["-s", "-X", method, "-w", "\n%{http_code}", url]
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
+        for header in headers { arguments += ["-H", header] }
         if let body { arguments += ["-H", "Content-Type: application/json", "-d", body] }
         let result = try run("/usr/bin/curl", arguments)
         var lines = result.stdout.components(separatedBy: "\n")
@@ -60,6 +61,19 @@ import Testing
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/pause", token: read).status == 403)
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/cancel", token: read).status == 403)
             #expect(try farm.store.job(job)?.state == .queued, "a read token cannot cancel")
+            // The dashboard's cookie changes nothing for a page of another origin.
+            let host = String(base.dropFirst("http://".count))
+            let foreign = try Self.call(
+                "POST", "\(base)/api/jobs/\(job)/pause",
+                headers: ["Cookie: farm_token=\(operate)", "Origin: http://127.0.0.1:1"])
+            #expect(foreign.status == 403 && foreign.body.contains("dashboard's page"), "\(foreign.body)")
+            #expect(try farm.store.job(job)?.paused == false)
+            let own = try Self.call(
+                "POST", "\(base)/api/jobs/\(job)/pause",
+                headers: ["Cookie: farm_token=\(operate)", "Origin: http://\(host)"])
+            #expect(own.status == 200, "\(own.body)")
+            #expect(try farm.store.job(job)?.paused == true)
+            #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/resume", token: operate).status == 200)
             #expect(try farm.store.job(job)?.paused == false)
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/pause", token: operate).status == 200)
             #expect(try farm.store.job(job)?.paused == true)

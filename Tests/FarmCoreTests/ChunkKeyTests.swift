@@ -74,11 +74,11 @@ import Testing
         #expect(material.media.keys.sorted() == ["a"])
         #expect(material.media["a"]?.pin == Self.pins["a"])
         // Times are the chunk's own: the title starts where the chunk does; clip a, which
-        // plays throughout, is cut to the chunk's second, the sixth of its media.
+        // plays throughout, started 6 s before it and is cut off where the chunk ends.
         #expect(material.tracks[1].items.map(\.at) == [Rational(0)])
-        #expect(material.tracks[0].items.map(\.at) == [Rational(0)])
-        #expect(material.tracks[0].items.map(\.duration) == [Rational(1)])
-        #expect(material.tracks[0].items.map(\.sourceStart) == [Rational(6)])
+        #expect(material.tracks[0].items.map(\.at) == [Rational(-6)])
+        #expect(material.tracks[0].items.map(\.duration) == [Rational(7)])
+        #expect(material.tracks[0].items.map(\.sourceStart) == [Rational(0)])
     }
 
     @Test func anEditChangesOnlyTheChunksItTouches() throws {
@@ -88,6 +88,50 @@ import Testing
         // Clip b moved from 2–3 s to 9–10 s: the chunks it left and the ones it reached.
         #expect(Self.changed(before, Self.videoKeys(try Self.project(b: #""at": "9""#))) == [2, 9])
         #expect(Self.videoKeys(try Self.project()) == before, "the same project gives the same keys")
+    }
+
+    /// A clip's head moved (a roll edit: `at` and the source start back by the same second)
+    /// shows the same media after it, but the renderer times samples and transforms from the
+    /// item's start: every chunk it plays in is rendered again, never joined from the cache.
+    @Test func aClipsHeadMovedChangesEveryChunkItPlaysIn() throws {
+        func keys(_ item: String) throws -> [String] {
+            let json = """
+                {"output": {"width": 320, "height": 180, "fps": 30}, "export": {"video": {"gop": 30}},
+                 "assets": {"b": {"path": "b.mp4"}},
+                 "tracks": [{"kind": "video", "items": [\(item)]}]}
+                """
+            let (project, problems) = parseProjectText(json)
+            return Self.videoKeys(try #require(project, "\(problems)"))
+        }
+        // Media 1–3 s at 2–4 s, against media 0–3 s at 1–4 s: the same pictures from 2 s on.
+        let before = try keys(#"{"asset": "b", "at": "2", "duration": "2", "source": {"start": "1"}}"#)
+        let rolled = try keys(#"{"asset": "b", "at": "1", "duration": "3", "source": {"start": "0"}}"#)
+        #expect(Self.changed(before, rolled) == [1, 2, 3])
+    }
+
+    /// A dissolve from a title (no sound) into a clip shapes the clip's sound: its length is in
+    /// the audio blocks' keys even though the title is not.
+    @Test func aTransitionCountsWhenOnlyOneOfItsItemsIsRead() throws {
+        func project(dissolve: String) throws -> Project {
+            let json = """
+                {"output": {"width": 320, "height": 180, "fps": 30},
+                 "assets": {"a": {"path": "a.mp4"}},
+                 "tracks": [{"kind": "video", "items": [
+                     {"title": {"text": "Opening"}, "at": "0", "duration": "12"},
+                     {"asset": "a", "at": "12", "duration": "18"}],
+                   "transitions": [{"between": [0, 1], "type": "dissolve", "duration": "\(dissolve)"}]}]}
+                """
+            let (project, problems) = parseProjectText(json)
+            return try #require(project, "\(problems)")
+        }
+        let one = try project(dissolve: "1")
+        let two = try project(dissolve: "2")
+        let keys = { (project: Project) in
+            ChunkKeys.keys(of: project, kind: .audio, chunks: project.audioBlocks(), container: .mov, pins: Self.pins)
+        }
+        // The block around the cut at 12 s, and the next, which reads the clip the dissolve
+        // touches (a key cannot tell where a transition's effect ends): never the first.
+        #expect(Self.changed(keys(one), keys(two)) == [1, 2])
     }
 
     @Test func aLongerTimelineKeepsEveryEarlierChunk() throws {

@@ -13,6 +13,13 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
         guard let token = Self.token(of: request) else {
             throw APIError(.unauthorized, "a bearer token is needed (farm tokens create NAME --role read)")
         }
+        if request.headers[.authorization] == nil, request.method != .get, request.method != .head,
+            !Self.isSameOrigin(request)
+        {
+            // The dashboard's cookie acts only for the dashboard's own page: another page the
+            // browser has open (even on this host, another port) cannot use it to cancel or drain.
+            throw APIError(.forbidden, "a change with the dashboard's cookie must come from the dashboard's page")
+        }
         let digest = APIToken.digest(of: token)
         guard let role = try await store.run({ try $0.tokenRole(digest: digest) }) else {
             throw APIError(.unauthorized, "unknown or revoked token")
@@ -31,6 +38,13 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
             return header.hasPrefix("Bearer ") ? String(header.dropFirst("Bearer ".count)) : nil
         }
         return DashboardSession.token(inCookies: request.headers[values: .cookie])
+    }
+
+    /// Whether the browser says the request comes from this server's own page: its `Origin`
+    /// is this server's address.
+    static func isSameOrigin(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin], let authority = request.head.authority else { return false }
+        return origin == "http://\(authority)" || origin == "https://\(authority)"
     }
 
     static func role(for request: Request) -> TokenRole {

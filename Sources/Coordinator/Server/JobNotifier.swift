@@ -26,6 +26,8 @@ final class JobNotifier: @unchecked Sendable {
     private let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
+        // A receiver that trickles its answer holds no other notice past this.
+        configuration.timeoutIntervalForResource = 15
         return URLSession(configuration: configuration)
     }()
 

@@ -211,12 +211,19 @@ final class UploadIntake {
             // The cache is a help, never a reason to fail a chunk: a segment it cannot keep is
             // rendered again by a later job.
             do {
-                try cache.keep(
-                    jobFolder.result(kind: chunk.kind, chunk: chunk.chunk),
-                    thumbnail: chunk.kind == .video ? jobFolder.thumbnail(chunk: chunk.index) : nil, key: key)
+                // The row first: a file without one would never be evicted, while a row whose
+                // file is missing is found at the next join and rendered again.
                 try store.cacheSegment(
                     key: key, folder: try cache.identity(), kind: chunk.kind, bytes: result.done.bytes,
                     sha256: result.done.sha256)
+                do {
+                    try cache.keep(
+                        jobFolder.result(kind: chunk.kind, chunk: chunk.chunk),
+                        thumbnail: chunk.kind == .video ? jobFolder.thumbnail(chunk: chunk.index) : nil, key: key)
+                } catch {
+                    try store.forgetCachedSegments([key])
+                    throw error
+                }
             } catch let error as PostgresError {
                 throw error
             } catch {

@@ -20,7 +20,12 @@ extension FarmStore {
                 FROM segment_cache s
                 WHERE c.job_id = $1 AND c.content_key = s.key AND s.kind = c.kind
                 RETURNING c.id, c.kind, c.start_frame, c.end_frame, s.key),
-            used AS (UPDATE segment_cache SET last_used_at = now() WHERE key IN (SELECT key FROM hits))
+            used AS (UPDATE segment_cache SET last_used_at = now() WHERE key IN (SELECT key FROM hits)),
+            -- Frames no worker renders: the job's fps and ETA count what this run renders.
+            kept AS (
+                UPDATE jobs SET frames_kept = frames_kept
+                    + (SELECT coalesce(sum(end_frame - start_frame), 0) FROM hits WHERE kind = 'video')
+                WHERE id = $1)
             INSERT INTO attempts (chunk_id, attempt, worker_id, outcome, finished_at, frames_done)
             SELECT id, 1, 'cache', 'reused', now(), CASE WHEN kind = 'video' THEN end_frame - start_frame ELSE 0 END
             FROM hits
@@ -86,7 +91,8 @@ extension FarmStore {
     /// The least recently used entries to remove so that the rest hold at most `limit` bytes;
     /// their rows are deleted here, their files are the caller's to remove.
     public func evictCachedSegments(toFit limit: Int64) throws -> [String] {
-        try connection.query(
+        guard try cacheUsage().bytes > limit else { return [] }
+        return try connection.query(
             """
             DELETE FROM segment_cache WHERE key IN (
                 SELECT key FROM (

@@ -60,12 +60,10 @@ struct Diff: ParsableCommand {
         -> ([ChunkMaterial], [String])
     {
         let chunks = kind == .video ? project.videoChunks(size) : project.audioBlocks()
-        let pins = try MediaPin.pins(of: project)
-        let container = project.export.container
-        return (
-            ChunkKeys.materials(of: project, kind: kind, chunks: chunks, container: container, pins: pins),
-            ChunkKeys.keys(of: project, kind: kind, chunks: chunks, container: container, pins: pins)
-        )
+        let materials = ChunkKeys.materials(
+            of: project, kind: kind, chunks: chunks, container: project.export.container,
+            pins: try MediaPin.pins(of: project))
+        return (materials, materials.map(ChunkKeys.key))
     }
 
     /// What differs between two versions of one chunk, in words.

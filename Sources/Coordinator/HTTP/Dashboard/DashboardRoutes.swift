@@ -28,7 +28,7 @@ enum DashboardRoutes {
         }
         api.get("jobs/:id/chunks/:index/thumbnail") { _, context in
             let id = try APIRoutes.jobID(context)
-            guard let index = context.parameters.get("index", as: Int.self), index >= 0 else {
+            guard let index = context.parameters.get("index", as: Int.self), 0...Int(Int32.max) ~= index else {
                 throw APIError(.badRequest, "a chunk index is an integer >= 0", path: "index")
             }
             guard let dataDirectory,

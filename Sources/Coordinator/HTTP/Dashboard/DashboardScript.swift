@@ -16,6 +16,8 @@ enum DashboardScript {
         let serverLostAt = null;
         let refreshing = false;
         let refreshAgain = false;
+        let lastRefresh = 0;
+        let pendingRefresh = null;
 
         async function api(method, path, body) {
           const response = await fetch(path, {
@@ -294,9 +296,19 @@ enum DashboardScript {
 
         function serverReached() { serverLostAt = null; }
 
-        async function refresh() {
+        // At most one refresh a second (every five for a job of over 20,000 chunks, whose map
+        // is megabytes): a busy farm sends several events a second.
+        function refresh() {
+          if (pendingRefresh) return;
+          const gap = chunkMap && chunkMap.video.states.length > 20000 ? 5000 : 1000;
+          const delay = Math.max(0, lastRefresh + gap - Date.now());
+          pendingRefresh = setTimeout(() => { pendingRefresh = null; refreshNow(); }, delay);
+        }
+
+        async function refreshNow() {
           if (refreshing) { refreshAgain = true; return; }
           refreshing = true;
+          lastRefresh = Date.now();
           try {
             await renderFarm();
             listen();
@@ -308,7 +320,7 @@ enum DashboardScript {
             else if (route.view === "job") text($("#job-error"), error.message);
           } finally {
             refreshing = false;
-            if (refreshAgain) { refreshAgain = false; setTimeout(refresh, 250); }
+            if (refreshAgain) { refreshAgain = false; refresh(); }
           }
         }
 

@@ -10,8 +10,9 @@ import Foundation
 ///   the timeline (the last block keeps the encoder's flush);
 /// - the output settings, the export settings and the container;
 /// - per track that the chunk reads (`ChunkInputs`), in order: its kind, opacity, hidden flag and
-///   transform, the items it reads, and the transitions between them, with every time relative
-///   to the chunk's start, so that an edit elsewhere on the timeline changes no other key;
+///   transform, the items it reads (cut off where the chunk ends, their heads kept), and the
+///   transitions that touch them, with every time relative to the chunk's start, so that an
+///   edit elsewhere on the timeline changes no other key;
 /// - each asset those items play: its path and its pin (size, mtime, ctime, inode), so a file
 ///   replaced under the same name is a new key.
 ///
@@ -27,18 +28,21 @@ public enum ChunkKeys {
         of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
         pins: [String: MediaPin], rendererVersion: Int = rendererVersion
     ) -> [String] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return materials(
+        materials(
             of: project, kind: kind, chunks: chunks, container: container, pins: pins,
             rendererVersion: rendererVersion
-        ).map {
-            // Encoding these plain values cannot fail.
-            let json = (try? encoder.encode($0)) ?? Data()
-            let hasher = SHA256()
-            hasher.update(json)
-            return hasher.finish()
-        }
+        ).map(key)
+    }
+
+    /// The key of one chunk's material.
+    public static func key(_ material: ChunkMaterial) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Encoding these plain values cannot fail.
+        let json = (try? encoder.encode(material)) ?? Data()
+        let hasher = SHA256()
+        hasher.update(json)
+        return hasher.finish()
     }
 
     /// What each key hashes.
@@ -99,13 +103,17 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
                 item.at = item.at - origin
                 return item
             }
+            // A transition counts when either of its items is read: an audio block reads a clip
+            // but not the title it dissolves from, and the clip's fade is still the transition's.
+            // An item not read is -1.
             let renumbered = Dictionary(uniqueKeysWithValues: indices.enumerated().map { ($1, $0) })
             transitions = track.transitions.compactMap { transition in
-                guard let outgoing = renumbered[transition.outgoing], let incoming = renumbered[transition.incoming]
-                else { return nil }
+                let outgoing = renumbered[transition.outgoing]
+                let incoming = renumbered[transition.incoming]
+                guard outgoing != nil || incoming != nil else { return nil }
                 var moved = transition
-                moved.outgoing = outgoing
-                moved.incoming = incoming
+                moved.outgoing = outgoing ?? -1
+                moved.incoming = incoming ?? -1
                 moved.cut = transition.cut - origin
                 return moved
             }
@@ -115,14 +123,18 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
             case kind, opacity, hidden, transform, items, transitions
         }
 
-        /// The item as far as `span` reads it: what it plays before or after the span is cut
-        /// off (its media, speed and keyframes running on as before), so that a clip made
-        /// longer past the chunk leaves the chunk's key alone. An item the span reads only
-        /// through a transition's reach stays whole.
+        /// The item as far as `span` reads it: what it plays after the span is cut off (its
+        /// start, speed and keyframes unchanged), so that a clip made longer past the chunk
+        /// leaves the chunk's key alone. Its head is never cut: the renderer times samples,
+        /// stretch windows and transforms from the item's start, so a head moved is another
+        /// render even where the same media shows.
         static func trimmed(_ item: Item, to span: Range<Rational>) -> Item {
-            let cutBefore = span.lowerBound > item.at && span.lowerBound < item.end ? span.lowerBound - item.at : .zero
-            let cutAfter = span.upperBound < item.end && span.upperBound > item.at ? item.end - span.upperBound : .zero
-            return item.extended(before: .zero - cutBefore, after: .zero - cutAfter)
+            guard span.upperBound < item.end && span.upperBound > item.at else { return item }
+            var cut = item
+            let speed = item.speed
+            cut.duration = span.upperBound - item.at
+            cut.sourceDuration = cut.duration * speed
+            return cut
         }
     }
 
