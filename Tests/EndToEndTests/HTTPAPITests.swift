@@ -256,6 +256,29 @@ import Testing
             try farm.startWorker("w1")
             #expect(try farm.finish(job.id).state == .done)
             #expect(try frameHashes(URL(fileURLWithPath: output)).count == 48)
+
+            // Again: every chunk from the segment cache; with "noCache", none.
+            func again(_ name: String, _ extra: String) throws -> Int64 {
+                let path = dir.appendingPathComponent(name).path
+                let answer = try Self.call(
+                    "POST", "\(base)/api/jobs", token: token,
+                    body: #"{"timeline": \#(timeline("a.mp4")), "output": "\#(path)"\#(extra)}"#)
+                #expect(answer.status == 201, "\(answer.body)")
+                let id = try JSONDecoder().decode(JobStatus.self, from: Data(answer.body.utf8)).id
+                #expect(try farm.finish(id).state == .done)
+                return id
+            }
+            let reusedCount = { (id: Int64) in
+                try farm.store.connection.query(
+                    """
+                    SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                    WHERE c.job_id = $1 AND a.outcome = 'reused'
+                    """, [String(id)])[0].int(0)
+            }
+            let chunks = try farm.store.connection.query(
+                "SELECT count(*) FROM chunks WHERE job_id = $1", [String(job.id)])[0].int(0)
+            #expect(try reusedCount(again("cut-2.mov", "")) == chunks)
+            #expect(try reusedCount(again("cut-3.mov", #", "noCache": true"#)) == 0)
         }
     }
 

@@ -119,6 +119,8 @@ import Testing
                 """, [String(again)])[0].int(0)
             #expect(reused == 34)
             #expect(try farm.cli(["logs", String(again)]).stdout.contains("reused"))
+            let status = try farm.cli(["status", String(again)]).stdout
+            #expect(status.contains("(34 of the done reused from the segment cache)"), "\(status)")
 
             // The same as rendering the edited project from nothing.
             let (_, fresh) = try render(edited, "v2-full.mov", ["--no-cache"])

@@ -37,6 +37,7 @@ struct SubmitRoute: Sendable {
         var priority: Int
         var overwrite: Bool
         var notify: String?
+        var noCache = false
     }
 
     /// The body's members; the project kept as the JSON it was written as (exact numbers).
@@ -83,14 +84,21 @@ struct SubmitRoute: Sendable {
             if let problem = JobSubmission.notifyProblem(url) { throw APIError(.badRequest, problem, path: "notify") }
             notify = url
         }
-        let known: Set = ["project", "timeline", "output", "priority", "overwrite", "notify"]
+        var noCache = false
+        if let value = member("noCache") {
+            guard case .bool(let flag) = value else {
+                throw APIError(.badRequest, "must be true or false", path: "noCache")
+            }
+            noCache = flag
+        }
+        let known: Set = ["project", "timeline", "output", "priority", "overwrite", "notify", "noCache"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw APIError(
                 .badRequest, "unknown key (allowed: \(known.sorted().joined(separator: ", ")))", path: unknown.key)
         }
         return Fields(
             project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, priority: priority,
-            overwrite: overwrite, notify: notify)
+            overwrite: overwrite, notify: notify, noCache: noCache)
     }
 
     /// Checks and queues the project as `farm submit --media-root ROOT` does.
@@ -125,6 +133,7 @@ struct SubmitRoute: Sendable {
             loaded: loaded, file: file, mediaRoot: mediaRoot, output: check.url, container: container,
             chunkSize: .seconds(Rational(2)), priority: fields.priority, text: projectText)
         submission.notifyURL = fields.notify
+        submission.useCache = !fields.noCache
         let id = try store.submit(submission)
         guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
         return status

@@ -47,8 +47,10 @@ struct Status: ParsableCommand {
 
     func run() throws {
         if let job {
-            let detail = try database.withFarm { try $0.jobDetail(job, everyChunk: all || json) }
-            if json { try JSONOutput.print(detail) } else { print(Self.text(detail)) }
+            let (detail, reused) = try database.withFarm {
+                (try $0.jobDetail(job, everyChunk: all || json), try json ? 0 : $0.reusedChunkCount(job: job))
+            }
+            if json { try JSONOutput.print(detail) } else { print(Self.text(detail, reused: reused)) }
         } else {
             let (jobs, usage, cache) = try database.withFarm {
                 (try $0.jobStatuses(limit: limit), try $0.segmentUsage(), try $0.cacheUsage())
@@ -88,13 +90,14 @@ struct Status: ParsableCommand {
         return table.text + "\nwarning: \(warning)"
     }
 
-    static func text(_ detail: JobDetail) -> String {
+    static func text(_ detail: JobDetail, reused: Int = 0) -> String {
         let job = detail.job
         var lines = [
             "job \(job.id) \(job.name): \(StatusText.state(job)), priority \(job.priority)",
             "  progress  \(StatusText.progress(job))  \(job.framesDone)/\(job.frameCount) frames  "
                 + "\(StatusText.fps(job.fps)) fps  ETA \(StatusText.eta(job.etaSeconds))",
-            "  chunks    \(StatusText.counts(job.chunks))",
+            "  chunks    \(StatusText.counts(job.chunks))"
+                + (reused > 0 ? " (\(reused) of the done reused from the segment cache)" : ""),
             "  submitted \(job.submittedAt)" + (job.finishedAt.map { ", finished \($0)" } ?? ""),
             "  output    \(job.output)"
                 + (job.state == .done ? "" : job.isFinished ? " (not written)" : " (when done)"),
