@@ -78,6 +78,11 @@ import Testing
     }
 
     /// Where `farm render` (the embedded farm) writes a preset row's file.
+    /// The second farm render of a row, every chunk from the segment cache.
+    static func again(_ row: Row, in dir: URL) -> URL {
+        dir.appendingPathComponent("\(row.name)-again.\(row.container)")
+    }
+
     static func embedded(_ row: Row, in dir: URL? = nil) -> URL {
         let name = "\(row.name)-embedded.\(row.container)"
         return dir?.appendingPathComponent(name) ?? URL(fileURLWithPath: name)
@@ -225,6 +230,29 @@ import Testing
                 let record = try farm.finish(job, timeout: 240)
                 #expect(record.state == .done, "\(row): job \(job) \(record.state) \(record.error ?? "")")
             }
+            // Every export once more on the same farm: each chunk and audio block comes from the
+            // segment cache (checked, linked and joined in that codec and container), none from
+            // a worker; the files are compared below.
+            var again: [(row: Row, job: Int64)] = []
+            for (row, _, _, _) in jobs {
+                let project = dir.appendingPathComponent("\(row.name).json")
+                again.append(
+                    (
+                        row,
+                        try farm.submit(
+                            project, output: Self.again(row, in: dir), chunkArguments: ["--chunk-frames", "1"])
+                    ))
+            }
+            for (row, job) in again {
+                let record = try farm.finish(job, timeout: 240)
+                #expect(record.state == .done, "\(row): job \(job) \(record.state) \(record.error ?? "")")
+                let counts = try farm.store.connection.query(
+                    """
+                    SELECT count(*) FILTER (WHERE a.outcome = 'reused'), count(*) FILTER (WHERE a.outcome <> 'reused')
+                    FROM attempts a JOIN chunks c ON c.id = a.chunk_id WHERE c.job_id = $1
+                    """, [String(job)])[0]
+                #expect(counts.int(0) > 0 && counts.int(1) == 0, "\(row): \(counts.int(1)) rendered again")
+            }
             let losslessFrames = Locked<[String: [String]]>([:])
             let pcmSound = Locked<[String: String]>([:])
             lanes { row, local, farmed, expect in
@@ -237,6 +265,9 @@ import Testing
                 expect(decodedLocal.frames.count == Self.frames, "\(decodedLocal.frames.count) frames")
                 expect(decodedLocal.samples == Self.decodedSamples(row), "\(decodedLocal.samples) samples")
                 expect(decodedFarm == decodedLocal, "the farm's chunks decode differently from --local")
+                let reused = Self.again(row, in: dir)
+                expect(try Self.mismatches(reused, row).isEmpty, "reused: \(try Self.mismatches(reused, row))")
+                expect(try Self.decode(reused) == decodedFarm, "the cache's segments decode differently")
                 if row.isPreset {
                     let embedded = Self.embedded(row, in: dir)
                     expect(
