@@ -71,25 +71,19 @@ struct SubmitRoute: Sendable {
             }
             priority = number
         }
-        var overwrite = false
-        if let value = member("overwrite") {
-            guard case .bool(let flag) = value else {
-                throw APIError(.badRequest, "must be true or false", path: "overwrite")
-            }
-            overwrite = flag
+        /// A true-or-false member, false when absent.
+        func flag(_ key: String) throws -> Bool {
+            guard let value = member(key) else { return false }
+            guard case .bool(let flag) = value else { throw APIError(.badRequest, "must be true or false", path: key) }
+            return flag
         }
+        let overwrite = try flag("overwrite")
+        let noCache = try flag("noCache")
         var notify: String?
         if let value = member("notify") {
             guard case .string(let url) = value else { throw APIError(.badRequest, "must be a URL", path: "notify") }
             if let problem = JobSubmission.notifyProblem(url) { throw APIError(.badRequest, problem, path: "notify") }
             notify = url
-        }
-        var noCache = false
-        if let value = member("noCache") {
-            guard case .bool(let flag) = value else {
-                throw APIError(.badRequest, "must be true or false", path: "noCache")
-            }
-            noCache = flag
         }
         let known: Set = ["project", "timeline", "output", "priority", "overwrite", "notify", "noCache"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {

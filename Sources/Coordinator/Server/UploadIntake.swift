@@ -60,6 +60,15 @@ final class UploadIntake {
         dataFolder = DataFolderHealth(store: store, logger: logger, folder: dataDirectory)
     }
 
+    /// The data folder's name in the cache's index, read once (`SegmentCache.identity`).
+    private var knownCacheIdentity: String?
+    private func cacheIdentity() throws -> String {
+        if let known = knownCacheIdentity { return known }
+        let identity = try cache.identity()
+        knownCacheIdentity = identity
+        return identity
+    }
+
     func folder(_ job: Int64) -> JobFolder {
         JobFolder(dataDirectory: dataDirectory, job: job)
     }
@@ -214,7 +223,7 @@ final class UploadIntake {
                 // The row first: a file without one would never be evicted, while a row whose
                 // file is missing is found at the next join and rendered again.
                 try store.cacheSegment(
-                    key: key, folder: try cache.identity(), kind: chunk.kind, bytes: result.done.bytes,
+                    key: key, folder: try cacheIdentity(), kind: chunk.kind, bytes: result.done.bytes,
                     sha256: result.done.sha256)
                 do {
                     try cache.keep(
@@ -230,8 +239,10 @@ final class UploadIntake {
                 logger.warning("job \(chunk.job) \(chunk.kind) \(chunk.index): not kept in the cache: \(error)")
             }
         }
-        try store.count(.uploadBytes, by: Double(result.done.bytes))
-        if chunk.kind == .audio { try store.count(.samplesRendered, by: Double(chunk.end - chunk.start)) }
+        try store.count([
+            (.uploadBytes, Double(result.done.bytes)),
+            (.samplesRendered, chunk.kind == .audio ? Double(chunk.end - chunk.start) : 0),
+        ])
         let what =
             chunk.kind == .audio ? "audio block \(chunk.index)" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
         let fps = String(format: "%.1f", result.done.fps)

@@ -31,12 +31,23 @@ public struct HistogramValues: Sendable, Equatable {
 
 extension FarmStore {
     public func count(_ counter: FarmCounter, by amount: Double = 1) throws {
-        guard amount != 0 else { return }
+        try count([(counter, amount)])
+    }
+
+    /// Adds to several counters in one statement.
+    public func count(_ amounts: [(counter: FarmCounter, amount: Double)]) throws {
+        let counted = amounts.filter { $0.amount != 0 }
+        guard !counted.isEmpty else { return }
         try connection.query(
             """
-            INSERT INTO farm_counters (name, value) VALUES ($1, $2)
+            INSERT INTO farm_counters (name, value)
+            SELECT name, value::float8 FROM unnest($1::text[], $2::text[]) AS u(name, value)
             ON CONFLICT (name, le) DO UPDATE SET value = farm_counters.value + EXCLUDED.value
-            """, [counter.rawValue, String(amount)])
+            """,
+            [
+                PostgresArray.text(counted.map(\.counter.rawValue)),
+                PostgresArray.text(counted.map { String($0.amount) }),
+            ])
     }
 
     /// Adds one observation: every bucket at or above it, the sum and the count, in one statement.

@@ -17,12 +17,14 @@ extension FarmStore {
             WITH done AS (
                 SELECT a.finished_at, a.frames_done FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'done'),
+            first AS (
+                SELECT min(a.started_at) AS at FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                WHERE c.job_id = $1),
             span AS (
-                SELECT (SELECT min(a.started_at) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                        WHERE c.job_id = $1) AS first,
-                       greatest(1, ceil(extract(epoch FROM (SELECT max(finished_at) FROM done)
-                           - (SELECT min(a.started_at) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                              WHERE c.job_id = $1)) / $2)) AS width)
+                SELECT first.at AS first,
+                       greatest(1, ceil(extract(epoch FROM (SELECT max(finished_at) FROM done) - first.at) / $2))
+                           AS width
+                FROM first)
             SELECT floor(extract(epoch FROM d.finished_at - s.first) / s.width), s.width, sum(d.frames_done)
             FROM done d, span s GROUP BY 1, 2 ORDER BY 1
             """, [String(id), String(max(1, buckets))])

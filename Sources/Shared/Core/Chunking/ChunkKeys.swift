@@ -51,6 +51,16 @@ public enum ChunkKeys {
         pins: [String: MediaPin], rendererVersion: Int = rendererVersion
     ) -> [ChunkMaterial] {
         let totalSamples = project.output.samples(ofFrames: 0..<project.frameCount).upperBound
+        // Each track's transitions by the items they join, once: a chunk then looks only at
+        // the transitions of the items it reads, never at every transition of the track.
+        let transitionsByItem = project.tracks.map { track in
+            var byItem: [Int: [Int]] = [:]
+            for (index, transition) in track.transitions.enumerated() {
+                byItem[transition.outgoing, default: []].append(index)
+                if transition.incoming != transition.outgoing { byItem[transition.incoming, default: []].append(index) }
+            }
+            return byItem
+        }
         return zip(chunks, ChunkInputs.of(project, kind: kind, chunks: chunks)).map { chunk, inputs in
             let origin =
                 kind == .video
@@ -66,7 +76,8 @@ public enum ChunkKeys {
                 export: project.export, container: container,
                 tracks: inputs.tracks.map {
                     ChunkMaterial.TrackSlice(
-                        project.tracks[$0.track], items: $0.items, span: inputs.span, origin: origin)
+                        project.tracks[$0.track], items: $0.items, transitions: transitionsByItem[$0.track],
+                        span: inputs.span, origin: origin)
                 },
                 media: media, trackIndices: inputs.tracks.map(\.track))
         }
@@ -92,7 +103,10 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
         /// The items' indices in the project's track (for `farm diff`; not hashed).
         public var itemIndices: [Int]
 
-        init(_ track: Track, items indices: [Int], span: Range<Rational>, origin: Rational) {
+        init(
+            _ track: Track, items indices: [Int], transitions byItem: [Int: [Int]], span: Range<Rational>,
+            origin: Rational
+        ) {
             kind = track.kind
             opacity = track.opacity
             hidden = track.hidden
@@ -107,7 +121,9 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
             // but not the title it dissolves from, and the clip's fade is still the transition's.
             // An item not read is -1.
             let renumbered = Dictionary(uniqueKeysWithValues: indices.enumerated().map { ($1, $0) })
-            transitions = track.transitions.compactMap { transition in
+            // In the track's order, each once however many of its items are read.
+            let touching = Set(indices.flatMap { byItem[$0] ?? [] }).sorted()
+            transitions = touching.map { track.transitions[$0] }.compactMap { transition in
                 let outgoing = renumbered[transition.outgoing]
                 let incoming = renumbered[transition.incoming]
                 guard outgoing != nil || incoming != nil else { return nil }
