@@ -18,6 +18,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     /// SQLSTATE class 08, connection exception: the code this type gives a dropped connection.
     static let connectionLost = "08006"
+
+    /// The server rolled the transaction back to break a deadlock (40P01) or a serialization
+    /// conflict (40001); running it again is the remedy PostgreSQL documents.
+    public var isTransientConflict: Bool { state == "40P01" || state == "40001" }
 }
 
 /// One libpq connection. Every value travels as a text parameter (`$1`, `$2`, …); SQL text is
@@ -28,6 +32,8 @@ public final class PostgresConnection {
     private let connection: OpaquePointer
     /// Channels LISTENed to, listened to again after a reconnect.
     private var channels: Set<String> = []
+    /// Inside `transaction`: a statement that conflicts fails it, and the whole of it runs again.
+    private var inTransaction = false
 
     public init(url: String) throws {
         guard let connection = PQconnectdb(url) else { throw PostgresError(message: "out of memory", state: nil) }
@@ -73,9 +79,15 @@ public final class PostgresConnection {
         PQfinish(connection)
     }
 
-    /// Runs one statement and returns its rows; NULL becomes nil.
+    /// Runs one statement and returns its rows; NULL becomes nil. Outside a transaction, a
+    /// statement the server rolled back for a conflict runs again.
     @discardableResult
     public func query(_ sql: String, _ parameters: [String?] = []) throws -> [Row] {
+        if inTransaction { return try execute(sql, parameters) }
+        return try retryingConflicts { try execute(sql, parameters) }
+    }
+
+    private func execute(_ sql: String, _ parameters: [String?]) throws -> [Row] {
         let result = withParameters(parameters) { values in
             PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -111,18 +123,42 @@ public final class PostgresConnection {
     /// Runs `body` inside BEGIN/COMMIT; any error rolls back and is rethrown. A transaction
     /// that is not `durable` commits without waiting for its WAL to reach the disk: for
     /// bookkeeping a crash may lose without harm (lease renewals, progress), never for state
-    /// the farm acts on.
+    /// the farm acts on. One inside another is part of the outer one.
+    ///
+    /// A transaction the server rolls back for a deadlock or a serialization conflict runs again
+    /// from the start, so whatever `body` does outside the database must bear repeating.
     public func transaction<T>(durable: Bool = true, _ body: () throws -> T) throws -> T {
-        try run(script: durable ? "BEGIN" : "BEGIN; SET LOCAL synchronous_commit = off")
-        do {
-            let value = try body()
-            try query("COMMIT")
-            return value
-        } catch {
-            _ = try? query("ROLLBACK")
-            throw error
+        if inTransaction { return try body() }
+        return try retryingConflicts {
+            try run(script: durable ? "BEGIN" : "BEGIN; SET LOCAL synchronous_commit = off")
+            inTransaction = true
+            defer { inTransaction = false }
+            do {
+                let value = try body()
+                try execute("COMMIT", [])
+                return value
+            } catch {
+                _ = try? execute("ROLLBACK", [])
+                throw error
+            }
         }
     }
+
+    /// Runs `work` up to `Self.conflictTries` times while the server breaks a conflict by
+    /// rolling it back; the pause grows and is jittered so that the two sides do not meet again.
+    private func retryingConflicts<T>(_ work: () throws -> T) throws -> T {
+        var tries = 1
+        while true {
+            do {
+                return try work()
+            } catch let error as PostgresError where error.isTransientConflict && tries < Self.conflictTries {
+                usleep(UInt32.random(in: 5_000...20_000) * UInt32(tries))
+                tries += 1
+            }
+        }
+    }
+
+    static let conflictTries = 5
 
     /// Subscribes this connection to `channel` (a fixed identifier, never user input).
     public func listen(_ channel: String) throws {
