@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// `farm serve --http`: every call through the API has the CLI's effect in the database, and
 /// nothing but /healthz answers without a token of the right role.
@@ -277,8 +278,25 @@ import Testing
             }
             let chunks = try farm.store.connection.query(
                 "SELECT count(*) FROM chunks WHERE job_id = $1", [String(job.id)])[0].int(0)
+            let reader = try farm.cli(["tokens", "create", "watcher", "--role", "read"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let counted = { (name: String) in
+                try Self.parseMetrics(Self.call("GET", "\(base)/metrics", token: reader).body)[name]
+            }
+            #expect(try counted("farm_frames_rendered_total") == 48)
+            #expect(try counted("farm_chunks_reused_total") == 0)
             #expect(try reusedCount(again("cut-2.mov", "")) == chunks)
+            // Frames taken from the cache are not frames rendered.
+            #expect(try counted("farm_frames_rendered_total") == 48)
+            #expect(try counted("farm_chunks_reused_total") == Double(chunks))
             #expect(try reusedCount(again("cut-3.mov", #", "noCache": true"#)) == 0)
+            #expect(try counted("farm_frames_rendered_total") == 96)
+            // Migration 16 starts the two counters from the tables: as counted live, with no retries.
+            let live = try farm.store.counters().counters
+            try farm.store.connection.query(
+                "DELETE FROM farm_counters WHERE name IN ('farm_frames_rendered_total', 'farm_chunks_reused_total')")
+            try farm.store.connection.run(script: Migrations.workCounters)
+            #expect(try farm.store.counters().counters == live)
         }
     }
 

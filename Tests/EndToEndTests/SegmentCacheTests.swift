@@ -120,7 +120,9 @@ import Testing
             #expect(reused == 34)
             #expect(try farm.cli(["logs", String(again)]).stdout.contains("reused"))
             let status = try farm.cli(["status", String(again)]).stdout
-            #expect(status.contains("(34 of the done reused from the segment cache)"), "\(status)")
+            #expect(status.contains("36 done (34 from the segment cache)"), "\(status)")
+            let watched = try farm.cli(["watch", String(again)]).stdout
+            #expect(watched.contains("36 chunks (34 from the segment cache)"), "\(watched)")
 
             // The same as rendering the edited project from nothing.
             let (_, fresh) = try render(edited, "v2-full.mov", ["--no-cache"])

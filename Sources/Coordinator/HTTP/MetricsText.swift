@@ -24,9 +24,6 @@ enum MetricsText {
                 (#"{state="failed"}"#, String(metrics.chunks.failed)),
             ])
         metric(
-            "farm_frames_rendered_total", "counter", "Video frames of every accepted chunk",
-            [("", String(metrics.framesRendered))])
-        metric(
             "farm_workers", "gauge", "Workers by state",
             metrics.workers.sorted { $0.key < $1.key }.map { (#"{state="\#($0.key)"}"#, String($0.value)) })
         metric(
@@ -43,6 +40,8 @@ enum MetricsText {
             .failedAttempts: "Attempts that failed (a render error or a segment that failed verification)",
             .uploadBytes: "Bytes of accepted uploads (segments and audio blocks)",
             .samplesRendered: "Audio samples of every accepted audio block",
+            .framesRendered: "Video frames of every accepted chunk (not those taken from the segment cache)",
+            .chunksReused: "Video chunks and audio blocks taken from the segment cache at submission",
         ]
         for counter in FarmCounter.allCases {
             metric(counter.rawValue, "counter", help[counter] ?? "", [("", number(metrics.counters[counter] ?? 0))])

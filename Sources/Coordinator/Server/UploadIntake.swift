@@ -242,6 +242,7 @@ final class UploadIntake {
         try store.count([
             (.uploadBytes, Double(result.done.bytes)),
             (.samplesRendered, chunk.kind == .audio ? Double(chunk.end - chunk.start) : 0),
+            (.framesRendered, chunk.kind == .video ? Double(chunk.end - chunk.start) : 0),
         ])
         let what =
             chunk.kind == .audio ? "audio block \(chunk.index)" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"

@@ -13,7 +13,7 @@ extension FarmStore {
     /// At submission, inside its transaction: every chunk whose key the cache holds is done,
     /// with one attempt `reused` by the worker `cache`; its entry counts as used now.
     func reuseCachedSegments(job id: Int64) throws {
-        try connection.query(
+        let reused = try connection.query(
             """
             WITH hits AS (
                 UPDATE chunks c SET state = 'done', attempt = 1
@@ -29,7 +29,9 @@ extension FarmStore {
             INSERT INTO attempts (chunk_id, attempt, worker_id, outcome, finished_at, frames_done)
             SELECT id, 1, 'cache', 'reused', now(), CASE WHEN kind = 'video' THEN end_frame - start_frame ELSE 0 END
             FROM hits
+            RETURNING chunk_id
             """, [String(id)])
+        try count(.chunksReused, by: Double(reused.count))
     }
 
     /// A job's chunks done by the cache whose files the coordinator has yet to put in the job's

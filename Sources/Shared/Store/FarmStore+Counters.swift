@@ -7,6 +7,11 @@ public enum FarmCounter: String, CaseIterable, Sendable {
     case failedAttempts = "farm_attempts_failed_total"
     case uploadBytes = "farm_upload_bytes_total"
     case samplesRendered = "farm_samples_rendered_total"
+    /// Frames of accepted video chunks: what workers rendered (a chunk rendered again counts
+    /// again; one taken from the segment cache does not).
+    case framesRendered = "farm_frames_rendered_total"
+    /// Video chunks and audio blocks done at submission from the segment cache.
+    case chunksReused = "farm_chunks_reused_total"
 }
 
 public enum FarmHistogram: String, CaseIterable, Sendable {

@@ -10,8 +10,6 @@ public struct FarmMetrics: Sendable {
     public var jobs: [JobState: Int]
     /// Failed: waiting for another try after a failed attempt (not counted in queued).
     public var chunks: (queued: Int64, running: Int64, done: Int64, failed: Int64)
-    /// Video frames of every accepted chunk, of every job (a retried chunk counts again).
-    public var framesRendered: Int64
     public var workers: [String: Int]
     public var workerFps: [(worker: String, fps: Double)]
     public var segmentBytes: Int64
@@ -32,9 +30,7 @@ extension FarmStore {
         }
         let tallies = try connection.query(
             """
-            SELECT coalesce(sum(queued), 0), coalesce(sum(running), 0), coalesce(sum(done), 0),
-                   coalesce(sum(done_frames), 0)
-            FROM chunk_tallies
+            SELECT coalesce(sum(queued), 0), coalesce(sum(running), 0), coalesce(sum(done), 0) FROM chunk_tallies
             """)[0]
         // Through the index of tried chunks: as many rows as chunks running or failed now.
         let failed = try connection.query(
@@ -46,7 +42,7 @@ extension FarmStore {
         let (counters, histograms) = try self.counters()
         return FarmMetrics(
             coordinatorUp: try coordinatorLiveness().isServing, jobs: jobs,
-            chunks: (tallies.int(0) - failed, tallies.int(1), tallies.int(2), failed), framesRendered: tallies.int(3),
+            chunks: (tallies.int(0) - failed, tallies.int(1), tallies.int(2), failed),
             workers: Dictionary(grouping: workers, by: { $0.state.rawValue }).mapValues(\.count),
             workerFps: workers.compactMap { worker in worker.averageFps.map { (worker.id, $0) } },
             segmentBytes: try segmentUsage().bytes, databaseSeconds: roundTrip, counters: counters,

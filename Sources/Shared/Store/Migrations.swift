@@ -275,6 +275,7 @@ public enum Migrations {
         (13, notify),
         (14, counters),
         (15, cache),
+        (16, workCounters),
     ]
 
     /// The newest schema version this build knows.

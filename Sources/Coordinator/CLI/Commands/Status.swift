@@ -96,8 +96,7 @@ struct Status: ParsableCommand {
             "job \(job.id) \(job.name): \(StatusText.state(job)), priority \(job.priority)",
             "  progress  \(StatusText.progress(job))  \(job.framesDone)/\(job.frameCount) frames  "
                 + "\(StatusText.fps(job.fps)) fps  ETA \(StatusText.eta(job.etaSeconds))",
-            "  chunks    \(StatusText.counts(job.chunks))"
-                + (reused > 0 ? " (\(reused) of the done reused from the segment cache)" : ""),
+            "  chunks    \(StatusText.counts(job.chunks, reused: reused))",
             "  submitted \(job.submittedAt)" + (job.finishedAt.map { ", finished \($0)" } ?? ""),
             "  output    \(job.output)"
                 + (job.state == .done ? "" : job.isFinished ? " (not written)" : " (when done)"),

@@ -35,7 +35,7 @@ struct Wait: ParsableCommand {
 struct QuietJobDisplay: JobDisplay {
     private var lastWarning: String?
 
-    mutating func show(_ detail: JobDetail, fps: Double?, eta: Double?) {
+    mutating func show(_ detail: JobDetail, reused: Int, fps: Double?, eta: Double?) {
         guard detail.job.warning != lastWarning else { return }
         lastWarning = detail.job.warning
         if let warning = lastWarning {
@@ -43,7 +43,7 @@ struct QuietJobDisplay: JobDisplay {
         }
     }
 
-    mutating func finish(_ detail: JobDetail) {
-        print(StatusText.summary(detail))
+    mutating func finish(_ detail: JobDetail, reused: Int) {
+        print(StatusText.summary(detail, reused: reused))
     }
 }

@@ -8,10 +8,11 @@ import Foundation
 
 /// How a watched job is shown.
 protocol JobDisplay {
-    /// A refresh of a live job, with the measured rate and the ETA it gives.
-    mutating func show(_ detail: JobDetail, fps: Double?, eta: Double?)
+    /// A refresh of a live job, with the measured rate and the ETA it gives; `reused` of its
+    /// done chunks came from the segment cache.
+    mutating func show(_ detail: JobDetail, reused: Int, fps: Double?, eta: Double?)
     /// The job ended: the last picture and the summary.
-    mutating func finish(_ detail: JobDetail)
+    mutating func finish(_ detail: JobDetail, reused: Int)
     /// Whether a refresh lists every chunk (JSON lines do); a view needs only the chunks
     /// rendering or failed, which is all a refresh of a 100,000-chunk job should read.
     var showsEveryChunk: Bool { get }
@@ -41,13 +42,13 @@ struct TerminalJobDisplay: JobDisplay {
         self.handle = handle
     }
 
-    mutating func show(_ detail: JobDetail, fps: Double?, eta: Double?) {
-        draw(lines(detail, fps: fps, eta: eta))
+    mutating func show(_ detail: JobDetail, reused: Int, fps: Double?, eta: Double?) {
+        draw(lines(detail, reused: reused, fps: fps, eta: eta))
     }
 
-    mutating func finish(_ detail: JobDetail) {
-        draw(lines(detail, fps: detail.job.fps, eta: nil))
-        handle.write(Data((StatusText.summary(detail) + "\n").utf8))
+    mutating func finish(_ detail: JobDetail, reused: Int) {
+        draw(lines(detail, reused: reused, fps: detail.job.fps, eta: nil))
+        handle.write(Data((StatusText.summary(detail, reused: reused) + "\n").utf8))
     }
 
     private mutating func draw(_ lines: [String]) {
@@ -64,7 +65,7 @@ struct TerminalJobDisplay: JobDisplay {
         drawnLines = shown.count
     }
 
-    private func lines(_ detail: JobDetail, fps: Double?, eta: Double?) -> [String] {
+    private func lines(_ detail: JobDetail, reused: Int, fps: Double?, eta: Double?) -> [String] {
         let job = detail.job
         var lines = [
             "job \(job.id) \(job.name) · \(StatusText.state(job)) · priority \(job.priority)",
@@ -88,7 +89,7 @@ struct TerminalJobDisplay: JobDisplay {
         if running.count > maximumChunkBars {
             lines.append("  … and \(running.count - maximumChunkBars) more running")
         }
-        lines.append("chunks: \(StatusText.counts(job.chunks))")
+        lines.append("chunks: \(StatusText.counts(job.chunks, reused: reused))")
         if let warning = job.warning { lines.append("warning: \(warning)") }
         if let error = detail.errors.first { lines.append("last error: \(StatusText.error(error))") }
         return lines
@@ -117,7 +118,7 @@ struct PlainJobDisplay: JobDisplay {
         self.handle = handle
     }
 
-    mutating func show(_ detail: JobDetail, fps: Double?, eta: Double?) {
+    mutating func show(_ detail: JobDetail, reused: Int, fps: Double?, eta: Double?) {
         let job = detail.job
         if let error = detail.errors.first, error != lastError {
             lastError = error
@@ -127,18 +128,19 @@ struct PlainJobDisplay: JobDisplay {
             lastWarning = job.warning
             if let warning = job.warning { write("job \(job.id) warning: \(warning)") }
         }
-        let key = "\(StatusText.state(job)) \(StatusText.counts(job.chunks))"
+        let counts = StatusText.counts(job.chunks, reused: reused)
+        let key = "\(StatusText.state(job)) \(counts)"
         guard key != lastKey || ContinuousClock.now - lastLine >= .seconds(5) else { return }
         lastKey = key
         lastLine = .now
         write(
             "job \(job.id) \(StatusText.state(job)) \(StatusText.progress(job)) "
                 + "\(job.framesDone)/\(job.frameCount) frames "
-                + "\(StatusText.fps(fps)) fps ETA \(StatusText.eta(eta)) | \(StatusText.counts(job.chunks))")
+                + "\(StatusText.fps(fps)) fps ETA \(StatusText.eta(eta)) | \(counts)")
     }
 
-    mutating func finish(_ detail: JobDetail) {
-        write(StatusText.summary(detail))
+    mutating func finish(_ detail: JobDetail, reused: Int) {
+        write(StatusText.summary(detail, reused: reused))
     }
 
     private func write(_ line: String) { handle.write(Data((line + "\n").utf8)) }
@@ -147,6 +149,8 @@ struct PlainJobDisplay: JobDisplay {
 /// `--json`: one JobDetail object per line at every refresh, the last one the finished job.
 struct JSONLinesJobDisplay: JobDisplay {
     var showsEveryChunk: Bool { true }
-    mutating func show(_ detail: JobDetail, fps: Double?, eta: Double?) { try? JSONOutput.print(detail, lines: true) }
-    mutating func finish(_ detail: JobDetail) { try? JSONOutput.print(detail, lines: true) }
+    mutating func show(_ detail: JobDetail, reused: Int, fps: Double?, eta: Double?) {
+        try? JSONOutput.print(detail, lines: true)
+    }
+    mutating func finish(_ detail: JobDetail, reused: Int) { try? JSONOutput.print(detail, lines: true) }
 }

@@ -21,16 +21,19 @@ struct JobWatcher {
         var lastRefresh = start
         let everyChunk = display.showsEveryChunk
         var detail = try reconnecting { try store.jobDetail(job, everyChunk: everyChunk) }
+        // The cache does its chunks at submission: counted at the start and again at the end
+        // (a damaged entry is rendered again), not at every refresh.
+        let reused = try reconnecting { try store.reusedChunkCount(job: job) }
         while true {
             if detail.job.isFinished {
                 // The summary counts every chunk's attempts: read once, at the end.
                 if !everyChunk { detail = try reconnecting { try store.jobDetail(job) } }
-                display.finish(detail)
+                display.finish(detail, reused: try reconnecting { try store.reusedChunkCount(job: job) })
                 return detail
             }
             throughput.add(time: (clock.now - start) / .seconds(1), frames: detail.job.framesDone)
             display.show(
-                detail, fps: throughput.rate ?? detail.job.fps,
+                detail, reused: reused, fps: throughput.rate ?? detail.job.fps,
                 eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
             // A job being joined has no more chunks to report: its end is shown at once.
             let gathers = detail.job.state != .joining

@@ -21,9 +21,14 @@ enum StatusText {
 
     static func chunkName(_ kind: ChunkKind, _ index: Int) -> String { kind == .audio ? "audio" : "chunk \(index)" }
 
-    static func counts(_ counts: ChunkCounts) -> String {
-        "\(counts.queued) queued · \(counts.running) running · \(counts.done) done · "
+    /// `reused`: how many of the done the segment cache did.
+    static func counts(_ counts: ChunkCounts, reused: Int = 0) -> String {
+        "\(counts.queued) queued · \(counts.running) running · \(counts.done) done\(fromCache(reused)) · "
             + "\(counts.failed) failed · \(counts.total) total"
+    }
+
+    static func fromCache(_ reused: Int) -> String {
+        reused > 0 ? " (\(reused) from the segment cache)" : ""
     }
 
     /// `3s ago`, `5m ago`, `2h ago`, `4d ago` for an ISO 8601 time.
@@ -51,7 +56,7 @@ enum StatusText {
     }
 
     /// The closing line of a watch: the output and a summary, or why there is none.
-    static func summary(_ detail: JobDetail) -> String {
+    static func summary(_ detail: JobDetail, reused: Int = 0) -> String {
         let job = detail.job
         let attempts = detail.chunks.map(\.attempt).reduce(0, +)
         let took = job.elapsedSeconds.map { " in \(Format.seconds($0))" } ?? ""
@@ -59,7 +64,7 @@ enum StatusText {
         case .done:
             let rate = job.fps.map { " (\(Format.rate($0)) fps)" } ?? ""
             return "job \(job.id) done: \(job.output), \(job.frameCount) frames\(took)\(rate), "
-                + "\(job.chunks.total) chunks, \(attempts) attempts"
+                + "\(job.chunks.total) chunks\(fromCache(reused)), \(attempts) attempts"
         case .cancelled:
             return
                 "job \(job.id) cancelled\(took) after \(job.chunks.done) of \(job.chunks.total) chunks; "
