@@ -8,6 +8,8 @@ import Foundation
 //   farm-bench --audio PROJECT.json [THREADS] the whole sound in audio blocks against mixing alone
 //   farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS [RENDER_SECONDS]]]]]
 //                                             a coordinator against simulated workers (SchedulerBench)
+//   farm-bench --keys PROJECT.json [CHUNK_FRAMES]
+//                                             chunk keys against JSONEncoder-made ones (KeyBench)
 // (ops/bench.sh, ops/bench-scaling.sh and ops/bench-long.sh make the media and the comparisons.)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -29,6 +31,21 @@ if arguments.first == "--scheduler" {
     if given.count > 4 { options.renderSeconds = given[4] }
     do {
         try SchedulerBench.run(options)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.first == "--keys" {
+    guard arguments.count == 2 || arguments.count == 3, let frames = Int64(arguments.count == 3 ? arguments[2] : "2"),
+        frames > 0
+    else {
+        FileHandle.standardError.write(Data("usage: farm-bench --keys PROJECT.json [CHUNK_FRAMES]\n".utf8))
+        exit(64)
+    }
+    do {
+        try KeyBench.run(try ProjectLoader().load(file: arguments[1]).project, chunkFrames: frames)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))

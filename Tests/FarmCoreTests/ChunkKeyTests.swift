@@ -81,6 +81,64 @@ import Testing
         #expect(material.tracks[0].items.map(\.sourceStart) == [Rational(0)])
     }
 
+    /// `ChunkKeys.keys` encodes what chunks share once (`ChunkKeyWriter`); each key is still
+    /// the key its material has alone.
+    @Test func keysMadeTogetherAreKeysMadeOneByOne() throws {
+        let project = try Self.project()
+        for (kind, chunks) in [(ChunkKind.video, project.videoChunks(.frames(7))), (.audio, project.audioBlocks())] {
+            let together = ChunkKeys.keys(of: project, kind: kind, chunks: chunks, container: .mov, pins: Self.pins)
+            let alone = ChunkKeys.materials(of: project, kind: kind, chunks: chunks, container: .mov, pins: Self.pins)
+                .map(ChunkKeys.key)
+            #expect(together == alone && Set(together).count == chunks.count, "\(kind)")
+        }
+    }
+
+    /// Every field the key covers changes it, whichever part of the key it is hashed in; the
+    /// places kept for `farm diff` do not.
+    @Test func everyFieldTheKeyCoversChangesIt() throws {
+        let project = try Self.project()
+        let chunks = project.videoChunks(.seconds(Rational(1)))
+        let material = try #require(
+            ChunkKeys.materials(of: project, kind: .video, chunks: [chunks[6]], container: .mov, pins: Self.pins).first)
+        let key = ChunkKeys.key(material)
+        func changed(_ change: (inout ChunkMaterial) -> Void) -> Bool {
+            var edited = material
+            change(&edited)
+            return ChunkKeys.key(edited) != key
+        }
+        let edits: [(String, (inout ChunkMaterial) -> Void)] = [
+            ("renderer", { $0.renderer += 1 }),
+            ("kind", { $0.kind = .audio }),
+            ("start", { $0.start += 1 }),
+            ("end", { $0.end += 1 }),
+            ("endsTimeline", { $0.endsTimeline.toggle() }),
+            ("output", { $0.output.width += 2 }),
+            ("export", { $0.export.video.crf = 30 }),
+            ("container", { $0.container = .mp4 }),
+            ("track kind", { $0.tracks[0].kind = .audio }),
+            ("track opacity", { $0.tracks[0].opacity = 0.5 }),
+            ("track hidden", { $0.tracks[0].hidden.toggle() }),
+            ("track transform", { $0.tracks[0].transform.rotation = .constant(90) }),
+            ("an item fewer", { $0.tracks[0].items.removeAll() }),
+            ("item at", { $0.tracks[0].items[0].at = Rational(-5) }),
+            ("item duration", { $0.tracks[0].items[0].duration = Rational(8) }),
+            ("item source duration", { $0.tracks[0].items[0].sourceDuration = Rational(8) }),
+            ("item source start", { $0.tracks[0].items[0].sourceStart = Rational(1) }),
+            ("item opacity", { $0.tracks[0].items[0].opacity = .constant(0.5) }),
+            ("item muted", { $0.tracks[0].items[0].muted.toggle() }),
+            ("item transform", { $0.tracks[1].items[0].transform.rotation = .constant(45) }),
+            ("a track fewer", { $0.tracks.removeLast() }),
+            ("media path", { $0.media["a"]?.path = "a2.mp4" }),
+            ("media pin", { $0.media["a"]?.pin = Self.pins["b"] }),
+            ("media added", { $0.media["b"] = $0.media["a"] }),
+        ]
+        for (name, edit) in edits {
+            #expect(changed(edit), "\(name)")
+        }
+        #expect(!changed { $0.trackIndices = [5, 9] })
+        #expect(!changed { $0.tracks[0].itemIndices = [3] })
+    }
+
     @Test func anEditChangesOnlyTheChunksItTouches() throws {
         let before = Self.videoKeys(try Self.project())
         #expect(before.count == 12 && Set(before).count == 12)

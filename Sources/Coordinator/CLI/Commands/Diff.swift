@@ -39,10 +39,13 @@ struct Diff: ParsableCommand {
         var changed = 0
         var total = 0
         for kind in [ChunkKind.video, .audio] {
-            let (oldMaterials, oldKeys) = try Self.materials(oldLoaded.project, kind: kind, size: size)
-            let (newMaterials, newKeys) = try Self.materials(newLoaded.project, kind: kind, size: size)
-            total += newKeys.count
-            for (index, key) in newKeys.enumerated() where index >= oldKeys.count || oldKeys[index] != key {
+            let old = try Self.Side(oldLoaded.project, kind: kind, size: size)
+            let new = try Self.Side(newLoaded.project, kind: kind, size: size)
+            total += new.keys.count
+            let differing = new.keys.indices.filter { $0 >= old.keys.count || old.keys[$0] != new.keys[$0] }
+            // What each key hashed, read only when some differ: a few MB a thousand chunks.
+            let (oldMaterials, newMaterials) = differing.isEmpty ? ([], []) : (old.materials(), new.materials())
+            for index in differing {
                 changed += 1
                 let material = newMaterials[index]
                 let what = kind == .video ? "chunk \(index)" : "audio block \(index)"
@@ -56,14 +59,27 @@ struct Diff: ParsableCommand {
         if changed > 0 { throw ExitCode(1) }
     }
 
-    private static func materials(_ project: Project, kind: ChunkKind, size: ChunkPlanner.Size) throws
-        -> ([ChunkMaterial], [String])
-    {
-        let chunks = kind == .video ? project.videoChunks(size) : project.audioBlocks()
-        let materials = ChunkKeys.materials(
-            of: project, kind: kind, chunks: chunks, container: project.export.container,
-            pins: try MediaPin.pins(of: project))
-        return (materials, materials.map(ChunkKeys.key))
+    /// One project's chunks of one kind and their keys.
+    private struct Side {
+        let project: Project
+        let kind: ChunkKind
+        let chunks: [Chunk]
+        let pins: [String: MediaPin]
+        let keys: [String]
+
+        init(_ project: Project, kind: ChunkKind, size: ChunkPlanner.Size) throws {
+            self.project = project
+            self.kind = kind
+            chunks = kind == .video ? project.videoChunks(size) : project.audioBlocks()
+            pins = try MediaPin.pins(of: project)
+            keys = ChunkKeys.keys(
+                of: project, kind: kind, chunks: chunks, container: project.export.container, pins: pins)
+        }
+
+        func materials() -> [ChunkMaterial] {
+            ChunkKeys.materials(
+                of: project, kind: kind, chunks: chunks, container: project.export.container, pins: pins)
+        }
     }
 
     /// What differs between two versions of one chunk, in words.

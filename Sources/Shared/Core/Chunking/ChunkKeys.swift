@@ -28,21 +28,21 @@ public enum ChunkKeys {
         of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
         pins: [String: MediaPin], rendererVersion: Int = rendererVersion
     ) -> [String] {
-        materials(
+        var keys: [String] = []
+        keys.reserveCapacity(chunks.count)
+        // One material at a time: a 100,000-chunk job never holds them all. One writer for
+        // them all: each item is encoded once however many chunks it plays in.
+        let writer = ChunkKeyWriter()
+        forEachMaterial(
             of: project, kind: kind, chunks: chunks, container: container, pins: pins,
             rendererVersion: rendererVersion
-        ).map(key)
+        ) { keys.append(writer.key($0)) }
+        return keys
     }
 
     /// The key of one chunk's material.
     public static func key(_ material: ChunkMaterial) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding these plain values cannot fail.
-        let json = (try? encoder.encode(material)) ?? Data()
-        let hasher = SHA256()
-        hasher.update(json)
-        return hasher.finish()
+        ChunkKeyWriter().key(material)
     }
 
     /// What each key hashes.
@@ -50,6 +50,19 @@ public enum ChunkKeys {
         of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
         pins: [String: MediaPin], rendererVersion: Int = rendererVersion
     ) -> [ChunkMaterial] {
+        var all: [ChunkMaterial] = []
+        all.reserveCapacity(chunks.count)
+        forEachMaterial(
+            of: project, kind: kind, chunks: chunks, container: container, pins: pins,
+            rendererVersion: rendererVersion
+        ) { all.append($0) }
+        return all
+    }
+
+    private static func forEachMaterial(
+        of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
+        pins: [String: MediaPin], rendererVersion: Int, _ body: (ChunkMaterial) -> Void
+    ) {
         let totalSamples = project.output.samples(ofFrames: 0..<project.frameCount).upperBound
         // Each track's transitions by the items they join, once: a chunk then looks only at
         // the transitions of the items it reads, never at every transition of the track.
@@ -61,7 +74,7 @@ public enum ChunkKeys {
             }
             return byItem
         }
-        return zip(chunks, ChunkInputs.of(project, kind: kind, chunks: chunks)).map { chunk, inputs in
+        for (chunk, inputs) in zip(chunks, ChunkInputs.of(project, kind: kind, chunks: chunks)) {
             let origin =
                 kind == .video
                 ? project.output.time(ofFrame: chunk.start)
@@ -70,7 +83,7 @@ public enum ChunkKeys {
             for id in inputs.assets {
                 media[id] = ChunkMaterial.Media(path: project.assets[id]?.path ?? "", pin: pins[id])
             }
-            return ChunkMaterial(
+            let material = ChunkMaterial(
                 renderer: rendererVersion, kind: kind, start: chunk.start, end: chunk.end,
                 endsTimeline: kind == .audio && chunk.end == totalSamples, output: project.output,
                 export: project.export, container: container,
@@ -80,6 +93,7 @@ public enum ChunkKeys {
                         span: inputs.span, origin: origin)
                 },
                 media: media, trackIndices: inputs.tracks.map(\.track))
+            body(material)
         }
     }
 }

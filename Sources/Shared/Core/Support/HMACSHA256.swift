@@ -15,6 +15,6 @@ public enum HMACSHA256 {
                     messageBuffer.count, &digest, &length)
             }
         }
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        return SHA256.lowercaseHex(Array(digest.prefix(Int(length))))
     }
 }

@@ -31,10 +31,27 @@ public final class SHA256 {
 
     /// The digest as lowercase hex; the hasher cannot be used afterwards.
     public func finish() -> String {
+        Self.lowercaseHex(finishBytes())
+    }
+
+    /// The digest's 32 bytes; the hasher cannot be used afterwards.
+    public func finishBytes() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return digest
+    }
+
+    /// Two hex digits a byte; String(format:) cost a fifth of a chunk key's time.
+    static func lowercaseHex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The hex SHA-256 of a text's UTF-8 bytes.
