@@ -27,6 +27,18 @@ import Testing
         return Answer(status: status, body: lines.joined(separator: "\n"))
     }
 
+    /// Logs in as the dashboard does: the session id of the `Set-Cookie` answer.
+    static func openSession(_ base: String, token: String) throws -> String? {
+        let result = try run(
+            "/usr/bin/curl",
+            [
+                "-s", "-D", "-", "-o", "/dev/null", "-X", "POST", "\(base)/api/session",
+                "-H", "Content-Type: application/json", "-d", #"{"token": "\#(token)"}"#,
+            ])
+        let line = result.stdout.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") }
+        return line.flatMap { $0.firstMatch(of: #/farm_session=([^;]+);/#) }.map { String($0.1) }
+    }
+
     @Test func everyCallHasTheCLIsEffectAndNeedsItsRole() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir, width: 320, height: 180, seconds: 8)
@@ -62,18 +74,38 @@ import Testing
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/pause", token: read).status == 403)
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/cancel", token: read).status == 403)
             #expect(try farm.store.job(job)?.state == .queued, "a read token cannot cancel")
-            // The dashboard's cookie changes nothing for a page of another origin.
+            // The dashboard's session: its cookie holds a session id, never the token, and a
+            // token put in the cookie is no session.
+            let browser = try farm.cli(["tokens", "create", "browser", "--role", "operate"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try Self.openSession(base, token: "farm_wrong") == nil)
+            let session = try #require(try Self.openSession(base, token: browser))
+            #expect(session.hasPrefix("session_") && !session.contains(browser))
             let host = String(base.dropFirst("http://".count))
-            let foreign = try Self.call(
-                "POST", "\(base)/api/jobs/\(job)/pause",
-                headers: ["Cookie: farm_token=\(operate)", "Origin: http://127.0.0.1:1"])
+            func pause(cookie: String, origin: String) throws -> Answer {
+                try Self.call(
+                    "POST", "\(base)/api/jobs/\(job)/pause", headers: ["Cookie: \(cookie)", "Origin: \(origin)"])
+            }
+            #expect(try pause(cookie: "farm_session=\(browser)", origin: "http://\(host)").status == 401)
+            // It changes nothing for a page of another origin.
+            let foreign = try pause(cookie: "farm_session=\(session)", origin: "http://127.0.0.1:1")
             #expect(foreign.status == 403 && foreign.body.contains("dashboard's page"), "\(foreign.body)")
             #expect(try farm.store.job(job)?.paused == false)
-            let own = try Self.call(
-                "POST", "\(base)/api/jobs/\(job)/pause",
-                headers: ["Cookie: farm_token=\(operate)", "Origin: http://\(host)"])
+            let own = try pause(cookie: "farm_session=\(session)", origin: "http://\(host)")
             #expect(own.status == 200, "\(own.body)")
             #expect(try farm.store.job(job)?.paused == true)
+            // Logging out ends it for good; so does revoking its token.
+            let reading = { (cookie: String) in
+                try Self.call("GET", "\(base)/api/jobs", headers: ["Cookie: farm_session=\(cookie)"]).status
+            }
+            #expect(try reading(session) == 200)
+            _ = try Self.call("DELETE", "\(base)/api/session", headers: ["Cookie: farm_session=\(session)"])
+            let ended = try Self.call("GET", "\(base)/api/jobs", headers: ["Cookie: farm_session=\(session)"])
+            #expect(ended.status == 401 && ended.body.contains("session has ended"), "\(ended.body)")
+            let another = try #require(try Self.openSession(base, token: browser))
+            #expect(try reading(another) == 200)
+            #expect(try farm.cli(["tokens", "revoke", "browser"]).status == 0)
+            #expect(try reading(another) == 401)
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/resume", token: operate).status == 200)
             #expect(try farm.store.job(job)?.paused == false)
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/pause", token: operate).status == 200)

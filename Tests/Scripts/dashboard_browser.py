@@ -74,10 +74,11 @@ def run(driver, args, shots, handshake, seen):
     driver.find_element(By.ID, "token").send_keys(args.token)
     driver.find_element(By.ID, "login").click()
     wait(driver, "the job in the list", lambda d: visible(d, f'#jobs tr[data-job="{args.job}"]'))
-    # The cookie keeps the token away from scripts.
-    cookie = driver.get_cookie("farm_token")
-    assert cookie and cookie["httpOnly"], cookie
-    assert "farm_token" not in driver.execute_script("return document.cookie")
+    # The cookie holds a session's id, never the token, and scripts cannot read it.
+    cookie = driver.get_cookie("farm_session")
+    assert cookie and cookie["httpOnly"] and cookie["value"].startswith("session_"), cookie
+    assert args.token not in cookie["value"]
+    assert "farm_session" not in driver.execute_script("return document.cookie")
     shot(driver, shots, "02-jobs.png", seen)
 
     driver.get(f"{args.base}/#/jobs/{args.job}")

@@ -2,28 +2,16 @@ import FarmStore
 import HTTPTypes
 import Hummingbird
 
-/// Lets a request through only with a bearer token whose role covers what it asks: reading
-/// takes `read`, submitting `submit`, everything else `operate` (`TokenRole`).
+/// Lets a request through only with a bearer token, or the dashboard's session cookie, whose
+/// role covers what it asks: reading takes `read`, submitting `submit`, everything else
+/// `operate` (`TokenRole`).
 struct TokenGate<Context: RequestContext>: RouterMiddleware {
     let store: StoreQueue
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        guard let token = Self.token(of: request) else {
-            throw APIError(.unauthorized, "a bearer token is needed (farm tokens create NAME --role read)")
-        }
-        if request.headers[.authorization] == nil, request.method != .get, request.method != .head,
-            !Self.isSameOrigin(request)
-        {
-            // The dashboard's cookie acts only for the dashboard's own page: another page the
-            // browser has open (even on this host, another port) cannot use it to cancel or drain.
-            throw APIError(.forbidden, "a change with the dashboard's cookie must come from the dashboard's page")
-        }
-        let digest = APIToken.digest(of: token)
-        guard let role = try await store.run({ try $0.tokenRole(digest: digest) }) else {
-            throw APIError(.unauthorized, "unknown or revoked token")
-        }
+        let role = try await Self.role(of: request, store: store)
         let needed = Self.role(for: request)
         guard role >= needed else {
             throw APIError(.forbidden, "this token's role is \(role.rawValue); this call needs \(needed.rawValue)")
@@ -31,13 +19,33 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The bearer token of the `Authorization` header, or else the dashboard's cookie
-    /// (`DashboardSession`).
-    static func token(of request: Request) -> String? {
+    /// The role of the request's bearer token, or else of the dashboard's session its cookie
+    /// names; 401 or 403 with the reason when neither lets it in.
+    static func role(of request: Request, store: StoreQueue) async throws -> TokenRole {
         if let header = request.headers[.authorization] {
-            return header.hasPrefix("Bearer ") ? String(header.dropFirst("Bearer ".count)) : nil
+            guard header.hasPrefix("Bearer ") else {
+                throw APIError(.unauthorized, "the Authorization header must be \"Bearer TOKEN\"")
+            }
+            let digest = APIToken.digest(of: String(header.dropFirst("Bearer ".count)))
+            guard let role = try await store.run({ try $0.tokenRole(digest: digest) }) else {
+                throw APIError(.unauthorized, "unknown or revoked token")
+            }
+            return role
         }
-        return DashboardSession.token(inCookies: request.headers[values: .cookie])
+        guard let session = DashboardSession.session(inCookies: request.headers[values: .cookie]) else {
+            throw APIError(.unauthorized, "a bearer token is needed (farm tokens create NAME --role read)")
+        }
+        if request.method != .get, request.method != .head, !isSameOrigin(request) {
+            // The dashboard's cookie acts only for the dashboard's own page: another page the
+            // browser has open (even on this host, another port) cannot use it to cancel or drain.
+            throw APIError(.forbidden, "a change with the dashboard's cookie must come from the dashboard's page")
+        }
+        let digest = APIToken.digest(of: session)
+        guard let role = try await store.run({ try $0.sessionRole(digest: digest) }) else {
+            throw APIError(
+                .unauthorized, "the dashboard's session has ended (logged out, expired or its token revoked)")
+        }
+        return role
     }
 
     /// Whether the browser says the request comes from this server's own page: its `Origin`

@@ -276,6 +276,7 @@ public enum Migrations {
         (14, counters),
         (15, cache),
         (16, workCounters),
+        (17, sessions),
     ]
 
     /// The newest schema version this build knows.

@@ -3,33 +3,47 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The dashboard's login: a token given once (`POST /api/session`) is kept by the browser in an
-/// HttpOnly cookie, which page scripts cannot read, sent back only to this server and never
-/// with another site's requests (SameSite=Strict, so no other page can act with it).
+/// The dashboard's login. A token given once (`POST /api/session`) opens a session; the browser
+/// keeps only the session's id, in an HttpOnly cookie that page scripts cannot read, sent back
+/// only to this server and never with another site's requests (SameSite=Strict). Logging out
+/// ends the session in the database, as does revoking the token; the token itself never
+/// reaches the browser's cookie jar.
 enum DashboardSession {
-    static let cookieName = "farm_token"
+    static let cookieName = "farm_session"
+    /// Thirty days, then the dashboard asks for a token again.
+    static let seconds = 30 * 86400
 
     static func add(to router: Router<BasicRequestContext>, store: StoreQueue) {
         router.post("api/session") { request, _ in
             let body = try await JSONBody.decode(Login.self, from: request)
-            let digest = APIToken.digest(of: body.token)
-            guard let role = try await store.run({ try $0.tokenRole(digest: digest) }) else {
+            let token = APIToken.digest(of: body.token)
+            let session = APIToken.generate(prefix: "session_")
+            let digest = APIToken.digest(of: session)
+            guard
+                let role = try await store.run({
+                    try $0.openSession(token: token, session: digest, seconds: Double(seconds))
+                })
+            else {
                 throw APIError(.unauthorized, "unknown or revoked token", path: "token")
             }
             var response = try JSONBody.response(LoggedIn(role: role.rawValue))
             response.headers[.setCookie] =
-                "\(cookieName)=\(body.token); Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000"
+                "\(cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(seconds)"
             return response
         }
-        router.delete("api/session") { _, _ in
+        router.delete("api/session") { request, _ in
+            if let session = Self.session(inCookies: request.headers[values: .cookie]) {
+                let digest = APIToken.digest(of: session)
+                try await store.run { try $0.closeSession(digest: digest) }
+            }
             var response = Response(status: .noContent)
             response.headers[.setCookie] = "\(cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return response
         }
     }
 
-    /// The token among `Cookie` headers' values ("a=1; farm_token=…").
-    static func token(inCookies headers: [String]) -> String? {
+    /// The session id among `Cookie` headers' values ("a=1; farm_session=…").
+    static func session(inCookies headers: [String]) -> String? {
         for header in headers {
             for pair in header.split(separator: ";") {
                 let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
