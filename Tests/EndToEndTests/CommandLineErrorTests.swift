@@ -90,6 +90,10 @@ struct CommandLineErrorTests {
             arguments: ["serve", "--bind", "garbage"],
             message: "--bind must be tcp://HOST:PORT or ipc://PATH (got garbage)"),
         Case(
+            arguments: ["serve", "--notify-allow", "10.0.0.0/8,10.0.0.0/33"],
+            message: "--notify-allow: \"10.0.0.0/33\" is not an address or network"),
+        Case(arguments: ["serve", "--notify-allow", ""], message: "--notify-allow: give at least one network"),
+        Case(
             arguments: ["serve", "--bind", "tcp://*:99999"],
             message: "--bind must be tcp://HOST:PORT with a port from 1 to 65535"),
         Case(

@@ -17,6 +17,27 @@ import Testing
         var body: JobStatus
     }
 
+    /// Starts Tests/Scripts/notify_receiver.py; returns it, its base URL and its log.
+    static func startReceiver(in dir: URL, secret: String, farm: TestFarm) throws -> (RunningProgram, String, URL) {
+        let log = dir.appendingPathComponent("notices.jsonl")
+        let portFile = dir.appendingPathComponent("port")
+        let receiver = try RunningProgram(
+            OTIOOracleTests.python,
+            [
+                DashboardBrowserTests.repository.appendingPathComponent("Tests/Scripts/notify_receiver.py").path,
+                "--secret", secret, "--log", log.path, "--port-file", portFile.path,
+            ])
+        do {
+            try farm.wait("the receiver to listen", timeout: 30) {
+                FileManager.default.fileExists(atPath: portFile.path)
+            }
+        } catch {
+            kill(receiver.pid, SIGKILL)
+            throw error
+        }
+        return (receiver, "http://127.0.0.1:\(try String(contentsOf: portFile, encoding: .utf8))", log)
+    }
+
     @Test func eachEndedJobIsToldOnceSignedAndRetried() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
@@ -26,19 +47,8 @@ import Testing
             let secret = try farm.cli(["tokens", "notify-secret"]).stdout.trimmingCharacters(
                 in: .whitespacesAndNewlines)
             #expect(secret.count == 64 && secret.allSatisfy(\.isHexDigit), "\(secret)")
-            let log = dir.appendingPathComponent("notices.jsonl")
-            let portFile = dir.appendingPathComponent("port")
-            let receiver = try RunningProgram(
-                OTIOOracleTests.python,
-                [
-                    DashboardBrowserTests.repository.appendingPathComponent("Tests/Scripts/notify_receiver.py").path,
-                    "--secret", secret, "--log", log.path, "--port-file", portFile.path,
-                ])
+            let (receiver, base, log) = try Self.startReceiver(in: dir, secret: secret, farm: farm)
             defer { kill(receiver.pid, SIGKILL) }
-            try farm.wait("the receiver to listen", timeout: 30) {
-                FileManager.default.fileExists(atPath: portFile.path)
-            }
-            let base = "http://127.0.0.1:\(try String(contentsOf: portFile, encoding: .utf8))"
 
             func submit(_ name: String, notify: String) throws -> Int64 {
                 let result = try farm.cli([
@@ -82,6 +92,51 @@ import Testing
             #expect(
                 bad.status == 64 && bad.stderr.contains("--notify \"ftp://x\" is not an http:// or https:// URL"),
                 "\(bad.stderr)")
+        }
+    }
+
+    /// `farm serve --notify-allow`: a notice to an address outside the list is never sent (nor
+    /// tried again), and a receiver's redirect is not followed.
+    @Test func noticesGoOnlyWhereTheFarmAllows() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--notify-allow", "127.0.0.0/8, ::1"])
+            let secret = try farm.cli(["tokens", "notify-secret"]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            let (receiver, base, log) = try Self.startReceiver(in: dir, secret: secret, farm: farm)
+            defer { kill(receiver.pid, SIGKILL) }
+            func submitAndCancel(_ name: String, notify: String) throws -> Int64 {
+                let result = try farm.cli([
+                    "submit", project.path, "-o", dir.appendingPathComponent("\(name).mov").path, "--notify", notify,
+                ])
+                let job = try #require(Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+                #expect(try farm.cli(["cancel", String(job)]).status == 0)
+                return job
+            }
+            // Where cloud machines' metadata answers: outside the list.
+            let metadata = try submitAndCancel("metadata", notify: "http://169.254.169.254/latest/meta-data")
+            let redirected = try submitAndCancel("redirected", notify: "\(base)/redirect")
+            let notice = { (job: Int64) in
+                try farm.store.connection.query(
+                    "SELECT notify_attempts, notify_error, notify_next_at IS NULL FROM jobs WHERE id = $1",
+                    [String(job)])[0]
+            }
+            try farm.wait("both notices tried", timeout: 30) {
+                try notice(metadata).int(0) >= 1 && notice(redirected).int(0) >= 1
+            }
+            let refused = try notice(metadata)
+            #expect(refused.int(0) == 1 && refused.bool(2) == true, "never tried again")
+            #expect(
+                refused.string(1) == "169.254.169.254 is 169.254.169.254, outside --notify-allow", "\(refused.values)")
+            #expect(try notice(redirected).string(1) == "HTTP 302")
+            Thread.sleep(forTimeInterval: 1)
+            let requests = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(requests.allSatisfy { $0["path"] as? String == "/redirect" }, "\(requests)")
+            #expect(try notice(metadata).int(0) == 1)
         }
     }
 }

@@ -1,6 +1,7 @@
 """A job-notification receiver on loopback for NotifyTests: it records every POST (path, job
 header, whether the signature is valid under the secret given, body) as a JSON line, and answers
-503 to the first POST to a path containing "flaky", 200 to everything else. Its port goes to
+503 to the first POST to a path containing "flaky", a 302 to /followed for a path containing
+"redirect", 200 to everything else. Its port goes to
 --port-file once it listens. The check uses Python's own hmac, not the farm's code."""
 import argparse
 import hashlib
@@ -25,6 +26,8 @@ class Receiver(BaseHTTPRequestHandler):
         if "flaky" in self.path and self.path not in refused:
             refused.add(self.path)
             status = 503
+        if "redirect" in self.path:
+            status = 302
         with open(args.log, "a") as log:
             log.write(json.dumps({
                 "path": self.path, "job": self.headers.get("X-Farm-Job"),
@@ -32,6 +35,15 @@ class Receiver(BaseHTTPRequestHandler):
                 "valid": hmac.compare_digest(signature, expected), "body": json.loads(body),
             }) + "\n")
         self.send_response(status)
+        if status == 302:
+            self.send_header("Location", "/followed")
+        self.end_headers()
+
+    def do_GET(self):
+        # Only a followed redirect would come here: recorded, so a test sees it.
+        with open(args.log, "a") as log:
+            log.write(json.dumps({"path": self.path, "method": "GET"}) + "\n")
+        self.send_response(200)
         self.end_headers()
 
     def log_message(self, *arguments):

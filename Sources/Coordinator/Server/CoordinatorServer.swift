@@ -27,6 +27,8 @@ public final class CoordinatorServer {
         /// The most bytes the segment cache keeps (`--cache-size`); the least recently used
         /// segments go first.
         public var cacheBytes: Int64 = 20_000_000_000
+        /// Where job notifications may go (`--notify-allow`).
+        public var notifyTargets = NotifyTargets()
         /// The coordinator's CURVE key pair and the folder of workers' public keys it admits;
         /// nil serves without encryption or authentication.
         public var keys: (own: CurveKeys, allowedWorkers: URL)?
@@ -94,7 +96,7 @@ public final class CoordinatorServer {
         retention = SegmentRetention(
             database: configuration.database, logger: logger, dataDirectory: configuration.dataDirectory,
             keepSeconds: configuration.keepSegmentsSeconds, cacheBytes: configuration.cacheBytes)
-        notifier = JobNotifier(database: configuration.database, logger: logger)
+        notifier = JobNotifier(database: configuration.database, targets: configuration.notifyTargets, logger: logger)
     }
 
     /// Asks `run()` to return; safe from any thread.

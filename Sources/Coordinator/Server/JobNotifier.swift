@@ -23,16 +23,18 @@ final class JobNotifier: @unchecked Sendable {
     private let logger: Logger
     private var background: BackgroundPass!
     private var secret: String?
+    private let targets: NotifyTargets
     private let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
         // A receiver that trickles its answer holds no other notice past this.
         configuration.timeoutIntervalForResource = 15
-        return URLSession(configuration: configuration)
+        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
     }()
 
-    init(database: String, logger: Logger) {
+    init(database: String, targets: NotifyTargets, logger: Logger) {
         self.logger = logger
+        self.targets = targets
         background = BackgroundPass(name: "notifications", database: database, logger: logger) { [unowned self] in
             try pass($0)
         }
@@ -54,12 +56,17 @@ final class JobNotifier: @unchecked Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let body = try encoder.encode(job)
-            let problem = deliver(body, to: notice, secret: secret)
+            let refusal = URL(string: notice.url)?.host.flatMap(targets.refusal(host:))
+            let problem = refusal ?? deliver(body, to: notice, secret: secret)
             let tries = notice.attempts + 1
             if let problem {
-                let retry = tries < Self.maximumTries ? min(300, pow(2, Double(notice.attempts))) : nil
+                // A refused address stays refused: never tried again.
+                let retry =
+                    tries < Self.maximumTries && refusal == nil ? min(300, pow(2, Double(notice.attempts))) : nil
                 try store.recordNoticeFailed(job: notice.job, error: problem, retryIn: retry)
-                let next = retry.map { "trying again in \(Int($0)) s" } ?? "giving up after \(tries) tries"
+                let next =
+                    retry.map { "trying again in \(Int($0)) s" }
+                    ?? (refusal == nil ? "giving up after \(tries) tries" : "not sent")
                 logger.warning("job \(notice.job): notifying \(notice.url) failed (\(problem)); \(next)")
             } else {
                 try store.recordNoticeDelivered(job: notice.job)
@@ -92,5 +99,16 @@ final class JobNotifier: @unchecked Sendable {
         }.resume()
         answered.wait()
         return outcome.current
+    }
+}
+
+/// A notice goes to the URL given and nowhere else: an answer that redirects counts as a
+/// failed delivery (its 3xx status), as a redirect could lead inside the farm's network.
+private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

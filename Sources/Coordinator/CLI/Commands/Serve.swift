@@ -101,6 +101,16 @@ struct Serve: ParsableCommand {
             valueName: "DIR"))
     var mediaRoot: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The only networks job notifications (farm submit --notify) may go to, comma-separated "
+                + "(e.g. 10.0.0.0/8,192.168.1.20). Default: anywhere but link-local addresses.",
+            discussion: "Every address a notify URL's host resolves to must be inside one. A refused notice is "
+                + "not sent, and the job's notify error says why; redirects are never followed.",
+            valueName: "NETWORKS"))
+    var notifyAllow: String?
+
     @Flag(name: .long, help: "Log every message, not just events.")
     var verbose = false
 
@@ -117,11 +127,29 @@ struct Serve: ParsableCommand {
             throw ValidationError("--http \(http): expected HOST:PORT, e.g. 127.0.0.1:8080")
         }
         if let problem = EndpointSyntax.problem(in: bind) { throw ValidationError("--bind \(problem)") }
+        _ = try notifyNetworks()
         if key == nil, !insecure, EndpointSyntax.loopback(for: bind) == nil, !EndpointSyntax.isLoopback(bind) {
             throw ValidationError(
                 "--bind \(bind) without --key would let anyone who can reach it join as a worker and read every "
                     + "job's project; give --key and --allowed-workers (farm keys generate), bind 127.0.0.1, or "
                     + "pass --insecure on a network you trust")
+        }
+    }
+
+    /// `--notify-allow` read: nil when not given.
+    private func notifyNetworks() throws -> [IPNetwork]? {
+        guard let notifyAllow else { return nil }
+        guard !notifyAllow.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--notify-allow: give at least one network (e.g. 10.0.0.0/8)")
+        }
+        return try notifyAllow.split(separator: ",").map { part in
+            let text = part.trimmingCharacters(in: .whitespaces)
+            guard let network = IPNetwork(text) else {
+                throw ValidationError(
+                    "--notify-allow: \"\(text)\" is not an address or network (e.g. 10.0.0.0/8, fd00::/8, 192.168.1.20)"
+                )
+            }
+            return network
         }
     }
 
@@ -135,6 +163,7 @@ struct Serve: ParsableCommand {
         configuration.bind = bind
         configuration.keepSegmentsSeconds = keepSegments?.seconds
         configuration.cacheBytes = cacheSize.bytes
+        configuration.notifyTargets = NotifyTargets(allowed: try notifyNetworks())
         if let key, let allowedWorkers {
             let folder = URL(fileURLWithPath: allowedWorkers)
             do {
