@@ -39,18 +39,42 @@ import Testing
             try farm.startWorker("survivor")
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "60"])
-            // Kill the victim once it has rendered part of a video chunk.
+            // Kill the victim once it has rendered part of a video chunk. It is frozen first and
+            // the attempt read again: a chunk it finished between its last progress report and
+            // the signal is not the one this test needs, so it goes on to its next chunk (then
+            // taken however far along, so that the victim's last chunk cannot be missed).
             var killed: (chunk: Int64, attempt: Int)?
-            try farm.wait("the victim to be mid-chunk") {
-                let rows = try farm.store.connection.query(
-                    """
-                    SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                    WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = 'victim' AND a.outcome = 'running'
-                      AND a.frames_done > 0 AND a.frames_done < c.end_frame - c.start_frame
-                    """, [String(job)])
-                guard let row = rows.first else { return false }
-                killed = (row.int(0), Int(row.int(1)))
-                return true
+            let running = { (chunk: Int64, attempt: Int) in
+                try farm.store.connection.query(
+                    "SELECT 1 FROM attempts WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'",
+                    [String(chunk), String(attempt)]
+                ).count == 1
+            }
+            var leastFrames = 1
+            while killed == nil {
+                var candidate: (chunk: Int64, attempt: Int)?
+                try farm.wait("the victim to be mid-chunk", timeout: 120) {
+                    let rows = try farm.store.connection.query(
+                        """
+                        SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                        WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = 'victim'
+                          AND a.outcome = 'running'
+                          AND a.frames_done >= $2 AND a.frames_done < c.end_frame - c.start_frame
+                        """, [String(job), String(leastFrames)])
+                    guard let row = rows.first else { return false }
+                    candidate = (row.int(0), Int(row.int(1)))
+                    return true
+                }
+                let (chunk, attempt) = try #require(candidate)
+                victim.kill(SIGSTOP, wait: false)
+                // An upload the coordinator had whole when the victim froze is accepted first.
+                Thread.sleep(forTimeInterval: 1.5)
+                if try running(chunk, attempt) {
+                    killed = candidate
+                } else {
+                    victim.kill(SIGCONT, wait: false)
+                    leastFrames = 0
+                }
             }
             victim.kill(SIGKILL)
             let record = try farm.finish(job)

@@ -79,6 +79,12 @@ import Testing
             let browser = try farm.cli(["tokens", "create", "browser", "--role", "operate"]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(try Self.openSession(base, token: "farm_wrong") == nil)
+            // Another site cannot sign a browser in (with a token of its choosing).
+            let foreignLogin = try Self.call(
+                "POST", "\(base)/api/session", body: #"{"token": "\#(browser)"}"#,
+                headers: ["Origin: http://127.0.0.1:1"])
+            #expect(
+                foreignLogin.status == 403 && foreignLogin.body.contains("dashboard's page"), "\(foreignLogin.body)")
             let session = try #require(try Self.openSession(base, token: browser))
             #expect(session.hasPrefix("session_") && !session.contains(browser))
             let host = String(base.dropFirst("http://".count))

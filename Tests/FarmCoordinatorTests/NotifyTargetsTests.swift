@@ -29,19 +29,35 @@ import Testing
         }
     }
 
-    @Test func theDefaultRefusesLinkLocalAlone() {
+    @Test func theDefaultRefusesWhereCloudMetadataAnswers() {
         let anywhere = NotifyTargets()
-        for host in ["169.254.169.254", "[fe80::1]", "::ffff:169.254.169.254"] {
-            #expect(anywhere.refusal(host: host)?.contains("link-local") == true, "\(host)")
+        let metadata = [
+            "169.254.169.254", "[fe80::1]", "::ffff:169.254.169.254", "100.100.100.200", "[fd00:ec2::254]",
+            "[fd20:ce::254]",
+        ]
+        for host in metadata {
+            let refusal = anywhere.refusal(host: host)
+            #expect(
+                refusal?.reason.contains("where cloud metadata answers") == true && refusal?.final == true, "\(host)")
         }
-        for host in ["127.0.0.1", "10.1.2.3", "[::1]", "203.0.113.9"] {
+        for host in ["127.0.0.1", "10.1.2.3", "[::1]", "203.0.113.9", "100.100.100.201"] {
             #expect(anywhere.refusal(host: host) == nil, "\(host)")
         }
+        // A name that does not resolve is not sent to now, and tried again later.
+        let unresolved = anywhere.refusal(host: "no-such-host.invalid")
+        #expect(unresolved?.reason == "no-such-host.invalid does not resolve" && unresolved?.final == false)
+
         let listed = NotifyTargets(allowed: [IPNetwork("10.0.0.0/8")!, IPNetwork("169.254.169.254")!])
         #expect(listed.refusal(host: "10.9.9.9") == nil)
         #expect(listed.refusal(host: "169.254.169.254") == nil, "named in the list")
-        #expect(listed.refusal(host: "127.0.0.1") == "127.0.0.1 is 127.0.0.1, outside --notify-allow")
+        let outside = listed.refusal(host: "127.0.0.1")
+        #expect(outside?.reason == "127.0.0.1 is 127.0.0.1, outside --notify-allow" && outside?.final == true)
         // A name is checked by what it resolves to.
-        #expect(listed.refusal(host: "localhost")?.contains("outside --notify-allow") == true)
+        #expect(listed.refusal(host: "localhost")?.reason.contains("outside --notify-allow") == true)
+        // An IPv4-mapped network is its IPv4 network.
+        let mapped = NotifyTargets(allowed: [IPNetwork("::ffff:10.0.0.0/104")!])
+        #expect(mapped.refusal(host: "10.200.0.1") == nil)
+        #expect(mapped.refusal(host: "11.0.0.1") != nil)
+        #expect(IPNetwork("::ffff:10.0.0.0/95") == nil)
     }
 }

@@ -119,7 +119,13 @@ import Testing
             ("track opacity", { $0.tracks[0].opacity = 0.5 }),
             ("track hidden", { $0.tracks[0].hidden.toggle() }),
             ("track transform", { $0.tracks[0].transform.rotation = .constant(90) }),
-            ("an item fewer", { $0.tracks[0].items.removeAll() }),
+            (
+                "an item fewer",
+                {
+                    $0.tracks[0].items.removeAll()
+                    $0.tracks[0].itemIndices.removeAll()
+                }
+            ),
             ("item at", { $0.tracks[0].items[0].at = Rational(-5) }),
             ("item duration", { $0.tracks[0].items[0].duration = Rational(8) }),
             ("item source duration", { $0.tracks[0].items[0].sourceDuration = Rational(8) }),
@@ -127,7 +133,13 @@ import Testing
             ("item opacity", { $0.tracks[0].items[0].opacity = .constant(0.5) }),
             ("item muted", { $0.tracks[0].items[0].muted.toggle() }),
             ("item transform", { $0.tracks[1].items[0].transform.rotation = .constant(45) }),
-            ("a track fewer", { $0.tracks.removeLast() }),
+            (
+                "a track fewer",
+                {
+                    $0.tracks.removeLast()
+                    $0.trackIndices.removeLast()
+                }
+            ),
             ("media path", { $0.media["a"]?.path = "a2.mp4" }),
             ("media pin", { $0.media["a"]?.pin = Self.pins["b"] }),
             ("media added", { $0.media["b"] = $0.media["a"] }),

@@ -57,16 +57,16 @@ final class JobNotifier: @unchecked Sendable {
             encoder.outputFormatting = [.sortedKeys]
             let body = try encoder.encode(job)
             let refusal = URL(string: notice.url)?.host.flatMap(targets.refusal(host:))
-            let problem = refusal ?? deliver(body, to: notice, secret: secret)
+            let problem = refusal?.reason ?? deliver(body, to: notice, secret: secret)
             let tries = notice.attempts + 1
             if let problem {
                 // A refused address stays refused: never tried again.
-                let retry =
-                    tries < Self.maximumTries && refusal == nil ? min(300, pow(2, Double(notice.attempts))) : nil
+                let final = refusal?.final ?? false
+                let retry = tries < Self.maximumTries && !final ? min(300, pow(2, Double(notice.attempts))) : nil
                 try store.recordNoticeFailed(job: notice.job, error: problem, retryIn: retry)
                 let next =
                     retry.map { "trying again in \(Int($0)) s" }
-                    ?? (refusal == nil ? "giving up after \(tries) tries" : "not sent")
+                    ?? (final ? "not sent" : "giving up after \(tries) tries")
                 logger.warning("job \(notice.job): notifying \(notice.url) failed (\(problem)); \(next)")
             } else {
                 try store.recordNoticeDelivered(job: notice.job)

@@ -6,9 +6,11 @@ import Foundation
 
 /// Where the farm's notifications may go (`farm serve --notify-allow`). Anyone with a submit
 /// token chooses a job's notify URL, and the coordinator POSTs to it from inside the farm's
-/// network; so every address its host resolves to is checked before the request. Without a
-/// list, anywhere but link-local addresses (169.254.0.0/16, fe80::/10: where cloud machines'
-/// metadata answers); with one, only inside it. Redirects are never followed (`JobNotifier`).
+/// network; so every address its host resolves to is checked before the request, and a host
+/// that does not resolve is not sent to (it is tried again later). Without a list, anywhere but
+/// where cloud machines' metadata answers (link-local 169.254.0.0/16 and fe80::/10, and
+/// 100.100.100.200, fd00:ec2::254, fd20:ce::254); with one, only inside it. Redirects are never
+/// followed (`JobNotifier`).
 ///
 /// The check resolves the name, and the request resolves it again: a name whose answer
 /// changes in between gets through once. A farm that must rule that out names addresses.
@@ -20,20 +22,26 @@ public struct NotifyTargets: Sendable, Equatable {
         self.allowed = allowed
     }
 
-    static let linkLocal = [IPNetwork("169.254.0.0/16")!, IPNetwork("fe80::/10")!]
+    /// Where cloud machines' metadata answers: link-local, and the few providers' own addresses.
+    static let metadata = ["169.254.0.0/16", "fe80::/10", "100.100.100.200", "fd00:ec2::254", "fd20:ce::254"]
+        .map { IPNetwork($0)! }
 
-    /// Why a notice may not go to `host`, or nil when it may. A name that does not resolve is
-    /// left to the request, whose error is retried like any other.
-    public func refusal(host: String) -> String? {
-        for address in IPNetwork.addresses(of: host) {
+    /// Why a notice may not go to `host`, or nil when it may; `final` when trying again cannot
+    /// change that (a host that does not resolve now may later).
+    public func refusal(host: String) -> (reason: String, final: Bool)? {
+        let addresses = IPNetwork.addresses(of: host)
+        guard !addresses.isEmpty else { return ("\(host) does not resolve", false) }
+        for address in addresses {
             let text = IPNetwork.text(of: address)
             if let allowed {
                 if !allowed.contains(where: { $0.contains(address) }) {
-                    return "\(host) is \(text), outside --notify-allow"
+                    return ("\(host) is \(text), outside --notify-allow", true)
                 }
-            } else if Self.linkLocal.contains(where: { $0.contains(address) }) {
-                return "\(host) is \(text), a link-local address (where cloud metadata answers); "
-                    + "name it in farm serve --notify-allow to notify it"
+            } else if Self.metadata.contains(where: { $0.contains(address) }) {
+                return (
+                    "\(host) is \(text), where cloud metadata answers; name it in farm serve --notify-allow "
+                        + "to notify it", true
+                )
             }
         }
         return nil
@@ -51,7 +59,13 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         guard let bytes = Self.address(parts[0]) else { return nil }
         let bits = bytes.count * 8
         if parts.count == 2 {
-            guard let prefix = Int(parts[1]), (0...bits).contains(prefix) else { return nil }
+            guard var prefix = Int(parts[1]) else { return nil }
+            // ::ffff:a.b.c.d/104 is a.b.c.d/8: the address was read as IPv4.
+            if bytes.count == 4, parts[0].contains(":") {
+                guard prefix >= 96 else { return nil }
+                prefix -= 96
+            }
+            guard (0...bits).contains(prefix) else { return nil }
             self.prefix = prefix
         } else {
             prefix = bits

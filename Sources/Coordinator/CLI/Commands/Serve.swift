@@ -105,7 +105,7 @@ struct Serve: ParsableCommand {
         name: .long,
         help: ArgumentHelp(
             "The only networks job notifications (farm submit --notify) may go to, comma-separated "
-                + "(e.g. 10.0.0.0/8,192.168.1.20). Default: anywhere but link-local addresses.",
+                + "(e.g. 10.0.0.0/8,192.168.1.20). Default: anywhere but where cloud metadata answers.",
             discussion: "Every address a notify URL's host resolves to must be inside one. A refused notice is "
                 + "not sent, and the job's notify error says why; redirects are never followed.",
             valueName: "NETWORKS"))

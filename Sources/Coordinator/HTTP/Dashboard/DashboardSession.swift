@@ -15,6 +15,7 @@ enum DashboardSession {
 
     static func add(to router: Router<BasicRequestContext>, store: StoreQueue) {
         router.post("api/session") { request, _ in
+            try Self.refuseOtherPages(request)
             let body = try await JSONBody.decode(Login.self, from: request)
             let token = APIToken.digest(of: body.token)
             let session = APIToken.generate(prefix: "session_")
@@ -32,6 +33,7 @@ enum DashboardSession {
             return response
         }
         router.delete("api/session") { request, _ in
+            try Self.refuseOtherPages(request)
             if let session = Self.session(inCookies: request.headers[values: .cookie]) {
                 let digest = APIToken.digest(of: session)
                 try await store.run { try $0.closeSession(digest: digest) }
@@ -39,6 +41,15 @@ enum DashboardSession {
             var response = Response(status: .noContent)
             response.headers[.setCookie] = "\(cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
             return response
+        }
+    }
+
+    /// A browser says which page a request comes from (`Origin`): only the dashboard's own may
+    /// log in or out, so that no other site can sign a browser in with a token of its choosing.
+    /// Clients that are not browsers send no `Origin`.
+    static func refuseOtherPages(_ request: Request) throws {
+        if request.headers[.origin] != nil, !TokenGate<BasicRequestContext>.isSameOrigin(request) {
+            throw APIError(.forbidden, "a dashboard login must come from the dashboard's page")
         }
     }
 

@@ -57,6 +57,8 @@ final class ChunkKeyWriter {
     private var media: [[String]: [UInt8]] = [:]
 
     func key(_ material: ChunkMaterial) -> String {
+        // Zipped below: a track or item left out would be left out of the key.
+        precondition(material.trackIndices.count == material.tracks.count, "a material's tracks and their places")
         var bytes = settingsBytes(material)
         CanonicalEncoder.append(
             Range(start: material.start, end: material.end, endsTimeline: material.endsTimeline), to: &bytes)
@@ -64,6 +66,7 @@ final class ChunkKeyWriter {
         for (track, slice) in zip(material.trackIndices, material.tracks) {
             bytes += trackBytes(slice, track: track)
             CanonicalEncoder.append(slice.items.count, to: &bytes)
+            precondition(slice.itemIndices.count == slice.items.count, "a track slice's items and their places")
             for (index, item) in zip(slice.itemIndices, slice.items) {
                 bytes += itemBytes(item, place: ItemPlace(track: track, item: index))
                 CanonicalEncoder.append(

@@ -17,8 +17,13 @@ public enum CanonicalEncoder {
     /// Appends `value`'s bytes to `out`.
     public static func append<T: Encodable>(_ value: T, to out: inout [UInt8]) {
         let root = CanonicalNode()
-        // The encoder itself never throws; only a value's own encode(to:) could.
-        try? value.encode(to: CanonicalEncoding(node: root, codingPath: []))
+        // The encoder itself never throws; a value whose own encode(to:) does would leave its
+        // bytes cut short, and two such values could share them.
+        do {
+            try value.encode(to: CanonicalEncoding(node: root, codingPath: []))
+        } catch {
+            preconditionFailure("CanonicalEncoder: \(T.self) failed to encode: \(error)")
+        }
         root.write(into: &out)
     }
 }
