@@ -105,7 +105,15 @@ import Testing
                 try Self.call("GET", "\(base)/api/jobs", headers: ["Cookie: farm_session=\(cookie)"]).status
             }
             #expect(try reading(session) == 200)
+            // A live-update stream opened with the session ends once it is logged out (curl's
+            // exit 0: the server closed it; 28 would be its own time limit).
+            let stream = try RunningProgram(
+                "/usr/bin/curl",
+                ["-s", "-N", "--max-time", "60", "-H", "Cookie: farm_session=\(session)", "\(base)/api/events"])
+            try farm.wait("the stream to open") { stream.outputSoFar.contains("event: hello") }
             _ = try Self.call("DELETE", "\(base)/api/session", headers: ["Cookie: farm_session=\(session)"])
+            let streamed = try stream.finish(timeout: 90)
+            #expect(streamed.status == 0, "\(streamed.status): \(streamed.stdout)")
             let ended = try Self.call("GET", "\(base)/api/jobs", headers: ["Cookie: farm_session=\(session)"])
             #expect(ended.status == 401 && ended.body.contains("session has ended"), "\(ended.body)")
             let another = try #require(try Self.openSession(base, token: browser))

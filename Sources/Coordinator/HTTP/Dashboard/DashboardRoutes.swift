@@ -39,13 +39,22 @@ enum DashboardRoutes {
                 status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-        api.get("events") { _, _ in
+        api.get("events") { request, _ in
             let stream = events.subscribe()
             return Response(
                 status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                 body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(string: "retry: 2000\nevent: hello\ndata: {}\n\n"))
+                    var checked = ContinuousClock.now
                     for await event in stream {
+                        // A stream outlives the call that opened it: every five seconds (a tick
+                        // comes at least that often) it asks again whether its token or session
+                        // still holds, and ends once logged out or revoked.
+                        if ContinuousClock.now - checked >= .seconds(5) {
+                            guard (try? await TokenGate<BasicRequestContext>.role(of: request, store: store)) != nil
+                            else { break }
+                            checked = .now
+                        }
                         try await writer.write(ByteBuffer(string: serverSentEvent(event)))
                     }
                     try await writer.finish(nil)
