@@ -51,13 +51,15 @@ final class JobNotifier: @unchecked Sendable {
         guard !due.isEmpty else { return }
         let secret = try self.secret ?? store.notifySecret()
         self.secret = secret
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
         for notice in due {
             guard let job = try store.jobStatuses(id: notice.job).first else { continue }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
             let body = try encoder.encode(job)
-            let refusal = URL(string: notice.url)?.host.flatMap(targets.refusal(host:))
-            let problem = refusal?.reason ?? deliver(body, to: notice, secret: secret)
+            let url = URL(string: notice.url)
+            let refusal = url?.host.flatMap(targets.refusal(host:))
+            let problem =
+                refusal?.reason ?? url.map { deliver(body, to: $0, notice: notice, secret: secret) } ?? "not a URL"
             let tries = notice.attempts + 1
             if let problem {
                 // A refused address stays refused: never tried again.
@@ -76,8 +78,7 @@ final class JobNotifier: @unchecked Sendable {
     }
 
     /// POSTs `body`; nil when the receiver answered 2xx, else what went wrong.
-    private func deliver(_ body: Data, to notice: DueNotice, secret: String) -> String? {
-        guard let url = URL(string: notice.url) else { return "not a URL" }
+    private func deliver(_ body: Data, to url: URL, notice: DueNotice, secret: String) -> String? {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.httpBody = body

@@ -121,8 +121,8 @@ final class JoinScheduler {
         guard !missing.isEmpty || !audioMissing.isEmpty else { return false }
         let what = "\(missing.count) segment(s) and \(audioMissing.count) audio block(s)"
         logger.warning("job \(job): \(what) missing; rendering them again")
-        try store.requeue(job: job, chunks: missing, kind: .video)
-        try store.requeue(job: job, chunks: audioMissing, kind: .audio)
+        try store.requeue(
+            job: job, chunks: missing.map { (.video, $0) } + audioMissing.map { (.audio, $0) })
         return true
     }
 
@@ -137,9 +137,7 @@ final class JoinScheduler {
                 logger.warning(
                     "job \(job): \(damaged.count) cached segment(s) missing or damaged; rendering them again")
                 try store.forgetCachedSegments(damaged.map(\.key))
-                for kind in [ChunkKind.video, .audio] {
-                    try store.requeue(job: job, chunks: damaged.filter { $0.kind == kind }.map(\.index), kind: kind)
-                }
+                try store.requeue(job: job, chunks: damaged.map { ($0.kind, $0.index) })
                 joining.remove(job)
                 continue
             }

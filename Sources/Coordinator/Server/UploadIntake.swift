@@ -205,9 +205,11 @@ final class UploadIntake {
             return false
         }
         // A result sent again after the database went away mid-commit finds its own acceptance:
-        // put in place again, but counted once.
-        let acceptedNow = try store.accept(key, fps: result.done.fps, frames: result.done.frames)
-        guard try acceptedNow || store.isAccepted(key) else {
+        // put in place again, but counted once (by the acceptance).
+        guard
+            try store.accept(key, fps: result.done.fps, frames: result.done.frames, bytes: result.done.bytes)
+                || store.isAccepted(key)
+        else {
             try? FileManager.default.removeItem(at: result.file)
             outbox.send(.rejected(Verdict.stale(key)), to: result.route)
             return false
@@ -242,13 +244,6 @@ final class UploadIntake {
                 logger.warning("job \(chunk.job) \(chunk.kind) \(chunk.index): not kept in the cache: \(error)")
             }
         }
-        try store.count(
-            acceptedNow
-                ? [
-                    (.uploadBytes, Double(result.done.bytes)),
-                    (.samplesRendered, chunk.kind == .audio ? Double(chunk.end - chunk.start) : 0),
-                    (.framesRendered, chunk.kind == .video ? Double(chunk.end - chunk.start) : 0),
-                ] : [])
         let what =
             chunk.kind == .audio ? "audio block \(chunk.index)" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
         let fps = String(format: "%.1f", result.done.fps)

@@ -11,9 +11,6 @@ import FarmMedia
 /// a click or a lag at their seams. The block that starts a render keeps the encoder's priming
 /// packet and the one that ends it keeps the encoder's flush, as a single encode would.
 public final class AudioBlockEncoder {
-    static let preRoll = AudioBlocks.preRoll
-    static let tail = AudioBlocks.tail
-
     let encoder: MediaEncoder
     private let loaded: LoadedProject
     private let block: Chunk
@@ -38,8 +35,8 @@ public final class AudioBlockEncoder {
     /// Encodes the block and hands every kept packet to `write`, timestamped in samples from
     /// the render's start (the priming packet of the first block before 0).
     func encode(cancellation: StopFlag? = nil, write: (Packet) throws -> Void) throws {
-        let first = startsRender || !overlaps ? block.start : max(0, block.start - Self.preRoll)
-        let last = endsRender || !overlaps ? block.end : min(render.upperBound, block.end + Self.tail)
+        let first = startsRender || !overlaps ? block.start : max(0, block.start - AudioBlocks.preRoll)
+        let last = endsRender || !overlaps ? block.end : min(render.upperBound, block.end + AudioBlocks.tail)
         let lower = startsRender ? Int64.min : block.start - render.lowerBound
         let upper = endsRender ? Int64.max : block.end - render.lowerBound
         let keep = lower..<upper

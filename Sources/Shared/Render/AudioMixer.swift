@@ -37,6 +37,7 @@ public final class AudioMixer {
         let rate = Rational(Int64(layout.sampleRate))
         var voices: [Voice] = []
         for track in project.tracks {
+            let reaches = track.reaches
             for (index, original) in track.items.enumerated() where !original.muted {
                 guard let id = original.asset, let info = loaded.media[id], info.hasAudio,
                     let asset = project.assets[id]
@@ -44,7 +45,7 @@ public final class AudioMixer {
                     continue
                 }
                 // Transitions lengthen an item's sound into their span and fade it there.
-                let reach = track.reach(ofItem: index)
+                let reach = reaches[index]
                 for (item, reversed) in Self.pieces(of: original.extended(before: reach.before, after: reach.after)) {
                     let first = (item.at * rate).rounded
                     let fades = track.transitions.compactMap { transition -> VolumeEnvelope.Fade? in

@@ -60,8 +60,9 @@ public final class Compositor {
         }
         var lastShown: [ItemKey: Rational] = [:]
         for (trackIndex, track) in project.tracks.enumerated() {
+            let reaches = track.reaches
             for (index, item) in track.items.enumerated() {
-                lastShown[ItemKey(track: trackIndex, item: index)] = item.end + track.reach(ofItem: index).after
+                lastShown[ItemKey(track: trackIndex, item: index)] = item.end + reaches[index].after
             }
         }
         self.lastShown = lastShown

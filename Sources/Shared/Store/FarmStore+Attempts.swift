@@ -49,20 +49,30 @@ extension FarmStore {
     /// Marks `key`'s result accepted if it is still the live attempt: the chunk and the attempt
     /// become done together. Returns false when the fence rejects it. The caller puts the file
     /// in place after this commits; a file lost in between is found missing before the join and
-    /// rendered again (`requeue`).
-    public func accept(_ key: AttemptKey, fps: Double, frames: Int64) throws -> Bool {
+    /// rendered again (`requeue`). The farm's counters of work (`/metrics`) take the chunk's
+    /// frames or samples and the upload's `bytes` in the same transaction.
+    public func accept(_ key: AttemptKey, fps: Double, frames: Int64, bytes: Int64 = 0) throws -> Bool {
         try connection.transaction {
             let locked = try connection.query(
                 "SELECT job_id FROM chunks WHERE id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
                 [String(key.chunk), String(key.attempt)])
             guard let job = locked.first?.int(0) else { return false }
-            try connection.query(
-                "UPDATE chunks SET state = 'done', lease_expires = NULL WHERE id = $1", [String(key.chunk)])
+            let chunk = try connection.query(
+                """
+                UPDATE chunks SET state = 'done', lease_expires = NULL WHERE id = $1
+                RETURNING kind, end_frame - start_frame
+                """, [String(key.chunk)])[0]
             try connection.query(
                 """
                 UPDATE attempts SET outcome = 'done', finished_at = now(), fps = $3, frames_done = $4
                 WHERE chunk_id = $1 AND attempt = $2
                 """, [String(key.chunk), String(key.attempt), String(fps), String(frames)])
+            let length = Double(chunk.int(1))
+            let video = try chunk.string(0) == ChunkKind.video.rawValue
+            try count([
+                (.uploadBytes, Double(bytes)), (.framesRendered, video ? length : 0),
+                (.samplesRendered, video ? 0 : length),
+            ])
             try notify(job: job)
             return true
         }

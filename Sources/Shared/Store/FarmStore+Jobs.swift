@@ -102,8 +102,8 @@ extension FarmStore {
 
     /// Puts chunks back in the queue whose accepted segments are gone (removed after an earlier
     /// join), so a job sent back by `farm retry` renders them again instead of failing its join.
-    public func requeue(job: Int64, chunks indexes: [Int], kind: ChunkKind) throws {
-        for index in indexes { try requeueWithFreshTries(job: job, kind: kind, index: index) }
+    public func requeue(job: Int64, chunks: [(kind: ChunkKind, index: Int)]) throws {
+        for chunk in chunks { try requeueWithFreshTries(job: job, kind: chunk.kind, index: chunk.index) }
         try connection.query("UPDATE jobs SET state = 'running' WHERE id = $1 AND state = 'joining'", [String(job)])
         try notify(job: job)
     }

@@ -43,7 +43,15 @@ extension FarmStore {
     /// those rendering now or failed, which is what an operator reads in a job of 100,000.
     public func jobDetail(_ id: Int64, everyChunk: Bool = true) throws -> JobDetail {
         guard let job = try jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
-        let chunks = try connection.query(
+        let chunks = try chunkStatuses(job: id, everyChunk: everyChunk, withErrors: true)
+        let errors = try attempts(job: id, where: "a.outcome IN ('failed', 'lost')", newestFirst: true, limit: 5)
+        return JobDetail(job: job, chunks: chunks, errors: errors)
+    }
+
+    /// A job's chunks as `jobDetail` lists them; without `withErrors`, not each one's last error
+    /// (a lookup per chunk that the dashboard's chunk map does without).
+    public func chunkStatuses(job id: Int64, everyChunk: Bool, withErrors: Bool) throws -> [ChunkStatus] {
+        try connection.query(
             """
             SELECT c.idx, c.kind, c.start_frame, c.end_frame,
                    CASE WHEN c.state = 'queued' AND a.outcome = 'failed' THEN 'failed'
@@ -54,15 +62,16 @@ extension FarmStore {
                    CASE WHEN c.state <> 'queued' THEN a.fps END,
                    CASE WHEN c.state <> 'queued'
                         THEN extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) END,
-                   (SELECT x.error FROM attempts x WHERE x.chunk_id = c.id AND x.outcome IN ('failed', 'lost')
-                    ORDER BY x.attempt DESC LIMIT 1)
+                   CASE WHEN $3::boolean
+                        THEN (SELECT x.error FROM attempts x WHERE x.chunk_id = c.id AND x.outcome IN ('failed', 'lost')
+                              ORDER BY x.attempt DESC LIMIT 1) END
             FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
             WHERE c.job_id = $1
               AND ($2::boolean
                    OR (c.state <> 'done' AND c.attempt > 0  -- chunks_tried
                        AND (c.state = 'running' OR a.outcome = 'failed')))
             ORDER BY c.kind = 'audio' DESC, c.idx
-            """, [String(id), everyChunk ? "true" : "false"]
+            """, [String(id), everyChunk ? "true" : "false", withErrors ? "true" : "false"]
         ).map { row in
             ChunkStatus(
                 index: Int(row.int(0)), kind: try ChunkKind(stored: row.string(1)), start: row.int(2), end: row.int(3),
@@ -71,8 +80,6 @@ extension FarmStore {
                 seconds: row.double(9),
                 error: row[10])
         }
-        let errors = try attempts(job: id, where: "a.outcome IN ('failed', 'lost')", newestFirst: true, limit: 5)
-        return JobDetail(job: job, chunks: chunks, errors: errors)
     }
 
     /// Every attempt of a job in the order they were made, or of one chunk (a video chunk

@@ -38,9 +38,11 @@ struct Diff: ParsableCommand {
         let size = chunking.size
         var changed = 0
         var total = 0
+        // Each asset's stamp once per project: one stat per file.
+        let (oldPins, newPins) = (try MediaPin.pins(of: oldLoaded.project), try MediaPin.pins(of: newLoaded.project))
         for kind in [ChunkKind.video, .audio] {
-            let old = try Self.Side(oldLoaded.project, kind: kind, size: size)
-            let new = try Self.Side(newLoaded.project, kind: kind, size: size)
+            let old = Self.Side(oldLoaded.project, kind: kind, size: size, pins: oldPins)
+            let new = Self.Side(newLoaded.project, kind: kind, size: size, pins: newPins)
             total += new.keys.count
             let differing = new.keys.indices.filter { $0 >= old.keys.count || old.keys[$0] != new.keys[$0] }
             // What each key hashed, read only when some differ: a few MB a thousand chunks.
@@ -67,11 +69,11 @@ struct Diff: ParsableCommand {
         let pins: [String: MediaPin]
         let keys: [String]
 
-        init(_ project: Project, kind: ChunkKind, size: ChunkPlanner.Size) throws {
+        init(_ project: Project, kind: ChunkKind, size: ChunkPlanner.Size, pins: [String: MediaPin]) {
             self.project = project
             self.kind = kind
             chunks = kind == .video ? project.videoChunks(size) : project.audioBlocks()
-            pins = try MediaPin.pins(of: project)
+            self.pins = pins
             keys = ChunkKeys.keys(
                 of: project, kind: kind, chunks: chunks, container: project.export.container, pins: pins)
         }
@@ -93,10 +95,11 @@ struct Diff: ParsableCommand {
         for (id, media) in new.media.sorted(by: { $0.key < $1.key }) where old.media[id].map({ $0 != media }) ?? false {
             reasons.append("asset \(id) (\(media.path)) changed on disk or moved")
         }
-        let oldItems = Set(items(of: old).map(\.json))
-        let newItems = Set(items(of: new).map(\.json))
-        let added = items(of: new).filter { !oldItems.contains($0.json) }
-        let removed = items(of: old).filter { !newItems.contains($0.json) }
+        let (oldRead, newRead) = (items(of: old), items(of: new))
+        let oldItems = Set(oldRead.map(\.json))
+        let newItems = Set(newRead.map(\.json))
+        let added = newRead.filter { !oldItems.contains($0.json) }
+        let removed = oldRead.filter { !newItems.contains($0.json) }
         for item in added {
             let place = "track \(item.track) item \(item.index)"
             let edited = removed.contains { $0.track == item.track && $0.index == item.index }

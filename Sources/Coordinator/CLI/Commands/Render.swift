@@ -137,13 +137,10 @@ struct Render: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let detail: JobDetail
-        var reused = 0
         do {
             detail = try farm.render(submission) { store, job, check in
                 var display = makeJobDisplay(json: false, handle: .standardError)
-                let detail = try JobWatcher(store: store, job: job, check: check).follow(on: &display)
-                reused = try store.reusedChunkCount(job: job)
-                return detail
+                return try JobWatcher(store: store, job: job, check: check).follow(on: &display)
             }
         } catch let error where !(error is Interrupted) {
             FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
@@ -155,7 +152,7 @@ struct Render: ParsableCommand {
             elapsed: (clock.now - started) / .seconds(1),
             how: "\(Format.count(submission.chunks.count, "video chunk")) and "
                 + Format.count(submission.audioBlocks.count, "audio block")
-                + (reused > 0 ? " (\(reused) of them reused from the segment cache)" : ""))
+                + (detail.reusedChunks > 0 ? " (\(detail.reusedChunks) of them reused from the segment cache)" : ""))
     }
 
     private func renderLocally(_ loaded: LoadedProject, target: OutputTarget, interruption: Interruption) throws {

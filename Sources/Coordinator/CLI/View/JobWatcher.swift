@@ -21,14 +21,14 @@ struct JobWatcher {
         var lastRefresh = start
         let everyChunk = display.showsEveryChunk
         var detail = try reconnecting { try store.jobDetail(job, everyChunk: everyChunk) }
-        // The cache does its chunks at submission: counted at the start and again at the end
-        // (a damaged entry is rendered again), not at every refresh.
+        // The cache does its chunks at submission: counted at the start and again at the end,
+        // from every chunk (a damaged entry is rendered again), not at every refresh.
         let reused = try reconnecting { try store.reusedChunkCount(job: job) }
         while true {
             if detail.job.isFinished {
                 // The summary counts every chunk's attempts: read once, at the end.
                 if !everyChunk { detail = try reconnecting { try store.jobDetail(job) } }
-                display.finish(detail, reused: try reconnecting { try store.reusedChunkCount(job: job) })
+                display.finish(detail, reused: detail.reusedChunks)
                 return detail
             }
             throughput.add(time: (clock.now - start) / .seconds(1), frames: detail.job.framesDone)
@@ -86,4 +86,9 @@ struct JobWatcher {
             return
         }
     }
+}
+
+extension JobDetail {
+    /// How many of the chunks listed the segment cache did.
+    var reusedChunks: Int { chunks.filter { $0.state == .reused }.count }
 }

@@ -20,7 +20,10 @@ enum DashboardRoutes {
     ) {
         api.get("jobs/:id/chunks") { _, context in
             let id = try APIRoutes.jobID(context)
-            return try await APIRoutes.answer(store) { ChunkMap(try $0.jobDetail(id, everyChunk: true).chunks) }
+            return try await APIRoutes.answer(store) { store in
+                guard try store.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
+                return ChunkMap(try store.chunkStatuses(job: id, everyChunk: true, withErrors: false))
+            }
         }
         api.get("jobs/:id/rate") { _, context in
             let id = try APIRoutes.jobID(context)

@@ -90,8 +90,7 @@ enum DashboardScript {
             link.textContent = job.id;
             row.insertCell().appendChild(link);
             cell(row, job.name);
-            const ended = /done|failed|cancelled/.test(job.state);
-            stateBadge(row.insertCell(), job.paused && !ended ? "paused" : job.state);
+            stateBadge(row.insertCell(), job.paused && !hasEnded(job) ? "paused" : job.state);
             const progress = row.insertCell();
             progress.innerHTML = '<div class="bar"><div></div></div> ';
             progress.querySelector(".bar > div").style.width = `${job.percent}%`;
@@ -103,6 +102,8 @@ enum DashboardScript {
           }
         }
 
+        const hasEnded = (job) => /done|failed|cancelled/.test(job.state);
+
         async function renderJob(id) {
           const [detail, map, rate] = await Promise.all([
             api("GET", `/api/jobs/${id}`), api("GET", `/api/jobs/${id}/chunks`), api("GET", `/api/jobs/${id}/rate`),
@@ -111,7 +112,7 @@ enum DashboardScript {
           text($("#job-title"), `Job ${job.id}: ${job.name}`);
           const state = $("#job-state");
           state.className = `state ${job.state}`;
-          text(state, job.paused && !job.state.match(/done|failed|cancelled/) ? `${job.state}, paused` : job.state);
+          text(state, job.paused && !hasEnded(job) ? `${job.state}, paused` : job.state);
           $("#job-bar").style.width = `${job.percent}%`;
           const progress = $("#job-progress");
           text(progress, `${job.framesDone} of ${job.frameCount} frames (${job.percent.toFixed(1)} %)`);
@@ -137,10 +138,13 @@ enum DashboardScript {
           canvas.dataset.videoRows = videoRows;
           const context = canvas.getContext("2d");
           context.clearRect(0, 0, canvas.width, canvas.height);
+          // Five colours, looked up once rather than once a cell.
           const style = getComputedStyle(document.documentElement);
+          const fills = Object.fromEntries(
+            Object.entries(colors).map(([letter, name]) => [letter, style.getPropertyValue(name)]));
           const paint = (states, firstRow) => {
             for (let i = 0; i < states.length; i++) {
-              context.fillStyle = style.getPropertyValue(colors[states[i]]);
+              context.fillStyle = fills[states[i]];
               const x = (i % columns) * size, y = (firstRow + Math.floor(i / columns)) * size;
               context.fillRect(x, y, size - 1, size - 1);
             }
@@ -151,7 +155,6 @@ enum DashboardScript {
           for (const letter of all) counts[letter]++;
           canvas.dataset.states = all;
           canvas.dataset.done = counts.d + counts.c;
-          canvas.dataset.reused = counts.c;
           canvas.dataset.total = all.length;
           const legend = $("#chunk-legend");
           legend.textContent = "";

@@ -40,20 +40,13 @@ public struct ChunkInputs: Sendable {
         var perChunk = [[TrackItems]](repeating: [], count: chunks.count)
         for (trackIndex, track) in project.tracks.enumerated() {
             if kind == .video && (track.kind != .video || track.hidden) { continue }
-            // What transitions add before and after each item (`Track.reach(ofItem:)`), in one
-            // pass over them rather than one per item.
-            var before = [Rational](repeating: .zero, count: track.items.count)
-            var after = before
-            for transition in track.transitions {
-                before[transition.incoming] = transition.inOffset
-                after[transition.outgoing] = transition.outOffset
-            }
-            // Each item's reach on the timeline, by where it starts.
+            // Each item's reach on the timeline, transitions included, by where it starts.
+            let extents = track.reaches
             let reaches = track.items.indices.compactMap { position -> (start: Rational, end: Rational, item: Int)? in
                 let item = track.items[position]
                 // Only media sounds: a title or a generated picture is no part of the mix.
                 if kind == .audio && (item.muted || item.asset == nil) { return nil }
-                return (item.at - before[position], item.end + after[position], position)
+                return (item.at - extents[position].before, item.end + extents[position].after, position)
             }
             .sorted { $0.start < $1.start }
             var next = 0

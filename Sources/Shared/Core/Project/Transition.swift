@@ -68,14 +68,15 @@ public struct Transition: Sendable, Codable, Hashable {
 }
 
 extension Track {
-    /// How far item `index` plays beyond its own range because transitions straddle its edges.
-    public func reach(ofItem index: Int) -> (before: Rational, after: Rational) {
-        var reach = (before: Rational.zero, after: Rational.zero)
+    /// How far each item plays beyond its own range because transitions straddle its edges,
+    /// by item index: one pass over the transitions, however many items ask.
+    public var reaches: [(before: Rational, after: Rational)] {
+        var reaches = [(before: Rational, after: Rational)](repeating: (.zero, .zero), count: items.count)
         for transition in transitions {
-            if transition.incoming == index { reach.before = transition.inOffset }
-            if transition.outgoing == index { reach.after = transition.outOffset }
+            reaches[transition.incoming].before = transition.inOffset
+            reaches[transition.outgoing].after = transition.outOffset
         }
-        return reach
+        return reaches
     }
 }
 
