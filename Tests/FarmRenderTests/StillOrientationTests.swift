@@ -55,9 +55,11 @@ import Testing
     }
 
     /// A photo turned by its EXIF orientation is the picture ffmpeg makes by turning the decoded
-    /// photo (transpose or flips, in its own format) and then placing it by the very graph that
-    /// places an upright photo: the turn moves samples and adds no conversion. 4:2:0 and 4:4:4
-    /// JPEGs, the layouts ffmpeg's transpose takes as they are, at a size that scales them.
+    /// photo (transpose and flips, in its own format) and then scaling it by the very graph that
+    /// places an upright photo: one `scale` into BT.709 4:2:0, so the turn adds no conversion.
+    /// Orientations 1, 3, 6 and 8 are also ffmpeg's own autorotate (which in FFmpeg 5.1 ignores
+    /// the mirror of 2, 4, 5 and 7: those are checked against the turn EXIF defines). 4:2:0 and
+    /// 4:4:4 JPEGs, at a size that scales them.
     @Test(arguments: ["yuvj420p", "yuvj444p"])
     func everyOrientationIsTheTurnedPhotoPlacedLikeAnUprightOne(pixelFormat: String) throws {
         try withTemporaryDirectory { dir in
@@ -66,7 +68,10 @@ import Testing
                     "-f", "lavfi", "-i", "testsrc2=size=96x64", "-frames:v", "1", "-pix_fmt", pixelFormat, "-q:v", "3",
                     "photo.jpg",
                 ], in: dir)
-            let turns = [1: "null", 3: "hflip,vflip", 6: "transpose=clock", 8: "transpose=cclock"]
+            let turns = [
+                1: "null", 2: "hflip", 3: "hflip,vflip", 4: "vflip", 5: "transpose=cclock_flip", 6: "transpose=clock",
+                7: "transpose=clock_flip", 8: "transpose=cclock",
+            ]
             for (orientation, turn) in turns.sorted(by: { $0.key < $1.key }) {
                 let name = "photo-\(orientation).jpg"
                 try FileManager.default.copyItem(
@@ -86,16 +91,20 @@ import Testing
                 let rendered = try decodedYUV(
                     try render(loaded, to: "out-\(orientation).mkv", in: dir, audio: false), width: width,
                     height: height)
-                let oracle = dir.appendingPathComponent("oracle-\(orientation).yuv")
-                try ffmpeg([
-                    "-noautorotate", "-i", dir.appendingPathComponent(name).path, "-sws_flags",
-                    "bicubic+accurate_rnd+bitexact", "-vf",
-                    "format=\(pixelFormat),\(turn),format=yuv420p,scale=\(width):\(height)", "-f", "rawvideo",
-                    oracle.path,
-                ])
-                let expected = [UInt8](try Data(contentsOf: oracle))
                 #expect(rendered.count == 1)
-                #expect(rendered.first == expected, "\(pixelFormat), orientation \(orientation)")
+                let scale =
+                    "scale=\(width):\(height):flags=bicubic+accurate_rnd+bitexact:out_color_matrix=bt709:out_range=tv"
+                var oracles = [("turned", ["-noautorotate"], "\(turn),\(scale),format=yuv420p")]
+                if [1, 3, 6, 8].contains(orientation) { oracles.append(("autorotated", [], "\(scale),format=yuv420p")) }
+                for (label, options, graph) in oracles {
+                    let oracle = dir.appendingPathComponent("oracle-\(orientation)-\(label).yuv")
+                    try ffmpeg(
+                        options + [
+                            "-i", dir.appendingPathComponent(name).path, "-vf", graph, "-f", "rawvideo", oracle.path,
+                        ])
+                    let expected = [UInt8](try Data(contentsOf: oracle))
+                    #expect(rendered.first == expected, "\(pixelFormat), orientation \(orientation), \(label)")
+                }
             }
         }
     }

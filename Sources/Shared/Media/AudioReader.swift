@@ -53,6 +53,11 @@ public final class AudioReader {
             swr_alloc_set_opts2(
                 &resampler, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(effectiveRate), &inLayout, decoder.pointee.sample_fmt,
                 decoder.pointee.sample_rate, 0, nil), "resampler for \(path)")
+        // Down-mixes (5.1 to stereo) by the standard matrix, scaled so no output sample can pass
+        // full scale: what libswresample does by default for integer output, and so what
+        // `ffmpeg -ac 2` gives. Float output would otherwise keep the matrix's full gain and clip.
+        try FFmpegError.check(av_opt_set_double(resampler.map { UnsafeMutableRawPointer($0) }, "rematrix_maxval", 1, 0),
+            "resampler for \(path)")
         try FFmpegError.check(swr_init(resampler), "resampler for \(path)")
         // A decoder that starts at the seek point gets its first frames wrong (an AAC frame needs
         // the one before it), so decoding starts a little earlier and the samples before the

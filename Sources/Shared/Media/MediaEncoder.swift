@@ -125,10 +125,7 @@ public final class MediaEncoder {
             context.pointee.thread_count = Int32(threads)
             context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_CLOSED_GOP))
             if globalHeader { context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_GLOBAL_HEADER)) }
-            context.pointee.color_range = AVCOL_RANGE_MPEG
-            context.pointee.colorspace = AVCOL_SPC_BT709
-            context.pointee.color_primaries = AVCOL_PRI_BT709
-            context.pointee.color_trc = AVCOL_TRC_BT709
+            VideoColour.bt709.tag(context)
             if let bitrate = settings.bitrate, !settings.lossless { context.pointee.bit_rate = Int64(bitrate) }
             // An option the encoder refuses is an error: silently ignored, it would change the output.
             func option(_ key: String, _ value: String) throws {

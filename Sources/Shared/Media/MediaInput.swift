@@ -18,6 +18,8 @@ final class MediaInput {
     let decoder: UnsafeMutablePointer<AVCodecContext>
     private let packet = Packet()
     private var demuxerFinished = false
+    /// `packet` holds the keyframe a seek found, not yet sent to the decoder.
+    private var holdsPacket = false
     /// The pinned file and the I/O context the demuxer reads it through, if it is pinned.
     private let pinnedIO: PinnedIO?
 
@@ -105,27 +107,108 @@ final class MediaInput {
     var stream: UnsafeMutablePointer<AVStream> { format.pointee.streams[Int(streamIndex)]! }
     var timeBase: Rational { Rational(stream.pointee.time_base) }
 
-    /// The stream's first timestamp; media time 0 is this instant.
+    /// Media time 0 in this stream's time base: the container's start, the earliest first
+    /// timestamp of all its streams, as players and ffmpeg count. A stream that starts later
+    /// (sound recorded after the picture, a transport stream's audio) keeps its offset.
     var startTimestamp: Int64 {
+        let containerStart = format.pointee.start_time
+        if containerStart != cffmpeg_nopts() {
+            return av_rescale_q_rnd(
+                containerStart, AVRational(num: 1, den: AV_TIME_BASE), stream.pointee.time_base,
+                AV_ROUND_DOWN)
+        }
         let start = stream.pointee.start_time
         return start == cffmpeg_nopts() ? 0 : start
     }
 
-    /// Seeks to the keyframe at or before `timestamp` (stream time base) and resets the decoder.
+    /// The timestamp of the keyframe decoding restarted from after the last seek; frames the
+    /// decoder returns before it (an open GOP's leading pictures) lack their references.
+    private(set) var landing: Int64 = .min
+
+    /// Seeks so that decoding starts at a keyframe at or before `timestamp` (stream time base)
+    /// and resets the decoder.
+    ///
+    /// A container's seek only comes near: transport and program streams have no index, so the
+    /// demuxer's search lands on whatever packet holds a timestamp at or before the target,
+    /// seldom a keyframe. So the packets after the landing are read up to the first keyframe;
+    /// when that keyframe lies past the target, the seek goes again from further back (1 s,
+    /// then twice as far each time), until it finds one or reaches the stream's start. The cost
+    /// is the GOPs before the target, never the whole file.
     func seek(toTimestamp timestamp: Int64) throws {
-        try check(
-            av_seek_frame(format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD), "seek in \(path)")
+        let first = stream.pointee.start_time == cffmpeg_nopts() ? startTimestamp : stream.pointee.start_time
+        var request = timestamp
+        var step = Swift.max(1, (Rational(1) / timeBase).floor)
+        while true {
+            let fromStart = request <= first
+            try seekDemuxer(to: fromStart ? first : request, fromStart: fromStart)
+            let keyframe = try readToKeyframe(before: fromStart ? .max : timestamp)
+            if fromStart || (keyframe.map { $0 <= timestamp } ?? false) {
+                landing = keyframe ?? .min
+                return
+            }
+            request -= step
+            step *= 2
+        }
+    }
+
+    /// To the start: by byte where the container allows it (a search by time can land past the
+    /// first keyframe of a file without an index), else by time.
+    private func seekDemuxer(to timestamp: Int64, fromStart: Bool) throws {
+        let byStart = fromStart && av_seek_frame(format, streamIndex, 0, AVSEEK_FLAG_BYTE) >= 0
+        if !byStart, av_seek_frame(format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD) < 0 {
+            // Nothing at or before the stream's start: the first keyframe after it.
+            try check(av_seek_frame(format, streamIndex, timestamp, 0), "seek in \(path)")
+        }
         avcodec_flush_buffers(decoder)
         demuxerFinished = false
+        holdsPacket = false
+        packet.unref()
+    }
+
+    /// Reads this stream's packets up to its next keyframe, kept in `packet` for the decoder;
+    /// returns that keyframe's timestamp. Stops early (nil) once packets decode after `limit`,
+    /// since any keyframe beyond them shows later still.
+    private func readToKeyframe(before limit: Int64) throws -> Int64? {
+        while true {
+            let result = av_read_frame(format, packet.pointer)
+            if result == FFmpegError.eof {
+                demuxerFinished = true
+                return nil
+            }
+            try check(result, "read \(path)")
+            let packetData = packet.pointer.pointee
+            guard packetData.stream_index == streamIndex else {
+                packet.unref()
+                continue
+            }
+            let decodeTime = packetData.dts != cffmpeg_nopts() ? packetData.dts : packetData.pts
+            if packetData.flags & AV_PKT_FLAG_KEY != 0 {
+                holdsPacket = true
+                return packetData.pts != cffmpeg_nopts() ? packetData.pts : decodeTime
+            }
+            packet.unref()
+            if decodeTime != cffmpeg_nopts(), decodeTime > limit { return nil }
+        }
     }
 
     /// Decodes the next frame into `frame`; false at the end of the stream.
     func decodeNext(into frame: Frame) throws -> Bool {
         while true {
             switch try CodecStep(avcodec_receive_frame(decoder, frame.pointer), "decode \(path)") {
-            case .ready: return true
+            case .ready:
+                // DV's standard fixes its matrix (BT.601) and its decoder leaves the tag unset.
+                if decoder.pointee.codec_id == AV_CODEC_ID_DVVIDEO, frame.pointer.pointee.colorspace == AVCOL_SPC_UNSPECIFIED {
+                    frame.pointer.pointee.colorspace = AVCOL_SPC_BT470BG
+                }
+                return true
             case .endOfStream: return false
             case .needsInput: break
+            }
+            if holdsPacket {
+                holdsPacket = false
+                defer { packet.unref() }
+                try send()
+                continue
             }
             if demuxerFinished {
                 return false
@@ -139,9 +222,13 @@ final class MediaInput {
             try check(result, "read \(path)")
             defer { packet.unref() }
             guard packet.pointer.pointee.stream_index == streamIndex else { continue }
-            let sent = avcodec_send_packet(decoder, packet.pointer)
-            // Corrupt packets are reported, not skipped: silently dropping them would change the picture.
-            if sent < 0 && sent != FFmpegError.again { try FFmpegError.check(sent, "decode \(path)") }
+            try send()
         }
+    }
+
+    private func send() throws {
+        let sent = avcodec_send_packet(decoder, packet.pointer)
+        // Corrupt packets are reported, not skipped: silently dropping them would change the picture.
+        if sent < 0 && sent != FFmpegError.again { try FFmpegError.check(sent, "decode \(path)") }
     }
 }

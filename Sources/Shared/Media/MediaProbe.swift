@@ -38,6 +38,12 @@ public enum MediaProbe {
                 info.width = Int(stream.pointee.codecpar.pointee.width)
                 info.height = Int(stream.pointee.codecpar.pointee.height)
                 info.rotation = rotation(of: stream)
+                let aspect = av_guess_sample_aspect_ratio(format, stream, nil)
+                if aspect.num > 0 && aspect.den > 0 {
+                    let sampleAspect = Rational(Int64(aspect.num), Int64(aspect.den))
+                    // A quarter turn makes a wide pixel a tall one.
+                    info.pixelAspect = info.rotation % 180 == 0 ? sampleAspect : Rational(1) / sampleAspect
+                }
                 let rate =
                     stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
                 if rate.num > 0 && rate.den > 0 { info.frameRate = Rational(Int64(rate.num), Int64(rate.den)) }
@@ -49,10 +55,18 @@ public enum MediaProbe {
         if info.kind != .still {
             info.duration = duration(of: format, streamIndex: info.kind == .video ? videoIndex : audioIndex)
         }
-        let orientation = try checkDecodes(path: path, info: info, reads: reads)
-        // A still's EXIF orientation is the photo's own rotation (a portrait phone picture is
+        // An animated image format holding one picture (a logo saved as GIF) is a still.
+        let mayBeStill = info.kind == .video && ["gif", "apng", "webp_pipe"].contains(formatName)
+        let first = try checkDecodes(path: path, info: info, countingTo: mayBeStill ? 2 : 1, reads: reads)
+        if mayBeStill && first.pictures == 1 {
+            info.kind = .still
+            info.duration = nil
+        }
+        // A still's EXIF orientation is the photo's own turn (a portrait phone picture is
         // stored sideways with Orientation 6); players show it upright, so must we.
-        if info.kind == .still, let orientation { info.rotation = orientation }
+        if info.kind == .still, let orientation = first.orientation {
+            (info.rotation, info.mirrored) = orientation
+        }
         return info
     }
 
@@ -70,11 +84,16 @@ public enum MediaProbe {
         return ((clockwise % 360) + 360) % 360 / 90 * 90
     }
 
+    /// How long the stream plays on the container's timeline: to its end from the container's
+    /// start (media time 0), so a stream that starts late keeps its offset.
     private static func duration(of format: UnsafeMutablePointer<AVFormatContext>, streamIndex: Int32) -> Rational? {
         let stream = format.pointee.streams[Int(streamIndex)]!
+        let containerStart = format.pointee.start_time == cffmpeg_nopts() ? 0 : format.pointee.start_time
         if stream.pointee.duration > 0 {
-            let base = stream.pointee.time_base
-            return Rational(stream.pointee.duration) * Rational(Int64(base.num), Int64(base.den))
+            let base = Rational(stream.pointee.time_base)
+            let start = stream.pointee.start_time == cffmpeg_nopts() ? 0 : stream.pointee.start_time
+            let end = Rational(start + stream.pointee.duration) * base
+            return end - Rational(containerStart, Int64(AV_TIME_BASE))
         }
         if format.pointee.duration > 0 {
             return Rational(format.pointee.duration, Int64(AV_TIME_BASE))
@@ -82,20 +101,26 @@ public enum MediaProbe {
         return nil
     }
 
-    /// Decodes the first picture and sound; returns the picture's EXIF orientation as a
-    /// rotation, if it has one.
-    private static func checkDecodes(path: String, info: MediaInfo, reads: MediaReads?) throws -> Int? {
+    /// Decodes the first picture and sound; says how many pictures were decoded (up to
+    /// `countingTo`) and the first one's orientation, if its decoder found one (EXIF).
+    private static func checkDecodes(path: String, info: MediaInfo, countingTo wanted: Int, reads: MediaReads?)
+        throws -> (pictures: Int, orientation: (rotation: Int, mirrored: Bool)?)
+    {
         let frame = Frame()
-        var orientation: Int?
+        var orientation: (Int, Bool)?
+        var pictures = 0
         if info.kind != .audio {
             let input = try MediaInput(path: path, stream: .video, reads: reads)
             guard try input.decodeNext(into: frame) else {
                 throw FFmpegError(operation: path, message: "no picture could be decoded")
             }
+            pictures = 1
             // The decoder turns a still's EXIF orientation into a display matrix on its frame.
             if let side = av_frame_get_side_data(frame.pointer, AV_FRAME_DATA_DISPLAYMATRIX) {
-                orientation = rotation(matrix: UnsafeRawPointer(side.pointee.data).assumingMemoryBound(to: Int32.self))
+                orientation = Self.orientation(
+                    matrix: UnsafeRawPointer(side.pointee.data).assumingMemoryBound(to: Int32.self))
             }
+            while pictures < wanted, try input.decodeNext(into: frame) { pictures += 1 }
         }
         if info.hasAudio {
             let input = try MediaInput(path: path, stream: .audio, reads: reads)
@@ -103,6 +128,20 @@ public enum MediaProbe {
                 throw FFmpegError(operation: path, message: "no sound could be decoded")
             }
         }
-        return orientation
+        return (pictures, orientation)
+    }
+
+    /// A display matrix as a mirror (left to right, applied first) and a clockwise turn. A
+    /// mirrored matrix has a negative determinant; with its first column negated, it is the
+    /// turn alone, done before the mirror, which is the opposite turn done after it.
+    private static func orientation(matrix: UnsafePointer<Int32>) -> (rotation: Int, mirrored: Bool) {
+        let determinant = Int64(matrix[0]) * Int64(matrix[4]) - Int64(matrix[1]) * Int64(matrix[3])
+        guard determinant < 0 else { return (rotation(matrix: matrix), false) }
+        var unmirrored = (0..<9).map { matrix[$0] }
+        unmirrored[0] = -unmirrored[0]
+        unmirrored[3] = -unmirrored[3]
+        unmirrored[6] = -unmirrored[6]
+        let turnFirst = unmirrored.withUnsafeBufferPointer { rotation(matrix: $0.baseAddress!) }
+        return ((360 - turnFirst) % 360, true)
     }
 }

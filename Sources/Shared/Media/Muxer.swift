@@ -72,10 +72,13 @@ public final class Muxer {
     }
 
     /// Adds a stream that takes packets copied from `source` as they are (no re-encoding), with
-    /// timestamps in `timeBase`; returns its index.
-    public func addStream(copying source: DemuxedStream, timeBase: Rational, frameRate: Rational?) throws -> Int {
+    /// timestamps in `timeBase`, tagged `colour` if given; returns its index.
+    public func addStream(
+        copying source: DemuxedStream, timeBase: Rational, frameRate: Rational?, colour: VideoColour? = nil
+    ) throws -> Int {
         try addStream(timeBase: AVRational(timeBase), frameRate: frameRate.map(AVRational.init)) { parameters in
             let result = avcodec_parameters_copy(parameters, source.stream.pointee.codecpar)
+            colour?.tag(parameters)
             if !keepsTag(of: parameters.pointee) { parameters.pointee.codec_tag = 0 }
             return result
         }

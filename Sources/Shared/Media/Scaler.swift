@@ -14,6 +14,7 @@ public final class Scaler {
 
     private struct Key: Equatable {
         var width: Int32, height: Int32, format: Int32, targetWidth: Int32, targetHeight: Int32, targetFormat: Int32
+        var matrix: Int32, fullRange: Bool
     }
 
     public init() {}
@@ -31,7 +32,8 @@ public final class Scaler {
         let key = Key(
             width: Int32(region.width), height: Int32(region.height), format: image.format.rawValue,
             targetWidth: Int32(target.width), targetHeight: Int32(target.height),
-            targetFormat: target.pixelFormat.rawValue)
+            targetFormat: target.pixelFormat.rawValue, matrix: SourceImage.swsMatrix(image.matrix),
+            fullRange: image.isFullRange)
         if key != configured {
             context = sws_getCachedContext(
                 context, key.width, key.height, image.format, key.targetWidth, key.targetHeight, target.pixelFormat,
@@ -39,10 +41,12 @@ public final class Scaler {
             guard let context else {
                 throw FFmpegError(operation: "scale", message: "unsupported conversion from \(image.format.rawValue)")
             }
-            // RGB and full-range sources convert into limited-range BT.709, the output's colour space.
-            let coefficients = sws_getCoefficients(SWS_CS_ITU709)
+            // Every source converts into limited-range BT.709, the output's colour space: RGB and
+            // full-range YUV by range, BT.601 and BT.2020 YUV by matrix too (as ffmpeg's
+            // `scale=in_color_matrix=…:out_color_matrix=bt709`).
             sws_setColorspaceDetails(
-                context, coefficients, image.isFullRange ? 1 : 0, coefficients, 0, 0, 1 << 16, 1 << 16)
+                context, sws_getCoefficients(key.matrix), key.fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_ITU709),
+                0, 0, 1 << 16, 1 << 16)
             configured = key
         }
         setSourcePlanes(image, region: region)

@@ -12,6 +12,10 @@ public struct SourceImage {
             UnsafeMutablePointer<UInt8>?
         )
     var strides: (Int32, Int32, Int32, Int32)
+    /// The matrix its YUV was made with; BT.709 (the output's) when the source does not say.
+    var matrix: AVColorSpace = AVCOL_SPC_BT709
+    /// Tagged full range ("JPEG" range) by its decoder, whatever its pixel format's name.
+    var taggedFullRange = false
 
     init(frame: UnsafeMutablePointer<AVFrame>) {
         width = Int(frame.pointee.width)
@@ -21,6 +25,8 @@ public struct SourceImage {
         strides = (
             frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, frame.pointee.linesize.3
         )
+        if frame.pointee.colorspace != AVCOL_SPC_UNSPECIFIED { matrix = frame.pointee.colorspace }
+        taggedFullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
     }
 
     public init(picture: Picture) {
@@ -38,6 +44,7 @@ public struct SourceImage {
 
     /// Full-range ("JPEG") YUV or RGB input needs its range converted on the way in.
     var isFullRange: Bool {
+        if taggedFullRange { return true }
         switch format {
         case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P: return true
         default:
@@ -48,12 +55,29 @@ public struct SourceImage {
 
     /// Already 8-bit YUV 4:2:0 in limited range (with or without alpha): it can be drawn as it
     /// is, without going through swscale.
-    public var isWorkingFormat: Bool { format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVA420P }
+    public var isWorkingFormat: Bool {
+        (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVA420P) && !taggedFullRange && !needsMatrixChange
+    }
+
+    /// Made with another matrix than the output's BT.709 (BT.601 from SD cameras and DVDs,
+    /// BT.2020 from HDR phones): its YUV must be converted, not copied.
+    var needsMatrixChange: Bool { Self.swsMatrix(matrix) != SWS_CS_ITU709 }
+
+    /// libswscale's name for a matrix.
+    static func swsMatrix(_ matrix: AVColorSpace) -> Int32 {
+        switch matrix {
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_FCC: return SWS_CS_FCC
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        default: return SWS_CS_ITU709
+        }
+    }
 
     /// The planes of this image as a `PlaneSet` from (x, y), when it already is 8-bit YUV 4:2:0
     /// in limited range: then it can be blended without going through swscale.
     func directPlanes(x: Int, y: Int) -> PlaneSet? {
-        guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVA420P,
+        guard isWorkingFormat,
             let lumaPlane = data.0, let uPlane = data.1, let vPlane = data.2
         else { return nil }
         return PlaneSet(

@@ -1,19 +1,45 @@
 import CFFmpeg
 import FarmCore
 
-/// Decodes a still picture once, upright, into the compositor's working format.
+/// Decodes a still picture once, upright, and keeps it in its own pixel format: the layer's
+/// scaler then converts and scales it in one step, as ffmpeg's graph does for a decoded photo
+/// (autorotated by transpose and flips that move samples, then one `scale`).
 public enum StillImage {
-    public static func load(path: String, info: MediaInfo, reads: MediaReads? = nil) throws -> Picture {
+    public static func load(path: String, info: MediaInfo, reads: MediaReads? = nil) throws -> StillPicture {
         let input = try MediaInput(path: path, stream: .video, reads: reads)
         let frame = Frame()
         guard try input.decodeNext(into: frame) else {
             throw FFmpegError(operation: path, message: "no picture could be decoded")
         }
-        // Turned in its own format first, the photo then takes the upright photo's path.
-        if info.rotation != 0, let turned = StillRotation.rotated(frame.pointer, clockwise: info.rotation) {
-            return try Upright(rotation: 0).picture(from: SourceImage(frame: turned.pointer))
+        if info.rotation == 0 && !info.mirrored { return StillPicture(frame: frame) }
+        if let turned = StillRotation.rotated(frame.pointer, clockwise: info.rotation, mirrored: info.mirrored) {
+            return StillPicture(frame: turned)
         }
-        return try Upright(rotation: info.rotation).picture(from: SourceImage(frame: frame.pointer))
+        // A palette or bitstream format: converted first, then turned.
+        return StillPicture(
+            picture: try Upright(rotation: info.rotation).picture(from: SourceImage(frame: frame.pointer)))
+    }
+}
+
+/// A decoded still, kept for as long as its item shows.
+public final class StillPicture {
+    private let frame: Frame?
+    private let picture: Picture?
+
+    init(frame: Frame) {
+        self.frame = frame
+        picture = nil
+    }
+
+    init(picture: Picture) {
+        frame = nil
+        self.picture = picture
+    }
+
+    /// The picture, valid while this object lives.
+    public var image: SourceImage {
+        if let frame { return SourceImage(frame: frame.pointer) }
+        return SourceImage(picture: picture!)
     }
 }
 

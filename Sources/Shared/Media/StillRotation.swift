@@ -1,20 +1,23 @@
 import CFFmpeg
 
 /// Turns a decoded still upright in its own pixel format, before any conversion, as FFmpeg's
-/// transpose filter does on a decoded frame: samples are moved, never recomputed, so a photo
-/// stored sideways (EXIF Orientation 6 or 8) or upside down (3) then takes exactly the path of
-/// a photo stored upright. Turning it after the conversion to the working format would
+/// transpose and flip filters do on a decoded frame: samples are moved, never recomputed, so a
+/// photo stored sideways (EXIF Orientation 6 or 8), upside down (3) or mirrored (2, 4, 5, 7)
+/// then takes exactly the path of a photo stored upright. Turning it after the conversion to the working format would
 /// subsample its chroma along the wrong axis (a 4:4:4 JPEG lost detail the upright one keeps).
 enum StillRotation {
-    /// `frame` turned `degrees` (90, 180 or 270) clockwise, or nil for a format whose samples
-    /// are not whole bytes in planes (bitstream, palette, hardware): the caller turns it later.
-    static func rotated(_ frame: UnsafeMutablePointer<AVFrame>, clockwise degrees: Int) -> Frame? {
+    /// `frame` mirrored left to right if `mirrored`, then turned `degrees` (0, 90, 180 or 270)
+    /// clockwise; nil for a format whose samples are not whole bytes in planes (bitstream,
+    /// palette, hardware): the caller turns it later.
+    static func rotated(_ frame: UnsafeMutablePointer<AVFrame>, clockwise degrees: Int, mirrored: Bool = false)
+        -> Frame?
+    {
         let format = AVPixelFormat(frame.pointee.format)
         guard let descriptor = av_pix_fmt_desc_get(format), let target = turnedFormat(format, degrees: degrees)
         else { return nil }
         let unsupported = UInt64(AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_HWACCEL)
         guard descriptor.pointee.flags & unsupported == 0 else { return nil }
-        let quarter = degrees != 180
+        let quarter = degrees % 180 != 0
         let width = Int(frame.pointee.width)
         let height = Int(frame.pointee.height)
         let turned = Frame()
@@ -45,7 +48,7 @@ enum StillRotation {
                     let step = pixelBytes(descriptor, plane: plane)
                     turn(
                         source, stride: Int(sourceStrides[plane]), width: planeWidth, height: planeHeight, step: step,
-                        into: target, stride: Int(targetStrides[plane]), clockwise: degrees)
+                        into: target, stride: Int(targetStrides[plane]), clockwise: degrees, mirrored: mirrored)
                 }
             }
         }
@@ -57,7 +60,7 @@ enum StillRotation {
     /// variants stay full-range). Nil for other such formats (4:1:1), turned after conversion.
     private static func turnedFormat(_ format: AVPixelFormat, degrees: Int) -> AVPixelFormat? {
         guard let descriptor = av_pix_fmt_desc_get(format) else { return nil }
-        if degrees == 180 || descriptor.pointee.log2_chroma_w == descriptor.pointee.log2_chroma_h { return format }
+        if degrees % 180 == 0 || descriptor.pointee.log2_chroma_w == descriptor.pointee.log2_chroma_h { return format }
         let swapped: [(AVPixelFormat, AVPixelFormat)] = [
             (AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ440P), (AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV440P),
         ]
@@ -80,17 +83,21 @@ enum StillRotation {
     /// Moves every pixel (`step` bytes) of a `width` × `height` plane to its turned place.
     private static func turn(
         _ source: UnsafeMutablePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int, step: Int,
-        into target: UnsafeMutablePointer<UInt8>, stride targetStride: Int, clockwise degrees: Int
+        into target: UnsafeMutablePointer<UInt8>, stride targetStride: Int, clockwise degrees: Int, mirrored: Bool
     ) {
         for y in 0..<height {
-            for x in 0..<width {
+            for sourceX in 0..<width {
+                // Mirroring first moves the column; the turn then moves the mirrored pixel.
+                let x = mirrored ? width - 1 - sourceX : sourceX
                 let (tx, ty): (Int, Int)
                 switch degrees {
+                case 0: (tx, ty) = (x, y)
                 case 90: (tx, ty) = (height - 1 - y, x)
                 case 180: (tx, ty) = (width - 1 - x, height - 1 - y)
                 default: (tx, ty) = (y, width - 1 - x)
                 }
-                (target + ty * targetStride + tx * step).update(from: source + y * sourceStride + x * step, count: step)
+                (target + ty * targetStride + tx * step).update(
+                    from: source + y * sourceStride + sourceX * step, count: step)
             }
         }
     }

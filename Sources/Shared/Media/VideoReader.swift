@@ -11,6 +11,8 @@ import FarmCore
 ///
 /// Seeking goes to the keyframe at or before the wanted time and decodes forward, so a frame's
 /// pixels never depend on where decoding started: the property chunked rendering rests on.
+/// Media time 0 is the container's start (`MediaInput.startTimestamp`), so a stream keeps its
+/// offset against the file's other streams.
 public final class VideoReader {
     private let input: MediaInput
     private var current = Frame()
@@ -63,6 +65,12 @@ public final class VideoReader {
                 if !hasNext {
                     finished = true
                     break
+                }
+                // A picture before the keyframe decoding restarted from may lack its references.
+                if timestamp(next) < input.landing {
+                    next.unref()
+                    hasNext = false
+                    continue
                 }
             }
             guard timestamp(next) <= limit else { break }

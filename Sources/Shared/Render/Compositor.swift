@@ -150,7 +150,8 @@ public final class Compositor {
         guard
             let geometry = LayerGeometry(
                 sourceWidth: image.width, sourceHeight: image.height, canvasWidth: canvas.width,
-                canvasHeight: canvas.height, crop: item.crop.value(at: local), frame: frame, fit: item.fit)
+                canvasHeight: canvas.height, crop: item.crop.value(at: local), frame: frame, fit: item.fit,
+                pixelAspect: Double(info.pixelAspect.numerator) / Double(info.pixelAspect.denominator))
         else { return }
         try place(
             geometry, matrix: matrix(item, track: track, at: time, box: geometry.destination).followed(by: shift),

@@ -11,7 +11,12 @@ struct LayerGeometry: Hashable {
     /// Where it lands on the canvas (may reach past the canvas edges).
     var destination: PixelRect
 
-    init?(sourceWidth: Int, sourceHeight: Int, canvasWidth: Int, canvasHeight: Int, crop: Rect, frame: Rect, fit: Fit) {
+    /// `pixelAspect` is the source's pixel width over height as displayed: `cover` and `contain`
+    /// keep the displayed shape, so an anamorphic source fills as players show it.
+    init?(
+        sourceWidth: Int, sourceHeight: Int, canvasWidth: Int, canvasHeight: Int, crop: Rect, frame: Rect, fit: Fit,
+        pixelAspect: Double = 1
+    ) {
         func even(_ value: Double) -> Int { Int((value / 2).rounded()) * 2 }
         let snappedCrop = Self.snapped(crop, width: sourceWidth, height: sourceHeight)
         let cropX = Swift.min(Swift.max(snappedCrop.x, 0), sourceWidth - 2)
@@ -22,28 +27,31 @@ struct LayerGeometry: Hashable {
         guard rect.width >= 2, rect.height >= 2, cropW >= 2, cropH >= 2 else { return nil }
         var source = PixelRect(x: cropX, y: cropY, width: cropW, height: cropH)
         var destination = rect
-        // Aspect comparisons in integers: cropW/cropH against rect.width/rect.height.
-        let sourceWider = cropW * rect.height > rect.width * cropH
+        // The crop's displayed width; with square pixels exactly its width, so those fits
+        // compute as before.
+        let displayWidth = Double(cropW) * pixelAspect
+        let sourceWider = displayWidth * Double(rect.height) > Double(rect.width) * Double(cropH)
         switch fit {
         case .stretch:
             break
         case .cover:
             if sourceWider {
-                let visible = Swift.max(2, even(Double(cropH) * Double(rect.width) / Double(rect.height)))
+                let visible = Swift.max(
+                    2, even(Double(cropH) * Double(rect.width) / Double(rect.height) / pixelAspect))
                 source.x = cropX + even(Double(cropW - visible) / 2)
                 source.width = Swift.min(visible, cropW)
             } else {
-                let visible = Swift.max(2, even(Double(cropW) * Double(rect.height) / Double(rect.width)))
+                let visible = Swift.max(2, even(displayWidth * Double(rect.height) / Double(rect.width)))
                 source.y = cropY + even(Double(cropH - visible) / 2)
                 source.height = Swift.min(visible, cropH)
             }
         case .contain:
             if sourceWider {
-                let height = Swift.max(2, even(Double(rect.width) * Double(cropH) / Double(cropW)))
+                let height = Swift.max(2, even(Double(rect.width) * Double(cropH) / displayWidth))
                 destination.y = rect.y + even(Double(rect.height - height) / 2)
                 destination.height = height
             } else {
-                let width = Swift.max(2, even(Double(rect.height) * Double(cropW) / Double(cropH)))
+                let width = Swift.max(2, even(Double(rect.height) * displayWidth / Double(cropH)))
                 destination.x = rect.x + even(Double(rect.width - width) / 2)
                 destination.width = width
             }

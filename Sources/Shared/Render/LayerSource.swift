@@ -6,7 +6,7 @@ import FarmMedia
 final class LayerSource {
     private enum Content {
         case video(VideoReader)
-        case still(Picture)
+        case still(StillPicture)
     }
 
     private let content: Content
@@ -30,7 +30,7 @@ final class LayerSource {
     func image(at time: Rational) throws -> (SourceImage, identity: Int64) {
         switch content {
         case .still(let picture):
-            return (SourceImage(picture: picture), 0)
+            return (picture.image, 0)
         case .video(let reader):
             let frame = try reader.frame(at: time)
             let identity = reader.pictureIdentity

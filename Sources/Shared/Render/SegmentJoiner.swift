@@ -58,7 +58,8 @@ public enum SegmentJoiner {
         let muxer = try Muxer(path: path, container: container)
         let frameBase = Rational(fps.denominator, fps.numerator)
         let videoInput = try DemuxedStream(path: first.url.path, kind: .video)
-        let videoStream = try muxer.addStream(copying: videoInput, timeBase: frameBase, frameRate: fps)
+        let videoStream = try muxer.addStream(
+            copying: videoInput, timeBase: frameBase, frameRate: fps, colour: .bt709)
         var audioInput: AudioBlockSequence?
         var audioStream = -1
         if !audio.isEmpty {

@@ -16,10 +16,15 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var height: Int
     /// Clockwise rotation in degrees a player applies (0, 90, 180, 270).
     public var rotation: Int
+    /// Mirrored left to right before the rotation: a photo's EXIF Orientation 2, 4, 5 or 7.
+    public var mirrored = false
     public var hasAudio: Bool
     public var hasAlpha: Bool
     /// Nominal frame rate of the video stream, if known.
     public var frameRate: Rational?
+    /// Width over height of one pixel as displayed, upright (1 for square pixels): DV, DVD and
+    /// HDV store anamorphic pictures that players widen or narrow by it.
+    public var pixelAspect: Rational = Rational(1)
 
     public init(
         kind: Kind, duration: Rational?, width: Int, height: Int, rotation: Int, hasAudio: Bool, hasAlpha: Bool,
