@@ -25,6 +25,9 @@ static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
 // AV_NOPTS_VALUE is a cast expression macro that Swift does not import.
 static inline int64_t cffmpeg_nopts(void) { return AV_NOPTS_VALUE; }
 
+// AVERROR_INVALIDDATA is built with FFERRTAG(), a macro Swift cannot import.
+static inline int cffmpeg_averror_invalid_data(void) { return AVERROR_INVALIDDATA; }
+
 // AVERROR_DECODER_NOT_FOUND is built with FFERRTAG(), a macro Swift cannot import.
 static inline int cffmpeg_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 
@@ -40,6 +43,16 @@ static inline const int32_t *cffmpeg_display_matrix(const AVStream *stream) {
     return side ? (const int32_t *)side->data : NULL;
 #else
     return (const int32_t *)av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+#endif
+
+}
+
+// Whether a decoded frame is a keyframe: a flag since FFmpeg 6.1, a field before.
+static inline int cffmpeg_frame_is_key(const AVFrame *frame) {
+#if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(58, 29, 100)
+    return (frame->flags & AV_FRAME_FLAG_KEY) != 0;
+#else
+    return frame->key_frame != 0;
 #endif
 }
 

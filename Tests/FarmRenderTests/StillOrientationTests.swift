@@ -95,7 +95,9 @@ import Testing
                 let scale =
                     "scale=\(width):\(height):flags=bicubic+accurate_rnd+bitexact:out_color_matrix=bt709:out_range=tv"
                 var oracles = [("turned", ["-noautorotate"], "\(turn),\(scale),format=yuv420p")]
-                if [1, 3, 6, 8].contains(orientation) { oracles.append(("autorotated", [], "\(scale),format=yuv420p")) }
+                if [1, 3, 6, 8].contains(orientation) {
+                    oracles.append(("autorotated", [], "\(scale),format=yuv420p"))
+                }
                 for (label, options, graph) in oracles {
                     let oracle = dir.appendingPathComponent("oracle-\(orientation)-\(label).yuv")
                     try ffmpeg(

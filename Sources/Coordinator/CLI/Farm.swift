@@ -41,7 +41,8 @@ struct Farm: ParsableCommand {
             Prune.self, Tokens.self, Workers.self,
             Logs.self,
             Cancel.self,
-            Pause.self, Resume.self, Priority.self, Retry.self, Keys.self, VerifySegments.self, ProbeMedia.self,
+            Pause.self, Resume.self, Priority.self, Retry.self, Keys.self, Probe.self, VerifySegments.self,
+            ProbeMedia.self,
         ]
     )
 

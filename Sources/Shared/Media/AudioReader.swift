@@ -56,7 +56,8 @@ public final class AudioReader {
         // Down-mixes (5.1 to stereo) by the standard matrix, scaled so no output sample can pass
         // full scale: what libswresample does by default for integer output, and so what
         // `ffmpeg -ac 2` gives. Float output would otherwise keep the matrix's full gain and clip.
-        try FFmpegError.check(av_opt_set_double(resampler.map { UnsafeMutableRawPointer($0) }, "rematrix_maxval", 1, 0),
+        try FFmpegError.check(
+            av_opt_set_double(resampler.map { UnsafeMutableRawPointer($0) }, "rematrix_maxval", 1, 0),
             "resampler for \(path)")
         try FFmpegError.check(swr_init(resampler), "resampler for \(path)")
         // A decoder that starts at the seek point gets its first frames wrong (an AAC frame needs
@@ -116,6 +117,24 @@ public final class AudioReader {
         }
     }
 
+    /// Media time of the decoded frame stamped `timestamp`. Where the container's ticks do not
+    /// fall on samples (a transport stream's 1/90000 s, Matroska's milliseconds), a stamp is
+    /// off by part of a tick, so the frame is put on the grid of whole codec frames from the
+    /// stream's first packet: sound after a seek then lines up to the sample with a decode from
+    /// the start, and audio blocks meet without a step.
+    private func framePlace(_ timestamp: Int64, samples: Int64) -> Rational {
+        let rate = Int64(input.decoder.pointee.sample_rate)
+        let base = input.timeBase
+        let ticksPerSample = Rational(1) / (base * Rational(rate))
+        let seconds = Rational(timestamp - input.startTimestamp) * base
+        let grid = input.decoder.pointee.frame_size > 0 ? Int64(input.decoder.pointee.frame_size) : samples
+        let first = input.stream.pointee.start_time
+        guard ticksPerSample.denominator != 1, grid > 0, rate > 0, first != cffmpeg_nopts() else { return seconds }
+        let origin = Rational(first - input.startTimestamp) * base
+        let frames = ((seconds - origin) * Rational(rate) / Rational(grid)).rounded
+        return origin + Rational(frames * grid, rate)
+    }
+
     /// Decodes and resamples more samples into `pending`; false when the media has no more.
     private func refill() throws -> Bool {
         for channel in 0..<channels {
@@ -129,7 +148,7 @@ public final class AudioReader {
                     primed = true
                     let stamp = frame.pointer.pointee.best_effort_timestamp
                     let timestamp = stamp == cffmpeg_nopts() ? input.startTimestamp : stamp
-                    let seconds = Rational(timestamp - input.startTimestamp) * input.timeBase
+                    let seconds = framePlace(timestamp, samples: Int64(frame.pointer.pointee.nb_samples))
                     skip = Int(wantedStart - (seconds * Rational(Int64(effectiveRate))).rounded)
                 }
                 try append(try convert(frame.pointer.pointee.extended_data, count: frame.pointer.pointee.nb_samples))

@@ -20,6 +20,8 @@ final class MediaInput {
     private var demuxerFinished = false
     /// `packet` holds the keyframe a seek found, not yet sent to the decoder.
     private var holdsPacket = false
+    /// A frame came out of the decoder since the last seek.
+    private var decodedSinceSeek = false
     /// The pinned file and the I/O context the demuxer reads it through, if it is pinned.
     private let pinnedIO: PinnedIO?
 
@@ -113,17 +115,18 @@ final class MediaInput {
     var startTimestamp: Int64 {
         let containerStart = format.pointee.start_time
         if containerStart != cffmpeg_nopts() {
+            // The container's start is its earliest stream's, rounded to microseconds: rounded
+            // back to the nearest tick it is that stream's own first timestamp again.
             return av_rescale_q_rnd(
                 containerStart, AVRational(num: 1, den: AV_TIME_BASE), stream.pointee.time_base,
-                AV_ROUND_DOWN)
+                AV_ROUND_NEAR_INF)
         }
         let start = stream.pointee.start_time
         return start == cffmpeg_nopts() ? 0 : start
     }
 
-    /// The timestamp of the keyframe decoding restarted from after the last seek; frames the
-    /// decoder returns before it (an open GOP's leading pictures) lack their references.
-    private(set) var landing: Int64 = .min
+    /// The last seek went back to the stream's start: no earlier keyframe exists.
+    private(set) var seekedFromStart = false
 
     /// Seeks so that decoding starts at a keyframe at or before `timestamp` (stream time base)
     /// and resets the decoder.
@@ -143,7 +146,7 @@ final class MediaInput {
             try seekDemuxer(to: fromStart ? first : request, fromStart: fromStart)
             let keyframe = try readToKeyframe(before: fromStart ? .max : timestamp)
             if fromStart || (keyframe.map { $0 <= timestamp } ?? false) {
-                landing = keyframe ?? .min
+                seekedFromStart = fromStart
                 return
             }
             request -= step
@@ -151,10 +154,11 @@ final class MediaInput {
         }
     }
 
-    /// To the start: by byte where the container allows it (a search by time can land past the
-    /// first keyframe of a file without an index), else by time.
+    /// To the start of a transport or program stream by byte (a search by time can land past
+    /// the first keyframe of a file without an index); otherwise by time.
     private func seekDemuxer(to timestamp: Int64, fromStart: Bool) throws {
-        let byStart = fromStart && av_seek_frame(format, streamIndex, 0, AVSEEK_FLAG_BYTE) >= 0
+        let unindexed = format.pointee.iformat.pointee.flags & AVFMT_TS_DISCONT != 0
+        let byStart = fromStart && unindexed && av_seek_frame(format, streamIndex, 0, AVSEEK_FLAG_BYTE) >= 0
         if !byStart, av_seek_frame(format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD) < 0 {
             // Nothing at or before the stream's start: the first keyframe after it.
             try check(av_seek_frame(format, streamIndex, timestamp, 0), "seek in \(path)")
@@ -163,6 +167,7 @@ final class MediaInput {
         demuxerFinished = false
         holdsPacket = false
         packet.unref()
+        decodedSinceSeek = false
     }
 
     /// Reads this stream's packets up to its next keyframe, kept in `packet` for the decoder;
@@ -196,8 +201,11 @@ final class MediaInput {
         while true {
             switch try CodecStep(avcodec_receive_frame(decoder, frame.pointer), "decode \(path)") {
             case .ready:
+                decodedSinceSeek = true
                 // DV's standard fixes its matrix (BT.601) and its decoder leaves the tag unset.
-                if decoder.pointee.codec_id == AV_CODEC_ID_DVVIDEO, frame.pointer.pointee.colorspace == AVCOL_SPC_UNSPECIFIED {
+                if decoder.pointee.codec_id == AV_CODEC_ID_DVVIDEO,
+                    frame.pointer.pointee.colorspace == AVCOL_SPC_UNSPECIFIED
+                {
                     frame.pointer.pointee.colorspace = AVCOL_SPC_BT470BG
                 }
                 return true
@@ -228,6 +236,11 @@ final class MediaInput {
 
     private func send() throws {
         let sent = avcodec_send_packet(decoder, packet.pointer)
+        // A program stream's seek can land inside a sound packet, which then fails to decode:
+        // it lies in the pre-roll, before anything the reader hands out.
+        if sent == cffmpeg_averror_invalid_data(), !decodedSinceSeek, decoder.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
+            return
+        }
         // Corrupt packets are reported, not skipped: silently dropping them would change the picture.
         if sent < 0 && sent != FFmpegError.again { try FFmpegError.check(sent, "decode \(path)") }
     }

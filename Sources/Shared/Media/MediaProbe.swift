@@ -47,10 +47,19 @@ public enum MediaProbe {
                 let rate =
                     stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
                 if rate.num > 0 && rate.den > 0 { info.frameRate = Rational(Int64(rate.num), Int64(rate.den)) }
-                if let descriptor = av_pix_fmt_desc_get(AVPixelFormat(stream.pointee.codecpar.pointee.format)) {
+                let parameters = stream.pointee.codecpar.pointee
+                if let descriptor = av_pix_fmt_desc_get(AVPixelFormat(parameters.format)) {
                     info.hasAlpha = (descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA)) != 0
+                    info.bitDepth = Int(descriptor.pointee.comp.0.depth)
                 }
+                if parameters.color_trc != AVCOL_TRC_UNSPECIFIED {
+                    info.transfer = av_color_transfer_name(parameters.color_trc).map { String(cString: $0) }
+                }
+                info.interlaced = [AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT].contains(parameters.field_order)
             }
+        }
+        if audioIndex >= 0 {
+            info.channels = Int(format.pointee.streams[Int(audioIndex)]!.pointee.codecpar.pointee.ch_layout.nb_channels)
         }
         if info.kind != .still {
             info.duration = duration(of: format, streamIndex: info.kind == .video ? videoIndex : audioIndex)
@@ -76,7 +85,7 @@ public enum MediaProbe {
     }
 
     /// The clockwise quarter turns a display matrix asks for, in degrees.
-    private static func rotation(matrix: UnsafePointer<Int32>) -> Int {
+    static func rotation(matrix: UnsafePointer<Int32>) -> Int {
         let degrees = av_display_rotation_get(matrix)
         guard degrees.isFinite else { return 0 }
         // The display matrix angle is counter-clockwise; players rotate clockwise by its negation.

@@ -20,6 +20,8 @@ public final class VideoReader {
     private var hasCurrent = false
     private var hasNext = false
     private var finished = false
+    /// The timestamp of the keyframe decoding restarted from at the last seek.
+    private var landing: Int64 = .min
     private let tolerance: Rational
     private let timeBase: Rational
     /// Forward gaps longer than this seek instead of decoding every frame in between.
@@ -67,7 +69,7 @@ public final class VideoReader {
                     break
                 }
                 // A picture before the keyframe decoding restarted from may lack its references.
-                if timestamp(next) < input.landing {
+                if timestamp(next) < landing {
                     next.unref()
                     hasNext = false
                     continue
@@ -105,14 +107,41 @@ public final class VideoReader {
         return recent[later - 1]
     }
 
+    /// Seeks so that the first picture decoded is a keyframe at or before `limit`, kept as
+    /// `next`. A packet's flag and stamp only come near: in a program stream a keyframe's packet
+    /// can carry another picture's stamp, so the decoded keyframe's own timestamp decides, and
+    /// pictures decoded before it (leading B-frames without their references) are dropped.
     private func seek(to limit: Int64) throws {
-        try input.seek(toTimestamp: limit)
         recent.removeAll()
         current.unref()
-        next.unref()
         hasCurrent = false
-        hasNext = false
-        finished = false
+        var target = limit
+        var step = Swift.max(1, (Rational(1) / timeBase).floor)
+        while true {
+            try input.seek(toTimestamp: target)
+            next.unref()
+            hasNext = false
+            finished = false
+            while try input.decodeNext(into: next) {
+                if cffmpeg_frame_is_key(next.pointer) != 0 {
+                    hasNext = true
+                    break
+                }
+                next.unref()
+            }
+            guard hasNext else {
+                // A decoder that flags no keyframe: take the first picture after the seek.
+                try input.seek(toTimestamp: target)
+                hasNext = try input.decodeNext(into: next)
+                finished = !hasNext
+                landing = .min
+                return
+            }
+            landing = timestamp(next)
+            if landing <= limit || input.seekedFromStart { return }
+            target = Swift.min(target, landing) - step
+            step *= 2
+        }
     }
 
     private func timestamp(_ frame: Frame) -> Int64 {

@@ -14,12 +14,15 @@ final class LayerSource {
     /// Nil for sources that need no rotation. It has its own scaler, so the layer's scaler keeps
     /// its cached context for the placement step.
     private let upright: Upright?
+    /// Nil for SDR sources; HDR pictures pass through it before any other step.
+    private let toneMapper: ToneMapper?
     private var uprightPicture: (identity: Int64, picture: Picture)?
     private var scaled: Picture?
     private var scaledKey: (identity: Int64, geometry: LayerGeometry)?
 
     init(path: String, info: MediaInfo, decoderThreads: Int, reads: MediaReads?) throws {
         upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation) : nil
+        toneMapper = info.kind == .video ? ToneMapper.transfer(named: info.transfer).map(ToneMapper.init) : nil
         switch info.kind {
         case .still: content = .still(try StillImage.load(path: path, info: info, reads: reads))
         default: content = .video(try VideoReader(path: path, info: info, threads: decoderThreads, reads: reads))
@@ -34,11 +37,13 @@ final class LayerSource {
         case .video(let reader):
             let frame = try reader.frame(at: time)
             let identity = reader.pictureIdentity
-            guard let upright else { return (frame, identity) }
+            guard upright != nil || toneMapper != nil else { return (frame, identity) }
             if let cached = uprightPicture, cached.identity == identity {
                 return (SourceImage(picture: cached.picture), identity)
             }
-            let picture = try upright.picture(from: frame)
+            var picture = try toneMapper?.picture(from: frame)
+            if let upright { picture = try upright.picture(from: picture.map(SourceImage.init(picture:)) ?? frame) }
+            guard let picture else { return (frame, identity) }
             uprightPicture = (identity, picture)
             return (SourceImage(picture: picture), identity)
         }

@@ -25,6 +25,15 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// Width over height of one pixel as displayed, upright (1 for square pixels): DV, DVD and
     /// HDV store anamorphic pictures that players widen or narrow by it.
     public var pixelAspect: Rational = Rational(1)
+    /// Bits per sample of the pictures (8 for most, 10 for HDR and camera originals).
+    public var bitDepth = 8
+    /// The pictures' transfer as ffprobe names it ("smpte2084" for PQ, "arib-std-b67" for
+    /// HLG), if tagged.
+    public var transfer: String?
+    /// Pictures stored as two fields.
+    public var interlaced = false
+    /// Sound channels of the stream the farm reads (0 for none).
+    public var channels = 0
 
     public init(
         kind: Kind, duration: Rational?, width: Int, height: Int, rotation: Int, hasAudio: Bool, hasAlpha: Bool,
