@@ -30,8 +30,10 @@ public struct ProjectLoader {
         }
         let root = mediaRoot ?? url.deletingLastPathComponent()
         guard OTIOImport.handles(file) else {
-            let project = try ProjectParser(mediaRoot: root).parse(Array(data), file: file)
-            return try check(project, file: file)
+            let parsed = try ProjectParser(mediaRoot: root).parseWithWarnings(Array(data), file: file)
+            var loaded = try check(parsed.project, file: file)
+            loaded.warnings = parsed.warnings
+            return loaded
         }
         var options = interchange
         options.mediaRoot = mediaRoot

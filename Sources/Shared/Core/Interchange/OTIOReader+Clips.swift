@@ -58,7 +58,9 @@ extension OTIOReader {
                 "\(clip.label) starts \(Self.seconds(.zero - sourceStart)) before its media's available range")
             return nil
         }
-        content += [("at", time(at)), ("duration", time(duration))]
+        // Rounded where it starts and ends, not by its length: neighbours still meet exactly.
+        let (start, stop) = (TimeGrid.held(at), TimeGrid.held(at + duration))
+        content += [("at", time(start)), ("duration", time(stop - start))]
         end = Rational.max(end, at + duration)
         if content.first?.key == "asset" {
             if let frozen = timing.freeze {

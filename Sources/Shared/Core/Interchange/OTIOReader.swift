@@ -310,6 +310,7 @@ final class OTIOReader {
         return lower..<Rational.max(lower, Rational.min(a.upperBound, b.upperBound))
     }
 
-    /// A time as the project writes it: a decimal when exact, else "n/d".
-    func time(_ value: Rational) -> JSONValue { .string(value.exactText) }
+    /// A time as the project writes it: a decimal when exact, else "n/d"; one finer than the
+    /// project holds exactly (a speed's product) at its nearest flick.
+    func time(_ value: Rational) -> JSONValue { .string(TimeGrid.held(value).exactText) }
 }
