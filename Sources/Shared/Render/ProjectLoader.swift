@@ -30,8 +30,10 @@ public struct ProjectLoader {
         }
         let root = mediaRoot ?? url.deletingLastPathComponent()
         guard OTIOImport.handles(file) else {
-            let project = try ProjectParser(mediaRoot: root).parse(Array(data), file: file)
-            return try check(project, file: file)
+            let parsed = try ProjectParser(mediaRoot: root).parseWithWarnings(Array(data), file: file)
+            var loaded = try check(parsed.project, file: file)
+            loaded.warnings = parsed.warnings
+            return loaded
         }
         var options = interchange
         options.mediaRoot = mediaRoot
@@ -192,11 +194,14 @@ public struct ProjectLoader {
     }
 
     /// Both items must have media inside the span: the outgoing one after its end, the incoming
-    /// one before its start.
+    /// one before its start; unless the transition holds their edge frames where it has none.
     private func checkTransition(
         _ transition: Transition, of track: Track, media: [String: MediaInfo], path: String, index: Int,
         log: DiagnosticLog
     ) {
+        // The readers show the first frame before a file's first and the last after its last,
+        // and sound nothing there: holding needs nothing more than not refusing.
+        guard transition.handles != .hold else { return }
         let (outgoing, incoming) = (track.items[transition.outgoing], track.items[transition.incoming])
         var missing: [String] = []
         if let id = outgoing.asset, outgoing.pastEnd == nil, let length = media[id]?.duration,
@@ -215,7 +220,8 @@ public struct ProjectLoader {
         log.add(
             "\(path).transitions[\(index)]",
             "joins items[\(transition.outgoing)] and items[\(transition.incoming)], whose media must cover the "
-                + "transition: " + missing.joined(separator: "; ") + "; trim the items or shorten the transition")
+                + "transition: " + missing.joined(separator: "; ")
+                + "; trim the items, shorten the transition, or set \"handles\": \"hold\" to hold their edge frames")
     }
 
     private func format(_ seconds: Double) -> String {

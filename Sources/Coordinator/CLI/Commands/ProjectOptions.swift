@@ -48,6 +48,9 @@ struct ProjectOptions: ParsableArguments {
             loader.interchange.absolutePaths = absoluteMediaPaths
             let loaded = try loader.load(file: project)
             if let imported = loaded.imported { try interchange.report(imported.notes, file: project) }
+            for warning in loaded.warnings {
+                FileHandle.standardError.write(Data("\(project): warning: \(warning)\n".utf8))
+            }
             return loaded
         } catch let error as ProjectError {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))

@@ -40,7 +40,8 @@ public enum OTIOImport {
     public static func read(_ data: [UInt8], file: String, options: Options) throws -> Result {
         let document: JSONValue
         do {
-            document = try JSONParser.parse(data)
+            // OTIO's own reader takes NaN and Infinity (its writer emits them in metadata).
+            document = try JSONParser.parse(data, extensions: .nonFiniteNumbers)
         } catch let error as JSONSyntaxError {
             throw ProjectError(file: file, diagnostics: [Diagnostic(path: "", message: "not JSON: \(error)")])
         }

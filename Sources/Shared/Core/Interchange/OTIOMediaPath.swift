@@ -32,11 +32,13 @@ enum OTIOMediaPath {
 
     /// `path` with the first matching prefix replaced by its folder. A prefix matches a whole
     /// leading part of the path ("D:/media" matches "D:/media/x.mov", not "D:/mediafiles");
-    /// backslashes count as slashes, so Windows paths relink too.
+    /// backslashes count as slashes, so Windows paths relink too. A prefix may be a `file:` URL
+    /// as the document writes it ("file:///Volumes/My%20Media/"): it means the path it names.
     static func relinked(_ path: String, with relinks: [(prefix: String, folder: String)]) -> String {
         let normal = path.replacingOccurrences(of: "\\", with: "/")
         for (prefix, folder) in relinks {
-            var from = prefix.replacingOccurrences(of: "\\", with: "/")
+            let named = prefix.lowercased().hasPrefix("file:") ? (Self.path(fromURL: prefix) ?? prefix) : prefix
+            var from = named.replacingOccurrences(of: "\\", with: "/")
             while from.count > 1 && from.hasSuffix("/") { from.removeLast() }
             guard normal.hasPrefix(from) else { continue }
             let rest = normal.dropFirst(from.count)

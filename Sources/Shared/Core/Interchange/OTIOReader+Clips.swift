@@ -5,7 +5,7 @@ extension OTIOReader {
     /// The farm item for a clip placed at timeline time `at`; nil (with a problem or a note)
     /// when it cannot be drawn.
     func clip(_ clip: OTIOObject, at: Rational, duration: Rational, window: Range<Rational>?, kind: String)
-        -> JSONValue?
+        -> OTIOPlacedClip?
     {
         notes(markersOf: clip)
         guard let reference = mediaReference(of: clip) else { return nil }
@@ -58,9 +58,15 @@ extension OTIOReader {
                 "\(clip.label) starts \(Self.seconds(.zero - sourceStart)) before its media's available range")
             return nil
         }
-        content += [("at", time(at)), ("duration", time(duration))]
+        // Rounded where it starts and ends, not by its length: neighbours still meet exactly.
+        let (start, stop) = (TimeGrid.held(at), TimeGrid.held(at + duration))
+        content += [("at", time(start)), ("duration", time(stop - start))]
         end = Rational.max(end, at + duration)
+        var placed = OTIOPlacedClip(label: clip.label, at: start)
         if content.first?.key == "asset" {
+            if timing.freeze == nil && !timing.speed.isNegative {
+                placed.media = (sourceStart, timing.speed, available?.duration)
+            }
             if let frozen = timing.freeze {
                 content.append(("freeze", time(sourceStart + frozen)))
             } else if timing.speed.isNegative {
@@ -76,7 +82,8 @@ extension OTIOReader {
             if kind == "video" { content.append(("muted", .bool(true))) }
         }
         if kind == "video" && content.first?.key == "asset" { content.append(("fit", .string("contain"))) }
-        return .object(content)
+        placed.item = .object(content)
+        return placed
     }
 
     /// Speed from `LinearTimeWarp`s (their scalars multiply) and a freeze from `FreezeFrame`;
@@ -115,28 +122,4 @@ extension OTIOReader {
                 "\(object.label): \(label) is not carried over (the farm has no markers)")
         }
     }
-
-    /// `transition_type` and offsets as the farm's transition keys (without `between`).
-    func transition(_ object: OTIOObject) -> [(key: String, value: JSONValue)]? {
-        guard let inValue = object.raw("in_offset"), let outValue = object.raw("out_offset") else {
-            problem(object.path, "a Transition needs in_offset and out_offset")
-            return nil
-        }
-        guard let inOffset = instant(inValue, path: object.childPath("in_offset")),
-            let outOffset = instant(outValue, path: object.childPath("out_offset"))
-        else { return nil }
-        guard !inOffset.seconds.isNegative, !outOffset.seconds.isNegative else {
-            problem(object.path, "\(object.label) has a negative offset")
-            return nil
-        }
-        var type = ""
-        if case .string(let text)? = object.raw("transition_type") { type = text }
-        if type != "SMPTE_Dissolve" {
-            note(object.path, "\(object.label): transition type \"\(type)\" is played as a dissolve")
-        }
-        return [
-            ("type", .string("dissolve")), ("inOffset", time(inOffset.seconds)), ("outOffset", time(outOffset.seconds)),
-        ]
-    }
-
 }

@@ -182,8 +182,8 @@ final class OTIOReader {
         var nested: [() -> Void] = []
         var cursor = Rational.zero
         /// The farm index of the clip that ends at `cursor`, and a transition waiting for the next.
-        var previous: Int?
-        var pending: (object: OTIOObject, value: [(key: String, value: JSONValue)])?
+        var previous: (index: Int, clip: OTIOPlacedClip)?
+        var pending: (object: OTIOObject, offsets: (in: Rational, out: Rational))?
         for (index, child) in children {
             let here = parent.childPath("children[\(index)]")
             guard let object = OTIOObject(child, path: here, reader: self) else { continue }
@@ -193,7 +193,7 @@ final class OTIOReader {
                 if let waiting = pending {
                     note(waiting.object.path, "\(waiting.object.label) is followed by another transition; left out")
                 }
-                pending = transition(object).map { (object, $0) }
+                pending = transitionOffsets(object).map { (object, $0) }
                 if previous == nil, let waiting = pending {
                     note(waiting.object.path, "\(waiting.object.label) has no clip before it; left out")
                     pending = nil
@@ -210,18 +210,18 @@ final class OTIOReader {
                     previous = nil
                     break
                 }
-                if let item = clip(object, at: offset + start, duration: duration, window: window, kind: kind) {
-                    items.append(item)
+                if let placed = clip(object, at: offset + start, duration: duration, window: window, kind: kind) {
+                    items.append(placed.item)
                     counts.clips += 1
+                    let incoming = (index: items.count - 1, clip: placed)
                     if let waiting = pending, let outgoing = previous {
-                        var value = waiting.value
-                        value.insert(
-                            ("between", .array([.number(String(outgoing)), .number(String(items.count - 1))])), at: 0)
-                        transitions.append(.object(value))
+                        transitions.append(
+                            transition(waiting.object, offsets: waiting.offsets, outgoing: outgoing, incoming: incoming)
+                        )
                         counts.transitions += 1
                         pending = nil
                     }
-                    previous = items.count - 1
+                    previous = incoming
                 } else {
                     previous = nil
                 }
@@ -310,6 +310,7 @@ final class OTIOReader {
         return lower..<Rational.max(lower, Rational.min(a.upperBound, b.upperBound))
     }
 
-    /// A time as the project writes it: a decimal when exact, else "n/d".
-    func time(_ value: Rational) -> JSONValue { .string(value.exactText) }
+    /// A time as the project writes it: a decimal when exact, else "n/d"; one finer than the
+    /// project holds exactly (a speed's product) at its nearest flick.
+    func time(_ value: Rational) -> JSONValue { .string(TimeGrid.held(value).exactText) }
 }

@@ -1,15 +1,18 @@
-/// OpenTimelineIO's times (`RationalTime.1`: a `value` counted at a `rate`, both JSON numbers)
-/// read as exact seconds.
+/// OpenTimelineIO's times (`RationalTime.1`: a `value` counted at a `rate`, both JSON numbers,
+/// doubles in OTIO) read as seconds.
 ///
 /// OTIO writes rates as floats, so 23.976 fps arrives as `23.976`, `23.98` or
 /// `23.976023976023978`; each means 24000/1001, and is read so. Values are read from their
-/// literal text, so 86400 frames at 24000/1001 are exactly 3603.6 s.
+/// literal text, so 86400 frames at 24000/1001 are exactly 3603.6 s; a value a float left
+/// residue in (`41.95804195804195` frames) is read to the nearest flick (`TimeGrid`), as the
+/// project format reads such a time, so the import holds only times its parser takes as written.
 enum OTIOTime {
     /// The NTSC rates (N × 1000/1001) an editor means by a float near them.
-    private static let ntscBases: [Int64] = [24, 30, 48, 60, 120]
+    private static let ntscBases: [Int64] = [15, 24, 30, 48, 60, 72, 96, 120]
 
     /// `rate` as the rate it stands for: an NTSC rate within 0.01 of it, an integer within
-    /// 0.0001, else the decimal exactly.
+    /// 0.0001, else the decimal (to six places when it has more: a rate, unlike a time, must
+    /// be exact in the project).
     static func rate(_ literal: Rational) -> Rational {
         for base in ntscBases {
             let ntsc = Rational(base * 1000, 1001)
@@ -19,10 +22,12 @@ enum OTIOTime {
         let whole = Rational(literal.rounded)
         let gap = literal - whole
         if Rational.max(gap, Rational.zero - gap) < Rational(1, 10000) { return whole }
-        return literal
+        guard literal.denominator > TimeGrid.finestExact else { return literal }
+        return Rational(Int64((literal.seconds * 1_000_000).rounded()), 1_000_000)
     }
 
-    /// A JSON number's literal text as an exact rational: "86400.0", "-12", "1e-05", "2.5E3".
+    /// A JSON number's literal text as an exact rational: "86400.0", "-12", "1e-05", "2.5E3";
+    /// nil when it is not a number or exact arithmetic cannot hold it.
     static func number(_ value: JSONValue) -> Rational? {
         guard case .number(let text) = value else { return nil }
         let lower = text.lowercased()
@@ -30,9 +35,19 @@ enum OTIOTime {
         guard let mantissa = Rational(parsing: String(lower[..<e])),
             let exponent = Int(lower[lower.index(after: e)...]), abs(exponent) <= 18
         else { return nil }
-        var scale = Rational.one
-        for _ in 0..<abs(exponent) { scale = scale * Rational(10) }
-        return exponent < 0 ? mantissa / scale : mantissa * scale
+        var scale: Int64 = 1
+        for _ in 0..<abs(exponent) { scale *= 10 }
+        return mantissa.multipliedExactly(by: exponent < 0 ? Rational(1, scale) : Rational(scale))
+    }
+
+    /// `value` frames at `rate` in seconds: exact where the project holds it exactly, else the
+    /// nearest flick; nil when `value` is not a finite number.
+    static func seconds(_ value: JSONValue, rate: Rational) -> Rational? {
+        guard case .number(let text) = value, let frames = Double(text), frames.isFinite else { return nil }
+        if let exact = number(value)?.multipliedExactly(by: Rational(rate.denominator, rate.numerator)) {
+            return TimeGrid.held(exact)
+        }
+        return TimeGrid.nearest(seconds: frames / rate.seconds)
     }
 }
 
@@ -64,12 +79,12 @@ extension OTIOReader {
             problem(path, "RationalTime needs a rate above 0, got \(object.raw("rate").map(Self.show) ?? "none")")
             return nil
         }
-        guard let valueValue = object.raw("value"), let value = OTIOTime.number(valueValue) else {
+        let rate = OTIOTime.rate(rawRate)
+        guard let valueValue = object.raw("value"), let seconds = OTIOTime.seconds(valueValue, rate: rate) else {
             problem(path, "RationalTime needs a numeric value, got \(object.raw("value").map(Self.show) ?? "none")")
             return nil
         }
-        let rate = OTIOTime.rate(rawRate)
-        return OTIOInstant(seconds: value / rate, rate: rate)
+        return OTIOInstant(seconds: seconds, rate: rate)
     }
 
     /// `TimeRange.1` at `path`, whose duration must not be negative.

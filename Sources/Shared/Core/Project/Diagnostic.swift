@@ -50,6 +50,29 @@ public final class DiagnosticLog {
     }
 
     public var isEmpty: Bool { kept.isEmpty }
+
+    /// What was read otherwise than written, by kind: its first case, and how many more.
+    private var cautions: [(kind: String, first: Diagnostic, more: Int)] = []
+
+    /// Records something read otherwise than written (not a problem); a file says each kind once.
+    public func warnOnce(_ kind: String, _ path: String, _ message: String) {
+        if let index = cautions.firstIndex(where: { $0.kind == kind }) {
+            cautions[index].more += 1
+        } else {
+            cautions.append((kind, Diagnostic(path: path, message: message), 0))
+        }
+    }
+
+    /// One line per kind of warning: the first case, and how many more there were.
+    public var warnings: [Diagnostic] {
+        cautions.map { caution in
+            var line = caution.first
+            if caution.more > 0 {
+                line.message += "; so \(caution.more == 1 ? "is" : "are") \(caution.more) more in this file"
+            }
+            return line
+        }
+    }
 }
 
 /// The closest word within two edits, for "did you mean" hints.

@@ -94,28 +94,69 @@ enum JSONField {
         return number
     }
 
-    /// An exact time: a string holding a decimal ("1.5") or a ratio ("1001/30000"), or a JSON
-    /// number written as a plain decimal (its literal text is kept, so it stays exact).
+    /// A time: a string holding a decimal ("1.5") or a ratio ("1001/30000"), or a JSON number
+    /// written as a plain decimal (its literal text is kept). Exact when its reduced denominator
+    /// is at most 10^9; finer (a float printed in full, "0.6000000000000001"), the nearest flick
+    /// (`TimeGrid`), said once per file.
     static func time(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Rational? {
-        let text: String
+        guard let text = timeText(value, path, log) else { return nil }
+        let outOfRange = "\(quote(text)) is out of range: times run from -\(maximumTime) to \(maximumTime) s"
+        // Bounded so that exact arithmetic on project times never leaves 64 bits.
+        let range = Rational(-maximumTime)...Rational(maximumTime)
+        if let exact = Rational(parsing: text), exact.denominator <= TimeGrid.finestExact {
+            guard range.contains(exact) else {
+                log.add(path, outOfRange)
+                return nil
+            }
+            return exact
+        }
+        switch TimeGrid.nearest(parsing: text) {
+        case .nearest(let time)? where range.contains(time):
+            log.warnOnce(
+                "time-grid", path,
+                "\(quote(text)) is finer than a time can be held exactly; read as \(time), the nearest flick "
+                    + "(1/\(TimeGrid.ticksPerSecond) s)")
+            return time
+        case .nearest?, .tooLarge?:
+            log.add(path, outOfRange)
+        case nil:
+            log.add(
+                path, "\(quote(text)) is not an exact time; write a decimal (\"1.5\") or a ratio (\"1001/30000\")")
+        }
+        return nil
+    }
+
+    /// An exact rate, never rounded: a frame rate on the time grid would be another rate.
+    static func rate(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Rational? {
+        guard let text = timeText(value, path, log) else { return nil }
+        guard let rate = Rational(parsing: text) else {
+            guard TimeGrid.nearest(parsing: text) == nil else {
+                log.add(path, finerThanARate(text))
+                return nil
+            }
+            log.add(path, "\(quote(text)) is not an exact rate; write a decimal (\"25\") or a ratio (\"30000/1001\")")
+            return nil
+        }
+        guard rate.denominator <= TimeGrid.finestExact else {
+            log.add(path, finerThanARate(text))
+            return nil
+        }
+        return rate
+    }
+
+    private static func finerThanARate(_ text: String) -> String {
+        "\(quote(text)) is finer than an exact rate holds (a denominator of at most \(TimeGrid.finestExact)); "
+            + "write it as a ratio such as \"30000/1001\""
+    }
+
+    private static func timeText(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> String? {
         switch value {
-        case .string(let string): text = string
-        case .number(let literal): text = literal
+        case .string(let string): return string
+        case .number(let literal): return literal
         default:
             log.add(path, "expected a time such as \"1.5\" or \"1001/30000\", got \(value.kindDescription)")
             return nil
         }
-        guard let time = Rational(parsing: text) else {
-            log.add(
-                path, "\(quote(text)) is not an exact time; write a decimal (\"1.5\") or a ratio (\"1001/30000\")")
-            return nil
-        }
-        // Bounded so that exact arithmetic on project times never leaves 64 bits.
-        guard Rational(-maximumTime) <= time, time <= Rational(maximumTime), time.denominator <= 1_000_000_000 else {
-            log.add(path, "\(quote(text)) is out of range: times run from -\(maximumTime) to \(maximumTime) s")
-            return nil
-        }
-        return time
     }
 
     static func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) -> (JSONValue, String, DiagnosticLog) -> E?

@@ -43,13 +43,25 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
     public var description: String { "line \(line), column \(column): \(reason)" }
 }
 
-/// A strict RFC 8259 parser over UTF-8 bytes.
+/// A strict RFC 8259 parser over UTF-8 bytes, with opt-in extensions for other formats' readers.
 public struct JSONParser {
+    /// What a document may hold beyond RFC 8259.
+    public struct Extensions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// `NaN`, `Inf` and `Infinity`, each also after a `-`, wherever a value may be: what
+        /// OpenTimelineIO's reader takes (RapidJSON's `kParseNanAndInfFlag`) and its writer
+        /// emits. Each is a `.number` holding the word as written ("-Infinity").
+        public static let nonFiniteNumbers = Extensions(rawValue: 1)
+    }
+
     private let bytes: [UInt8]
+    private let extensions: Extensions
     private var index = 0
 
-    public static func parse(_ data: [UInt8]) throws -> JSONValue {
-        var parser = JSONParser(bytes: data)
+    public static func parse(_ data: [UInt8], extensions: Extensions = []) throws -> JSONValue {
+        var parser = JSONParser(bytes: data, extensions: extensions)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -57,7 +69,10 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8], extensions: Extensions) {
+        self.bytes = bytes
+        self.extensions = extensions
+    }
 
     private func error(_ reason: String) -> JSONSyntaxError {
         var line = 1
@@ -98,6 +113,9 @@ public struct JSONParser {
         case UInt8(ascii: "f"): return try expect("false", .bool(false))
         case UInt8(ascii: "n"): return try expect("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "N") where extensions.contains(.nonFiniteNumbers),
+            UInt8(ascii: "I") where extensions.contains(.nonFiniteNumbers):
+            return try parseNonFinite(from: index)
         default: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
         }
     }
@@ -158,6 +176,9 @@ public struct JSONParser {
     private mutating func parseNumber() throws -> JSONValue {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
+        if extensions.contains(.nonFiniteNumbers), current == UInt8(ascii: "N") || current == UInt8(ascii: "I") {
+            return try parseNonFinite(from: start)
+        }
         func digits(_ parser: inout JSONParser) -> Int {
             var count = 0
             while let byte = parser.current, byte >= 0x30, byte <= 0x39 {
@@ -177,6 +198,18 @@ public struct JSONParser {
             guard digits(&self) > 0 else { throw error("invalid number: digits expected in exponent") }
         }
         return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    /// `NaN`, `Infinity` or `Inf` at `index`, after the sign (if any) that starts at `start`.
+    private mutating func parseNonFinite(from start: Int) throws -> JSONValue {
+        // The longer word first: "Infinity" must not stop after "Inf".
+        for word in ["Infinity", "Inf", "NaN"] {
+            let end = index + word.utf8.count
+            guard end <= bytes.count, bytes[index..<end].elementsEqual(word.utf8) else { continue }
+            index = end
+            return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        }
+        throw error("invalid number: expected NaN, Inf or Infinity")
     }
 
     /// Collects UTF-8 bytes and makes one String at the end: linear in the input however many

@@ -30,7 +30,7 @@ extension ProjectParser {
                 log.add(object.childPath(key), "must be an even number from 16 to 8192 (got \(size))")
             }
         }
-        let fps = object.optional("fps", default: defaults.fps, JSONField.time)
+        let fps = object.optional("fps", default: defaults.fps, JSONField.rate)
         if let fps, fps <= .zero || Rational(240) < fps {
             log.add(object.childPath("fps"), "must be > 0 and at most 240 (got \(fps))")
         }

@@ -51,9 +51,10 @@ extension ProjectParser {
         let direction = object.optional("direction", default: .left, JSONField.choice(Transition.Direction.self))
         let softness = object.optional("softness", default: 0, parseUnitValue)
         let audio = object.optional("audio", default: .equalPower, JSONField.choice(Transition.AudioFade.self))
+        let handles = object.optional("handles", default: .required, JSONField.choice(Transition.Handles.self))
         object.rejectUnknownKeys()
         guard let kind, let pair, let duration, let inOffset, let outOffset, let color, let direction, let softness,
-            let audio
+            let audio, let handles
         else { return nil }
         let offsets: (Rational, Rational)
         switch (duration, inOffset, outOffset) {
@@ -84,6 +85,7 @@ extension ProjectParser {
         transition.direction = direction
         transition.softness = softness
         transition.audio = audio
+        transition.handles = handles == .hold ? .hold : nil
         return transition
     }
 }

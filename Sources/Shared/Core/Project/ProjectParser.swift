@@ -13,6 +13,12 @@ public struct ProjectParser {
     }
 
     public func parse(_ data: [UInt8], file: String) throws -> Project {
+        try parseWithWarnings(data, file: file).project
+    }
+
+    /// The project, and what was read otherwise than written (times rounded to the flick),
+    /// one line per kind.
+    public func parseWithWarnings(_ data: [UInt8], file: String) throws -> (project: Project, warnings: [Diagnostic]) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(data)
@@ -22,7 +28,7 @@ public struct ProjectParser {
         let log = DiagnosticLog()
         let project = parseProject(document, log: log)
         guard log.isEmpty, let project else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
-        return project
+        return (project, log.warnings)
     }
 
     func parseProject(_ document: JSONValue, log: DiagnosticLog) -> Project? {

@@ -31,6 +31,15 @@ public struct Transition: Sendable, Codable, Hashable {
         case none
     }
 
+    /// What shows where an item's media does not reach into the span (`"handles"`).
+    public enum Handles: String, Sendable, Codable, Hashable, CaseIterable {
+        /// The media must cover the span: a project where it does not is refused.
+        case required
+        /// The edge frame is held (the first before the media starts, the last after it ends)
+        /// and the sound is silent there, as editors play a transition whose media runs short.
+        case hold
+    }
+
     public var kind: Kind
     /// Indices into the track's items.
     public var outgoing: Int
@@ -44,6 +53,9 @@ public struct Transition: Sendable, Codable, Hashable {
     /// Wipe only: the width of the soft edge, a fraction of the picture.
     public var softness: Double
     public var audio: AudioFade
+    /// Nil means `.required`. Optional so that a chunk's key (`ChunkKeys`) holds it only where
+    /// set: it changes no byte of a render (without it, a project it matters to is refused).
+    public var handles: Handles?
 
     public init(kind: Kind, outgoing: Int, incoming: Int, cut: Rational, inOffset: Rational, outOffset: Rational) {
         self.kind = kind

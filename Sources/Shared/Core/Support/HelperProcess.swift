@@ -19,7 +19,7 @@ public final class HelperProcess {
     private let argv: [String]
     private let timeoutSeconds: Int
     private var child: Subprocess.Piped?
-    private var pending: [UInt8] = []
+    private var pending = LineBuffer()
 
     public init(_ argv: [String], timeoutSeconds: Int) {
         self.argv = argv
@@ -61,7 +61,7 @@ public final class HelperProcess {
     private func send(_ line: Data) throws {
         if child == nil {
             child = try Subprocess.spawnPiped(argv)
-            pending = []
+            pending.removeAll()
         }
         try child?.input.write(contentsOf: line)
     }
@@ -75,7 +75,7 @@ public final class HelperProcess {
     private func end() -> Int32 {
         guard let current = child else { return 0 }
         child = nil
-        pending = []
+        pending.removeAll()
         try? current.input.close()
         close(current.output)
         if let status = Subprocess.wait(current.pid, timeout: 2) { return status }
@@ -86,13 +86,9 @@ public final class HelperProcess {
     private func readAnswer() throws -> String {
         guard let current = child else { throw Failure(reason: "did not start") }
         let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return line
-            }
+            if let line = pending.nextLine() { return String(decoding: line, as: UTF8.self) }
             var poller = pollfd(fd: current.output, events: Int16(POLLIN), revents: 0)
             let left = max(Duration.zero, deadline - ContinuousClock.now)
             let ready = poll(&poller, 1, Int32(left / .milliseconds(1)))
@@ -108,7 +104,7 @@ public final class HelperProcess {
                 let status = end()
                 throw Failure(reason: status > 128 ? "crashed (signal \(status - 128))" : "ended (status \(status))")
             }
-            pending += buffer[..<count]
+            pending.append(buffer[..<count])
         }
     }
 }

@@ -94,15 +94,21 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
     public static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.numerator, b.denominator) }
 
     public static func * (a: Rational, b: Rational) -> Rational {
-        let g1 = gcd(Swift.abs(a.numerator), b.denominator)
-        let g2 = gcd(Swift.abs(b.numerator), a.denominator)
+        a.multipliedExactly(by: b) ?? approximating(a.seconds * b.seconds)
+    }
+
+    /// The exact product; nil where it would leave 64 bits (where `*` approximates).
+    public func multipliedExactly(by b: Rational) -> Rational? {
+        let a = self
+        let g1 = Rational.gcd(Swift.abs(a.numerator), b.denominator)
+        let g2 = Rational.gcd(Swift.abs(b.numerator), a.denominator)
         let n1 = g1 == 0 ? a.numerator : a.numerator / g1
         let d2 = g1 == 0 ? b.denominator : b.denominator / g1
         let n2 = g2 == 0 ? b.numerator : b.numerator / g2
         let d1 = g2 == 0 ? a.denominator : a.denominator / g2
         let (n, o1) = n1.multipliedReportingOverflow(by: n2)
         let (d, o2) = d1.multipliedReportingOverflow(by: d2)
-        if o1 || o2 { return approximating(a.seconds * b.seconds) }
+        if o1 || o2 { return nil }
         return Rational(n, d)
     }
 
