@@ -229,6 +229,8 @@ public final class MediaEncoder {
             frame.pointee.format = context.pointee.pix_fmt.rawValue
             frame.pointee.width = context.pointee.width
             frame.pointee.height = context.pointee.height
+            // ProRes writes the frame's own colour tags into its header, not the context's.
+            VideoColour.bt709.tag(frame)
         }
         try FFmpegError.check(av_frame_make_writable(frame), "frame buffer")
         return frame

@@ -109,7 +109,8 @@ public final class Muxer {
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         if container != .mkv {
-            av_dict_set(&options, "movflags", "+faststart", 0)
+            // The colr atom: a MOV or MP4 player reads a ProRes or FFV1 stream's colour from it.
+            av_dict_set(&options, "movflags", "+faststart+write_colr", 0)
             if let movieTimescale { av_dict_set(&options, "movie_timescale", String(movieTimescale), 0) }
         }
         try FFmpegError.check(avformat_write_header(format, &options), "write header of \(path)")

@@ -20,6 +20,13 @@ public struct VideoColour: Sendable, Hashable {
         context.pointee.color_trc = transfer
     }
 
+    func tag(_ frame: UnsafeMutablePointer<AVFrame>) {
+        frame.pointee.color_range = range
+        frame.pointee.colorspace = matrix
+        frame.pointee.color_primaries = primaries
+        frame.pointee.color_trc = transfer
+    }
+
     func tag(_ parameters: UnsafeMutablePointer<AVCodecParameters>) {
         parameters.pointee.color_range = range
         parameters.pointee.color_space = matrix

@@ -21,7 +21,9 @@ import Foundation
 public enum ChunkKeys {
     /// Raised whenever rendering changes: what the compositor, mixer or encoders make of the
     /// same inputs. Every cached segment of an older version is then rendered again.
-    public static let rendererVersion = 1
+    /// 2: seeks confirmed on a decoded keyframe, media time on the container's timeline, sound on
+    /// the codec's frame grid, matrices and HDR converted, anamorphic fits, colour tags.
+    public static let rendererVersion = 2
 
     /// The keys of `chunks` (in timeline order) of `kind`.
     public static func keys(
