@@ -117,6 +117,12 @@ import Testing
             }
             // From here on it is a deliberately slow task: the worker stops where it is.
             busy.kill(SIGSTOP, wait: false)
+            // A chunk it finished just before it stopped may still be in the coordinator's
+            // verification, its attempt running until accepted: wait for that, so what is left
+            // is what the stopped worker holds (two left would be the fault this test looks for).
+            try farm.wait("a chunk the stopped worker finished to be accepted", timeout: 30) {
+                try farm.store.connection.query(rendering, [String(job)]).count <= 1
+            }
             let held = try farm.store.connection.query(rendering, [String(job)]).map { $0.string(0) }
             try farm.startWorker("idle")
             try farm.wait("every chunk but the stopped worker's to be done") {
