@@ -22,6 +22,8 @@ public final class ToneMapper {
     private var rgb: Frame?
     private let scaler = Scaler()
     private var output: Picture?
+    private let sourcePlanes = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 4)
+    private let sourceStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
     /// Linear light of each 16-bit code value, and the encoding of each 16-bit step of linear
     /// light in [0, 1].
     private let linear: [Float]
@@ -37,7 +39,11 @@ public final class ToneMapper {
         }
     }
 
-    deinit { sws_freeContext(toRGB) }
+    deinit {
+        sws_freeContext(toRGB)
+        sourcePlanes.deallocate()
+        sourceStrides.deallocate()
+    }
 
     /// ffprobe's name of a transfer the farm tone-maps, or nil for SDR.
     public static func transfer(named name: String?) -> Transfer? {
@@ -92,16 +98,16 @@ public final class ToneMapper {
         sws_setColorspaceDetails(
             context, sws_getCoefficients(SourceImage.swsMatrix(image.matrix)), image.isFullRange ? 1 : 0,
             sws_getCoefficients(SWS_CS_ITU709), 1, 0, 1 << 16, 1 << 16)
-        var sourcePlanes: [UnsafePointer<UInt8>?] = [
-            UnsafePointer(image.data.0), UnsafePointer(image.data.1), UnsafePointer(image.data.2),
-            UnsafePointer(image.data.3),
-        ]
-        var sourceStrides = [image.strides.0, image.strides.1, image.strides.2, image.strides.3]
+        // Kept between calls: this runs once a frame.
+        (sourcePlanes[0], sourcePlanes[1]) = (UnsafePointer(image.data.0), UnsafePointer(image.data.1))
+        (sourcePlanes[2], sourcePlanes[3]) = (UnsafePointer(image.data.2), UnsafePointer(image.data.3))
+        (sourceStrides[0], sourceStrides[1]) = (image.strides.0, image.strides.1)
+        (sourceStrides[2], sourceStrides[3]) = (image.strides.2, image.strides.3)
         let rows = withUnsafeMutablePointer(to: &frame.pointer.pointee.data) { data in
             withUnsafeMutablePointer(to: &frame.pointer.pointee.linesize) { lines in
                 data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { targetPlanes in
                     lines.withMemoryRebound(to: Int32.self, capacity: 8) { targetStrides in
-                        sws_scale(context, &sourcePlanes, &sourceStrides, 0, Int32(height), targetPlanes, targetStrides)
+                        sws_scale(context, sourcePlanes, sourceStrides, 0, Int32(height), targetPlanes, targetStrides)
                     }
                 }
             }

@@ -16,7 +16,8 @@ final class LayerSource {
     private let upright: Upright?
     /// Nil for SDR sources; HDR pictures pass through it before any other step.
     private let toneMapper: ToneMapper?
-    private var uprightPicture: (identity: Int64, picture: Picture)?
+    /// The last picture turned upright or tone-mapped, kept while the source shows it.
+    private var preparedPicture: (identity: Int64, picture: Picture)?
     private var scaled: Picture?
     private var scaledKey: (identity: Int64, geometry: LayerGeometry)?
 
@@ -38,13 +39,13 @@ final class LayerSource {
             let frame = try reader.frame(at: time)
             let identity = reader.pictureIdentity
             guard upright != nil || toneMapper != nil else { return (frame, identity) }
-            if let cached = uprightPicture, cached.identity == identity {
+            if let cached = preparedPicture, cached.identity == identity {
                 return (SourceImage(picture: cached.picture), identity)
             }
             var picture = try toneMapper?.picture(from: frame)
             if let upright { picture = try upright.picture(from: picture.map(SourceImage.init(picture:)) ?? frame) }
             guard let picture else { return (frame, identity) }
-            uprightPicture = (identity, picture)
+            preparedPicture = (identity, picture)
             return (SourceImage(picture: picture), identity)
         }
     }
