@@ -53,3 +53,32 @@ extension ProjectParserTests {
         #expect(found == ["tracks[0].items[0].source.length: unknown key (allowed here: duration, start)"])
     }
 }
+
+extension ProjectParserTests {
+    @Test func anHDROutputNeedsATenBitCodecAndAKnownRange() throws {
+        #expect(
+            diagnostics(
+                """
+                {"output": {"dynamicRange": "pq"}, "assets": {"a": {"path": "a.mp4"}},
+                 "tracks": [{"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "1"}]}]}
+                """) == [
+                    "output.dynamicRange: pq needs a 10-bit codec; h264 is encoded in 8 bits here: use hevc, av1, "
+                        + "prores or ffv1"
+                ])
+        #expect(
+            diagnostics(
+                """
+                {"output": {"dynamicRange": "hdr10"}, "assets": {"a": {"path": "a.mp4"}},
+                 "tracks": [{"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "1"}]}]}
+                """) == [#"output.dynamicRange: "hdr10" is not one of sdr, pq, hlg"#])
+        let project = try ProjectParser(mediaRoot: URL(fileURLWithPath: "/media")).parse(
+            Array(
+                """
+                {"output": {"dynamicRange": "hlg"}, "export": {"video": {"codec": "hevc"}},
+                 "assets": {"a": {"path": "a.mp4"}},
+                 "tracks": [{"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "1"}]}]}
+                """.utf8), file: "p.json")
+        #expect(project.output.dynamicRange == .hlg)
+        #expect(project.output.dynamicRange.depth == 10)
+    }
+}

@@ -32,7 +32,7 @@ import Testing
 
     private static func hash(_ picture: Picture) -> String {
         let hasher = SHA256()
-        let view = picture.view()
+        let view = picture.view(as: UInt8.self)
         for row in 0..<picture.height {
             hasher.update(Array(UnsafeBufferPointer(start: view.y + row * view.lumaStride, count: picture.width)))
         }

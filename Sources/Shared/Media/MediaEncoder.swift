@@ -26,11 +26,16 @@ public final class MediaEncoder {
     private let opensAlone: Bool
     private static let sharedStateLock = NSLock()
     private var drained = false
+    /// The tags every input frame carries (ProRes writes the frame's, not the context's).
+    private let colour: VideoColour
 
     /// Open or clean up, once: the context is configured and opened while only a local owns
     /// it, and stored last. A refused option or a failed open frees it here and no object exists;
     /// once stored, only `deinit` frees it (freeing it in both once crashed every FFV1 render).
-    private init(codecName: String, configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void) throws {
+    private init(
+        codecName: String, colour: VideoColour = .bt709,
+        configure: (UnsafeMutablePointer<AVCodecContext>) throws -> Void
+    ) throws {
         guard let codec = avcodec_find_encoder_by_name(codecName) else {
             throw FFmpegError(operation: "encoder \(codecName)", message: "not available in this FFmpeg build")
         }
@@ -48,6 +53,7 @@ public final class MediaEncoder {
             throw error
         }
         self.context = context
+        self.colour = colour
         retimesPackets = codecName == "libx265"
         isSVT = codecName == "libsvtav1"
         opensAlone = Self.opensAlone(codecName)
@@ -78,7 +84,7 @@ public final class MediaEncoder {
     private func convert(_ picture: Picture, into frame: UnsafeMutablePointer<AVFrame>) throws {
         if converter == nil {
             converter = sws_getContext(
-                Int32(picture.width), Int32(picture.height), AV_PIX_FMT_YUV420P, context.pointee.width,
+                Int32(picture.width), Int32(picture.height), picture.pixelFormat, context.pointee.width,
                 context.pointee.height, context.pointee.pix_fmt, Scaler.flags, nil, nil, nil)
         }
         guard let converter else {
@@ -113,11 +119,15 @@ public final class MediaEncoder {
         case .prores: name = "prores_ks"
         case .av1: name = "libsvtav1"
         }
-        return try MediaEncoder(codecName: name) { context in
+        let colour = VideoColour(output.dynamicRange)
+        return try MediaEncoder(codecName: name, colour: colour) { context in
             context.pointee.width = Int32(output.width)
             context.pointee.height = Int32(output.height)
-            // ProRes is 4:2:2 10-bit; the canvas is converted on the way in (`encode(_:pts:write:)`).
-            context.pointee.pix_fmt = settings.codec == .prores ? AV_PIX_FMT_YUV422P10LE : AV_PIX_FMT_YUV420P
+            // The canvas's format, but ProRes is 4:2:2 10-bit: the canvas is converted on the way in
+            // (`encode(_:pts:write:)`).
+            let deep = output.dynamicRange.depth == 10
+            context.pointee.pix_fmt =
+                settings.codec == .prores ? AV_PIX_FMT_YUV422P10LE : deep ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
             context.pointee.time_base = AVRational(Rational(output.fps.denominator, output.fps.numerator))
             context.pointee.framerate = AVRational(output.fps)
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
@@ -125,7 +135,7 @@ public final class MediaEncoder {
             context.pointee.thread_count = Int32(threads)
             context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_CLOSED_GOP))
             if globalHeader { context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_GLOBAL_HEADER)) }
-            VideoColour.bt709.tag(context)
+            colour.tag(context)
             if let bitrate = settings.bitrate, !settings.lossless { context.pointee.bit_rate = Int64(bitrate) }
             // An option the encoder refuses is an error: silently ignored, it would change the output.
             func option(_ key: String, _ value: String) throws {
@@ -213,7 +223,7 @@ public final class MediaEncoder {
     /// comes out to `write`, valid only during the call.
     public func encode(_ picture: Picture, pts: Int64, write: (Packet) throws -> Void) throws {
         let frame = try videoFrame()
-        if context.pointee.pix_fmt == AV_PIX_FMT_YUV420P {
+        if context.pointee.pix_fmt == picture.pixelFormat {
             picture.copy(into: frame)
         } else {
             try convert(picture, into: frame)
@@ -230,7 +240,7 @@ public final class MediaEncoder {
             frame.pointee.width = context.pointee.width
             frame.pointee.height = context.pointee.height
             // ProRes writes the frame's own colour tags into its header, not the context's.
-            VideoColour.bt709.tag(frame)
+            colour.tag(frame)
         }
         try FFmpegError.check(av_frame_make_writable(frame), "frame buffer")
         return frame

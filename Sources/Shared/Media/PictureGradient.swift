@@ -2,15 +2,16 @@ import FarmCore
 import Foundation
 
 extension Picture {
-    /// Paints `gradient` over the whole picture, opaque. Each sample takes the colour at its own
-    /// centre from a 1024-step table, so chroma is as smooth as luma.
+    /// Paints `gradient` over the whole picture (8-bit), opaque. Each sample takes the colour at
+    /// its own centre from a 1024-step table, so chroma is as smooth as luma.
     public func paint(_ gradient: Gradient) {
+        precondition(depth == 8, "gradients are painted in 8-bit BT.709")
         let table = Self.colorTable(gradient.colors)
         let position = Self.position(of: gradient, width: Double(width), height: Double(height))
         func entry(_ x: Double, _ y: Double) -> YUVColor {
             table[Int((Swift.max(0, Swift.min(1, position(x, y))) * 1023).rounded())]
         }
-        let target = view()
+        let target = view(as: UInt8.self)
         for y in 0..<height {
             let row = target.y + y * target.lumaStride
             for x in 0..<width { row[x] = entry(Double(x) + 0.5, Double(y) + 0.5).y }

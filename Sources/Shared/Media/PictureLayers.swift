@@ -55,7 +55,7 @@ extension Picture {
                 }
             }
         }
-        let target = picture.view()
+        let target = picture.view(as: UInt8.self)
         func straight(_ value: Double, _ a: Double, _ empty: UInt8) -> UInt8 {
             a > 0 ? UInt8(Swift.max(0, Swift.min(255, (value / a).rounded()))) : empty
         }

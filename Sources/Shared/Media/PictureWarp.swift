@@ -5,22 +5,36 @@ extension Picture {
     /// `inverse(x + ½, y + ½)`, sampled bilinearly. Outside the layer counts as transparent, so
     /// turned edges fade over one pixel instead of stair-stepping. Positions step in 16.16 fixed
     /// point from one rounded matrix, so the bytes depend only on the inputs.
-    /// `opacity` is 0...255; the layer's alpha plane, when it has one, multiplies it.
+    /// `opacity` is 0...255; the layer's alpha plane, when it has one, multiplies it. Both
+    /// pictures have one depth.
     public func drawWarped(_ layer: Picture, inverse: AffineTransform, opacity: Int) {
+        precondition(layer.depth == depth, "a layer is drawn on a canvas of its own depth")
         let opacity = Swift.max(0, Swift.min(255, opacity))
         guard opacity > 0, let forward = inverse.inverted, let bounds = bounds(of: layer, under: forward) else {
             return
         }
+        if depth == 8 {
+            warp(
+                layer.view(as: UInt8.self), size: (layer.width, layer.height), into: view(), inverse: inverse,
+                opacity: opacity, bounds: bounds)
+        } else {
+            warp(
+                layer.view(as: UInt16.self), size: (layer.width, layer.height), into: view(), inverse: inverse,
+                opacity: opacity, bounds: bounds)
+        }
+    }
+
+    private func warp<Sample: PlaneSample>(
+        _ layer: PlaneSet<Sample>, size: (width: Int, height: Int), into target: PlaneSet<Sample>,
+        inverse: AffineTransform, opacity: Int, bounds: (minX: Int, maxX: Int, minY: Int, maxY: Int)
+    ) {
         let map = FixedPointMap(inverse)
-        let coverage = Coverage(
-            alpha: layer.planes[3], stride: Int(layer.strides[3]), width: layer.width, height: layer.height)
-        let luma = Sampler(
-            plane: layer.planes[0]!, stride: Int(layer.strides[0]), width: layer.width, height: layer.height)
-        let target = view()
-        let (width, height) = (layer.width, layer.height)
-        let opaque = layer.planes[3] == nil
-        let lumaPlane = layer.planes[0]!
-        let lumaStride = Int(layer.strides[0])
+        let (width, height) = size
+        let coverage = Coverage(alpha: layer.a, stride: layer.alphaStride, width: width, height: height)
+        let luma = Sampler(plane: layer.y, stride: layer.lumaStride, width: width, height: height)
+        let opaque = layer.a == nil
+        let lumaPlane = layer.y
+        let lumaStride = layer.lumaStride
         for y in bounds.minY..<bounds.maxY {
             var (u, v) = map.position(x: bounds.minX, y: y, centre: 0.5)
             let columns = coverage.span(u: u, v: v, du: map.du.x, dv: map.dv.x, from: bounds.minX, to: bounds.maxX)
@@ -36,11 +50,13 @@ extension Picture {
                     let upper = Int(top[0]) * (256 - fx) + Int(top[1]) * fx
                     let lower = Int(top[lumaStride]) * (256 - fx) + Int(top[lumaStride + 1]) * fx
                     let value = (upper * (256 - fy) + lower * fy + 32768) >> 16
-                    row[x] = opacity == 255 ? UInt8(value) : Blend.mix(UInt32(value), UInt32(row[x]), UInt32(opacity))
+                    row[x] =
+                        opacity == 255
+                        ? Sample(truncatingIfNeeded: value) : Sample.mix(UInt32(value), UInt32(row[x]), UInt32(opacity))
                 } else {
                     let a = coverage.at(u, v)
                     if a > 0 {
-                        row[x] = Blend.mix(UInt32(luma.at(u, v)), UInt32(row[x]), UInt32((a * opacity + 127) / 255))
+                        row[x] = Sample.mix(UInt32(luma.at(u, v)), UInt32(row[x]), UInt32((a * opacity + 127) / 255))
                     }
                 }
                 u += map.du.x
@@ -48,10 +64,8 @@ extension Picture {
             }
         }
         let (chromaWidth, chromaHeight) = (width / 2, height / 2)
-        let blue = Sampler(
-            plane: layer.planes[1]!, stride: Int(layer.strides[1]), width: chromaWidth, height: chromaHeight)
-        let red = Sampler(
-            plane: layer.planes[2]!, stride: Int(layer.strides[2]), width: chromaWidth, height: chromaHeight)
+        let blue = Sampler(plane: layer.u, stride: layer.chromaStride, width: chromaWidth, height: chromaHeight)
+        let red = Sampler(plane: layer.v, stride: layer.chromaStride, width: chromaWidth, height: chromaHeight)
         for cy in bounds.minY / 2..<bounds.maxY / 2 {
             // A chroma sample sits at the centre of its 2x2 luma block: luma point (2cx + 1, 2cy + 1).
             var (au, av) = map.position(x: bounds.minX, y: 2 * cy, centre: 1)
@@ -71,8 +85,8 @@ extension Picture {
                 let a = inside ? 255 : coverage.at(au, av)
                 if a > 0 {
                     let weight = UInt32((a * opacity + 127) / 255)
-                    rowU[cx] = Blend.mix(UInt32(blue.at(cu, cv)), UInt32(rowU[cx]), weight)
-                    rowV[cx] = Blend.mix(UInt32(red.at(cu, cv)), UInt32(rowV[cx]), weight)
+                    rowU[cx] = Sample.mix(UInt32(blue.at(cu, cv)), UInt32(rowU[cx]), weight)
+                    rowV[cx] = Sample.mix(UInt32(red.at(cu, cv)), UInt32(rowV[cx]), weight)
                 }
                 au += 2 * map.du.x
                 av += 2 * map.dv.x
@@ -128,8 +142,8 @@ private struct FixedPointMap {
 }
 
 /// Bilinear reads of one plane, edges clamped.
-private struct Sampler {
-    let plane: UnsafeMutablePointer<UInt8>
+private struct Sampler<Sample: PlaneSample> {
+    let plane: UnsafeMutablePointer<Sample>
     let stride: Int
     let width: Int
     let height: Int
@@ -149,8 +163,8 @@ private struct Sampler {
 }
 
 /// Bilinear reads of the layer's opacity: its alpha plane (or opaque) inside, zero outside.
-private struct Coverage {
-    let alpha: UnsafeMutablePointer<UInt8>?
+private struct Coverage<Sample: PlaneSample> {
+    let alpha: UnsafeMutablePointer<Sample>?
     let stride: Int
     let width: Int
     let height: Int
@@ -159,7 +173,7 @@ private struct Coverage {
     private func value(_ x: Int, _ y: Int) -> Int {
         guard x >= 0, y >= 0, x < width, y < height else { return 0 }
         guard let alpha else { return 255 }
-        return Int(alpha[y * stride + x])
+        return Int(Sample.weight(alpha[y * stride + x]))
     }
 
     /// The columns of `from ..< to` whose position, starting at (u, v) and moving (du, dv) per

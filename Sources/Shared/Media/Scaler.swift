@@ -27,7 +27,7 @@ public final class Scaler {
         sourceStrides.deallocate()
     }
 
-    /// Converts and scales `region` of `image` to fill all of `target`.
+    /// Converts and scales `region` of `image` to fill all of `target`, at the target's depth.
     public func scale(_ image: SourceImage, region: PixelRect, into target: Picture) throws {
         let key = Key(
             width: Int32(region.width), height: Int32(region.height), format: image.format.rawValue,
@@ -41,11 +41,13 @@ public final class Scaler {
             guard let context else {
                 throw FFmpegError(operation: "scale", message: "unsupported conversion from \(image.format.rawValue)")
             }
-            // Every source converts into limited-range BT.709, the output's colour space: RGB and
-            // full-range YUV by range, BT.601 and BT.2020 YUV by matrix too (as ffmpeg's
-            // `scale=in_color_matrix=…:out_color_matrix=bt709`).
+            // Every source converts into the picture's limited-range YUV (BT.709 at 8 bits,
+            // BT.2020 at 10): RGB and full-range YUV by range, other matrices by matrix too (as
+            // ffmpeg's `scale=in_color_matrix=…:out_color_matrix=bt709`). Only the matrix: a
+            // change of transfer or primaries is the ToneMapper's.
+            let targetMatrix = target.depth == 10 ? SWS_CS_BT2020 : SWS_CS_ITU709
             sws_setColorspaceDetails(
-                context, sws_getCoefficients(key.matrix), key.fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_ITU709),
+                context, sws_getCoefficients(key.matrix), key.fullRange ? 1 : 0, sws_getCoefficients(targetMatrix),
                 0, 0, 1 << 16, 1 << 16)
             configured = key
         }

@@ -35,6 +35,7 @@ public struct SourceImage {
         format = picture.pixelFormat
         data = (picture.planes[0], picture.planes[1], picture.planes[2], picture.planes[3])
         strides = (picture.strides[0], picture.strides[1], picture.strides[2], picture.strides[3])
+        if picture.depth == 10 { matrix = AVCOL_SPC_BT2020_NCL }
     }
 
     public var hasAlpha: Bool {
@@ -53,15 +54,18 @@ public struct SourceImage {
         }
     }
 
-    /// Already 8-bit YUV 4:2:0 in limited range (with or without alpha): it can be drawn as it
-    /// is, without going through swscale.
-    public var isWorkingFormat: Bool {
-        (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVA420P) && !taggedFullRange && !needsMatrixChange
+    /// Already in the working format of a canvas of `depth` bits: 8-bit YUV 4:2:0 made with
+    /// BT.709, or 10-bit made with BT.2020, in limited range, with or without alpha. It can then
+    /// be drawn as it is, without going through swscale.
+    public func isWorkingFormat(depth: Int) -> Bool {
+        guard !taggedFullRange else { return false }
+        switch format {
+        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVA420P: return depth == 8 && Self.swsMatrix(matrix) == SWS_CS_ITU709
+        case AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUVA420P10LE:
+            return depth == 10 && Self.swsMatrix(matrix) == SWS_CS_BT2020
+        default: return false
+        }
     }
-
-    /// Made with another matrix than the output's BT.709 (BT.601 from SD cameras and DVDs,
-    /// BT.2020 from HDR phones): its YUV must be converted, not copied.
-    var needsMatrixChange: Bool { Self.swsMatrix(matrix) != SWS_CS_ITU709 }
 
     /// libswscale's name for a matrix.
     static func swsMatrix(_ matrix: AVColorSpace) -> Int32 {
@@ -74,17 +78,23 @@ public struct SourceImage {
         }
     }
 
-    /// The planes of this image as a `PlaneSet` from (x, y), when it already is 8-bit YUV 4:2:0
-    /// in limited range: then it can be blended without going through swscale.
-    func directPlanes(x: Int, y: Int) -> PlaneSet? {
-        guard isWorkingFormat,
+    /// The planes of this image from (x, y), when it already is in the working format of the
+    /// samples' depth: then it can be blended without going through swscale.
+    func directPlanes<Sample: PlaneSample>(x: Int, y: Int) -> PlaneSet<Sample>? {
+        guard isWorkingFormat(depth: Sample.depth),
             let lumaPlane = data.0, let uPlane = data.1, let vPlane = data.2
         else { return nil }
+        func plane(_ base: UnsafeMutablePointer<UInt8>, _ stride: Int32, _ column: Int, _ row: Int)
+            -> UnsafeMutablePointer<Sample>
+        {
+            UnsafeMutableRawPointer(base + row * Int(stride)).assumingMemoryBound(to: Sample.self) + column
+        }
+        let size = MemoryLayout<Sample>.size
         return PlaneSet(
-            y: lumaPlane + y * Int(strides.0) + x,
-            u: uPlane + y / 2 * Int(strides.1) + x / 2,
-            v: vPlane + y / 2 * Int(strides.2) + x / 2,
-            a: format == AV_PIX_FMT_YUVA420P ? data.3.map { $0 + y * Int(strides.3) + x } : nil,
-            lumaStride: Int(strides.0), chromaStride: Int(strides.1), alphaStride: Int(strides.3))
+            y: plane(lumaPlane, strides.0, x, y),
+            u: plane(uPlane, strides.1, x / 2, y / 2),
+            v: plane(vPlane, strides.2, x / 2, y / 2),
+            a: hasAlpha ? data.3.map { plane($0, strides.3, x, y) } : nil,
+            lumaStride: Int(strides.0) / size, chromaStride: Int(strides.1) / size, alphaStride: Int(strides.3) / size)
     }
 }

@@ -50,11 +50,14 @@ public final class StillPicture {
 public final class Upright {
     private let rotation: Int
     private let scaler: Scaler
+    /// The depth of the canvas the pictures are for: 8 or 10 bits.
+    private let depth: Int
     private var converted: Picture?
     private var rotated: Picture?
 
-    public init(rotation: Int, scaler: Scaler = Scaler()) {
+    public init(rotation: Int, depth: Int = 8, scaler: Scaler = Scaler()) {
         self.rotation = rotation
+        self.depth = depth
         self.scaler = scaler
     }
 
@@ -62,34 +65,45 @@ public final class Upright {
         // Odd sizes lose their last row or column: 4:2:0 needs even sizes.
         let width = Swift.max(2, image.width & ~1)
         let height = Swift.max(2, image.height & ~1)
-        let converted = Self.reuse(self.converted, width: width, height: height, hasAlpha: image.hasAlpha)
+        let converted = reuse(self.converted, width: width, height: height, hasAlpha: image.hasAlpha)
         self.converted = converted
         try scaler.scale(image, region: PixelRect(x: 0, y: 0, width: width, height: height), into: converted)
         guard rotation != 0 else { return converted }
         let turned = rotation == 180 ? (width, height) : (height, width)
-        let rotated = Self.reuse(self.rotated, width: turned.0, height: turned.1, hasAlpha: image.hasAlpha)
+        let rotated = reuse(self.rotated, width: turned.0, height: turned.1, hasAlpha: image.hasAlpha)
         self.rotated = rotated
         Self.rotate(converted, into: rotated, clockwise: rotation)
         return rotated
     }
 
-    private static func reuse(_ picture: Picture?, width: Int, height: Int, hasAlpha: Bool) -> Picture {
+    private func reuse(_ picture: Picture?, width: Int, height: Int, hasAlpha: Bool) -> Picture {
         if let picture, picture.width == width, picture.height == height, picture.hasAlpha == hasAlpha {
             return picture
         }
-        return Picture(width: width, height: height, hasAlpha: hasAlpha)
+        return Picture(width: width, height: height, hasAlpha: hasAlpha, depth: depth)
     }
 
     /// Rotates each plane by 90, 180 or 270 degrees clockwise.
     static func rotate(_ source: Picture, into target: Picture, clockwise degrees: Int) {
+        if source.depth == 8 {
+            rotate(source, into: target, clockwise: degrees, as: UInt8.self)
+        } else {
+            rotate(source, into: target, clockwise: degrees, as: UInt16.self)
+        }
+    }
+
+    private static func rotate<Sample: PlaneSample>(
+        _ source: Picture, into target: Picture, clockwise degrees: Int, as _: Sample.Type
+    ) {
+        let size = MemoryLayout<Sample>.size
         for plane in 0..<(source.hasAlpha ? 4 : 3) {
             let isChroma = plane == 1 || plane == 2
             let width = isChroma ? source.width / 2 : source.width
             let height = isChroma ? source.height / 2 : source.height
-            let from = source.planes[plane]!
-            let to = target.planes[plane]!
-            let fromStride = Int(source.strides[plane])
-            let toStride = Int(target.strides[plane])
+            let from = UnsafeMutableRawPointer(source.planes[plane]!).assumingMemoryBound(to: Sample.self)
+            let to = UnsafeMutableRawPointer(target.planes[plane]!).assumingMemoryBound(to: Sample.self)
+            let fromStride = Int(source.strides[plane]) / size
+            let toStride = Int(target.strides[plane]) / size
             for y in 0..<height {
                 for x in 0..<width {
                     let value = from[y * fromStride + x]

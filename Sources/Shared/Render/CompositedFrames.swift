@@ -21,7 +21,9 @@ final class CompositedFrames: @unchecked Sendable {
 
     /// Starts compositing `frames` with `compositor`, which nothing else may use until `stop()`.
     init(compositor: Compositor, frames: Range<Int64>, cancellation: StopFlag?, depth: Int = 3) {
-        spare = (0..<depth).map { _ in Picture(width: compositor.width, height: compositor.height) }
+        spare = (0..<depth).map { _ in
+            Picture(width: compositor.width, height: compositor.height, depth: compositor.depth)
+        }
         let thread = Thread { [self] in
             produce(compositor: compositor, frames: frames, cancellation: cancellation)
             exited.signal()

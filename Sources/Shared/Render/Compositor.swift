@@ -16,7 +16,10 @@ public final class Compositor {
     private let reads: MediaReads?
     private let decoderThreads: Int
     private let canvas: Picture
-    private let background: YUVColor
+    /// The background as canvas samples, worked out on the first frame.
+    private var background: SampleColor?
+    /// Turns the project's (SDR) colours into the canvas's samples; nil on an SDR canvas.
+    private let colourConverter: TransferConverter?
     /// Visible video tracks bottom to top, items sorted by time.
     private let layers: [VisibleTrack]
     private var sources: [ItemKey: LayerSource] = [:]
@@ -24,8 +27,8 @@ public final class Compositor {
 
     /// Two canvas-sized pictures a transition draws its items on; made on first use.
     private lazy var transitionPictures = (
-        outgoing: Picture(width: canvas.width, height: canvas.height),
-        incoming: Picture(width: canvas.width, height: canvas.height)
+        outgoing: canvas.sameShape(),
+        incoming: canvas.sameShape()
     )
     /// When each item last shows: its end, or later when a transition straddles it.
     private let lastShown: [ItemKey: Rational]
@@ -49,8 +52,9 @@ public final class Compositor {
         media = loaded.media
         reads = loaded.reads
         self.decoderThreads = decoderThreads
-        canvas = Picture(width: project.output.width, height: project.output.height)
-        background = YUVColor(project.output.background)
+        let range = project.output.dynamicRange
+        canvas = Picture(width: project.output.width, height: project.output.height, depth: range.depth)
+        colourConverter = range == .sdr ? nil : TransferConverter(from: .sdr, to: range)
         layers = project.tracks.enumerated().filter { $0.element.kind == .video && !$0.element.hidden }.map {
             trackIndex, track in
             let items = track.items.enumerated().map { (key: ItemKey(track: trackIndex, item: $0), item: $1) }
@@ -69,12 +73,16 @@ public final class Compositor {
     }
 
     public var width: Int { canvas.width }
+    /// Bits a sample of the pictures `render` returns: 8, or 10 for an HDR output.
+    public var depth: Int { canvas.depth }
     public var height: Int { canvas.height }
 
     /// Composites frame `n` and returns the canvas, which the next call overwrites.
     @discardableResult
     public func render(frame n: Int64) throws -> Picture {
         let time = project.output.time(ofFrame: n)
+        let background = try self.background ?? sample(of: project.output.background)
+        self.background = background
         canvas.fill(background)
         for layer in layers {
             if let transition = layer.transitions.first(where: { $0.contains(time) }) {
@@ -114,8 +122,13 @@ public final class Compositor {
         canvas.copy(from: fromColor ? second : first)
         let strength = fromColor ? 2 - 2 * progress : 2 * progress
         canvas.fill(
-            PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height), with: YUVColor(transition.color),
+            PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height), with: try sample(of: transition.color),
             alpha: Int((strength * 255).rounded()))
+    }
+
+    /// An SDR colour as samples of the canvas.
+    private func sample(of color: RGBColor) throws -> SampleColor {
+        try colourConverter?.sample(of: color) ?? SampleColor(YUVColor(color))
     }
 
     private func draw(
@@ -144,7 +157,8 @@ public final class Compositor {
         let source =
             try sources[key]
             ?? LayerSource(
-                path: asset.path, info: info, decoderThreads: decoderThreads, reads: reads)
+                path: asset.path, info: info, canvas: project.output.dynamicRange, decoderThreads: decoderThreads,
+                reads: reads)
         sources[key] = source
         let (image, identity) = try source.image(at: sourceTime)
         guard
@@ -155,7 +169,7 @@ public final class Compositor {
         else { return }
         try place(
             geometry, matrix: matrix(item, track: track, at: time, box: geometry.destination).followed(by: shift),
-            opacity: opacity, on: target, direct: image.isWorkingFormat ? image : nil
+            opacity: opacity, on: target, direct: image.isWorkingFormat(depth: canvas.depth) ? image : nil
         ) { width, height in
             var sized = geometry
             sized.destination = PixelRect(x: 0, y: 0, width: width, height: height)
@@ -172,7 +186,7 @@ public final class Compositor {
                 sourceWidth: canvas.width, sourceHeight: canvas.height, canvasWidth: canvas.width,
                 canvasHeight: canvas.height, crop: .unit, frame: frame, fit: .stretch)
         else { return }
-        let generated = generatedPictures[key] ?? GeneratedPicture(content)
+        let generated = generatedPictures[key] ?? GeneratedPicture(content, canvas: project.output.dynamicRange)
         generatedPictures[key] = generated
         let matrix = matrix(item, track: track, at: time, box: geometry.destination).followed(by: shift)
         let frameWidth = Double(geometry.destination.width)

@@ -3,24 +3,34 @@ import FarmMedia
 import FarmText
 
 /// A picture the renderer makes itself (a solid, a gradient or a title), painted once per size
-/// and kept.
+/// and kept. Painted in 8-bit BT.709; on an HDR canvas, converted as any SDR source is.
 final class GeneratedPicture {
     private let content: ItemContent
     private var painted: Picture?
+    /// Nil on an SDR canvas.
+    private let converter: TransferConverter?
 
-    init(_ content: ItemContent) {
+    init(_ content: ItemContent, canvas: DynamicRange) {
         self.content = content
+        converter = canvas == .sdr ? nil : TransferConverter(from: .sdr, to: canvas)
     }
 
     /// The picture at `width` x `height`; a title's sizes are multiplied by `scale`, the ratio of
     /// that size to the frame it was written for.
     func picture(width: Int, height: Int, scale: Double) throws -> Picture {
         if let painted, painted.width == width, painted.height == height { return painted }
-        let picture: Picture
+        var picture: Picture
         switch content {
         case .solid(let color):
-            picture = Picture(width: width, height: height)
-            picture.fill(YUVColor(color))
+            if let converter {
+                picture = Picture(width: width, height: height, depth: 10)
+                picture.fill(try converter.sample(of: color))
+            } else {
+                picture = Picture(width: width, height: height)
+                picture.fill(YUVColor(color))
+            }
+            painted = picture
+            return picture
         case .gradient(let gradient):
             picture = Picture(width: width, height: height)
             picture.paint(gradient)
@@ -28,6 +38,12 @@ final class GeneratedPicture {
             picture = try Self.paint(title, width: width, height: height, scale: scale)
         case .media:
             preconditionFailure("media items are drawn from their LayerSource")
+        }
+        if let converter {
+            // The converter's picture is its own, overwritten by its next call: keep a copy.
+            let converted = try converter.picture(from: SourceImage(picture: picture))
+            picture = converted.sameShape()
+            converted.copy(to: picture)
         }
         painted = picture
         return picture

@@ -14,16 +14,21 @@ final class LayerSource {
     /// Nil for sources that need no rotation. It has its own scaler, so the layer's scaler keeps
     /// its cached context for the placement step.
     private let upright: Upright?
-    /// Nil for SDR sources; HDR pictures pass through it before any other step.
-    private let toneMapper: ToneMapper?
-    /// The last picture turned upright or tone-mapped, kept while the source shows it.
+    /// Nil for sources in the canvas's dynamic range; others pass through it before any other
+    /// step (HDR tone-mapped to an SDR canvas, SDR lifted onto an HDR one).
+    private let converter: TransferConverter?
+    /// The canvas's bits a sample.
+    private let depth: Int
+    /// The last picture turned upright or converted, kept while the source shows it.
     private var preparedPicture: (identity: Int64, picture: Picture)?
     private var scaled: Picture?
     private var scaledKey: (identity: Int64, geometry: LayerGeometry)?
 
-    init(path: String, info: MediaInfo, decoderThreads: Int, reads: MediaReads?) throws {
-        upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation) : nil
-        toneMapper = info.kind == .video ? ToneMapper.transfer(named: info.transfer).map(ToneMapper.init) : nil
+    init(path: String, info: MediaInfo, canvas: DynamicRange, decoderThreads: Int, reads: MediaReads?) throws {
+        depth = canvas.depth
+        upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation, depth: depth) : nil
+        let range = DynamicRange(transferName: info.transfer)
+        converter = range == canvas ? nil : TransferConverter(from: range, to: canvas)
         switch info.kind {
         case .still: content = .still(try StillImage.load(path: path, info: info, reads: reads))
         default: content = .video(try VideoReader(path: path, info: info, threads: decoderThreads, reads: reads))
@@ -34,20 +39,23 @@ final class LayerSource {
     func image(at time: Rational) throws -> (SourceImage, identity: Int64) {
         switch content {
         case .still(let picture):
-            return (picture.image, 0)
+            return (try prepared(picture.image, identity: 0), 0)
         case .video(let reader):
             let frame = try reader.frame(at: time)
             let identity = reader.pictureIdentity
-            guard upright != nil || toneMapper != nil else { return (frame, identity) }
-            if let cached = preparedPicture, cached.identity == identity {
-                return (SourceImage(picture: cached.picture), identity)
-            }
-            var picture = try toneMapper?.picture(from: frame)
-            if let upright { picture = try upright.picture(from: picture.map(SourceImage.init(picture:)) ?? frame) }
-            guard let picture else { return (frame, identity) }
-            preparedPicture = (identity, picture)
-            return (SourceImage(picture: picture), identity)
+            return (try prepared(frame, identity: identity), identity)
         }
+    }
+
+    /// `image` converted to the canvas's range and turned upright, when it needs either.
+    private func prepared(_ image: SourceImage, identity: Int64) throws -> SourceImage {
+        guard upright != nil || converter != nil else { return image }
+        if let cached = preparedPicture, cached.identity == identity { return SourceImage(picture: cached.picture) }
+        var picture = try converter?.picture(from: image)
+        if let upright { picture = try upright.picture(from: picture.map(SourceImage.init(picture:)) ?? image) }
+        guard let picture else { return image }
+        preparedPicture = (identity, picture)
+        return SourceImage(picture: picture)
     }
 
     /// The source region scaled to the destination size, reusing the last result when the same
@@ -59,7 +67,7 @@ final class LayerSource {
         if let scaled, scaled.width == size.width, scaled.height == size.height, scaled.hasAlpha == image.hasAlpha {
             target = scaled
         } else {
-            target = Picture(width: size.width, height: size.height, hasAlpha: image.hasAlpha)
+            target = Picture(width: size.width, height: size.height, hasAlpha: image.hasAlpha, depth: depth)
         }
         try scaler.scale(image, region: geometry.source, into: target)
         scaled = target

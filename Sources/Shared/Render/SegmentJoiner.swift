@@ -59,7 +59,7 @@ public enum SegmentJoiner {
         let frameBase = Rational(fps.denominator, fps.numerator)
         let videoInput = try DemuxedStream(path: first.url.path, kind: .video)
         let videoStream = try muxer.addStream(
-            copying: videoInput, timeBase: frameBase, frameRate: fps, colour: .bt709)
+            copying: videoInput, timeBase: frameBase, frameRate: fps, colour: VideoColour(writtenIn: videoInput))
         var audioInput: AudioBlockSequence?
         var audioStream = -1
         if !audio.isEmpty {

@@ -23,7 +23,8 @@ public enum ChunkKeys {
     /// same inputs. Every cached segment of an older version is then rendered again.
     /// 2: seeks confirmed on a decoded keyframe, media time on the container's timeline, sound on
     /// the codec's frame grid, matrices and HDR converted, anamorphic fits, colour tags.
-    public static let rendererVersion = 2
+    /// 3: HDR tone-mapped through planar RGB (chroma at every pixel); the 10-bit HDR canvas.
+    public static let rendererVersion = 3
 
     /// The keys of `chunks` (in timeline order) of `kind`.
     public static func keys(

@@ -5,14 +5,29 @@ public enum MediaConversions {
     public static func notes(_ info: MediaInfo, output: OutputSettings) -> [String] {
         var notes: [String] = []
         if info.kind != .audio {
-            switch info.transfer {
-            case "smpte2084", "arib-std-b67":
-                let name = info.transfer == "smpte2084" ? "PQ (HDR10)" : "HLG"
-                notes.append("\(name) HDR pictures are tone-mapped to SDR BT.709 (docs/media.md)")
-            default:
-                break
+            let range = DynamicRange(transferName: info.transfer)
+            let canvas = output.dynamicRange
+            func name(_ range: DynamicRange) -> String {
+                switch range {
+                case .sdr: "SDR"
+                case .pq: "PQ (HDR10)"
+                case .hlg: "HLG"
+                }
             }
-            if info.bitDepth > 8 { notes.append("\(info.bitDepth)-bit pictures are composited in 8 bits") }
+            switch (range, canvas) {
+            case (.sdr, .sdr): break
+            case (_, .sdr): notes.append("\(name(range)) HDR pictures are tone-mapped to SDR BT.709 (docs/media.md)")
+            case (.sdr, _):
+                notes.append(
+                    "SDR pictures are placed in \(name(canvas)) BT.2020 with their white at 203 nits (docs/media.md)")
+            default:
+                if range != canvas {
+                    notes.append("\(name(range)) pictures are converted to \(name(canvas)) (docs/media.md)")
+                }
+            }
+            if info.bitDepth > canvas.depth {
+                notes.append("\(info.bitDepth)-bit pictures are composited in \(canvas.depth) bits")
+            }
             if info.interlaced { notes.append("interlaced pictures are read as whole frames, not deinterlaced") }
             if info.pixelAspect != Rational(1) {
                 notes.append(

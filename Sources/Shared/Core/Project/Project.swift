@@ -37,9 +37,33 @@ public struct OutputSettings: Sendable, Codable, Hashable {
     public var fps: Rational
     public var background: RGBColor
     public var audio: AudioLayout
+    /// SDR BT.709 in 8 bits, or HDR (BT.2020 primaries, PQ or HLG) composited and encoded in 10.
+    public var dynamicRange: DynamicRange = .sdr
 
     /// The start time of output frame `n`.
     public func time(ofFrame n: Int64) -> Rational { Rational(n) / fps }
+}
+
+/// How the output's light is coded: the canvas, the encoder's input and the file's tags.
+public enum DynamicRange: String, Sendable, Codable, Hashable, CaseIterable {
+    /// BT.709 primaries and transfer, 8 bits.
+    case sdr
+    /// BT.2020 primaries, SMPTE ST 2084 transfer (HDR10's), 10 bits.
+    case pq
+    /// BT.2020 primaries, ARIB STD-B67 hybrid log-gamma transfer (phones' HDR), 10 bits.
+    case hlg
+
+    /// The range a source of ffprobe's transfer name `name` is in: PQ, HLG, or SDR for any other.
+    public init(transferName name: String?) {
+        switch name {
+        case "smpte2084": self = .pq
+        case "arib-std-b67": self = .hlg
+        default: self = .sdr
+        }
+    }
+
+    /// Bits a sample on the canvas and in the encoder.
+    public var depth: Int { self == .sdr ? 8 : 10 }
 }
 
 public struct AudioLayout: Sendable, Codable, Hashable {

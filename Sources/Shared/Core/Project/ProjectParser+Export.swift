@@ -49,9 +49,11 @@ extension ProjectParser {
             guard let rate, let channels else { return nil }
             return AudioLayout(sampleRate: rate, channels: channels)
         }
+        let range = object.optional("dynamicRange", default: .sdr, JSONField.choice(DynamicRange.self))
         object.rejectUnknownKeys()
-        guard let width, let height, let fps, let background, let audio, fps > .zero else { return nil }
-        return OutputSettings(width: width, height: height, fps: fps, background: background, audio: audio)
+        guard let width, let height, let fps, let background, let audio, let range, fps > .zero else { return nil }
+        return OutputSettings(
+            width: width, height: height, fps: fps, background: background, audio: audio, dynamicRange: range)
     }
 
     func parseExport(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, fps: Rational) -> ExportSettings? {

@@ -53,6 +53,14 @@ public struct ProjectParser {
                 "export.video.codec",
                 "av1 (SVT-AV1) needs an output of at least 64x64 (output is \(output.width)x\(output.height))")
         }
+        if let output = resolvedOutput, let export = resolvedExport, output.dynamicRange != .sdr,
+            export.video.codec == .h264
+        {
+            log.add(
+                "output.dynamicRange",
+                "\(output.dynamicRange.rawValue) needs a 10-bit codec; h264 is encoded in 8 bits here: use hevc, av1, "
+                    + "prores or ffv1")
+        }
         let assets = root.required("assets") { value, path, log in parseAssets(value, path, log) }
         let tracks = root.required("tracks") { value, path, log -> [Track]? in
             guard case .array(let elements) = value else {
