@@ -10,6 +10,8 @@ import Foundation
 //                                             a coordinator against simulated workers (SchedulerBench)
 //   farm-bench --keys PROJECT.json [CHUNK_FRAMES]
 //                                             chunk keys against JSONEncoder-made ones (KeyBench)
+//   farm-bench --dynamic-range PROJECT.json [FRAMES]
+//                                             the compositor on PQ and HLG canvases against SDR
 // (ops/bench.sh, ops/bench-scaling.sh and ops/bench-long.sh make the media and the comparisons.)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -54,8 +56,11 @@ if arguments.first == "--keys" {
 }
 let audio = arguments.first == "--audio"
 if audio { arguments.removeFirst() }
+let dynamicRange = arguments.first == "--dynamic-range"
+if dynamicRange { arguments.removeFirst() }
 guard let file = arguments.first else {
-    FileHandle.standardError.write(Data("usage: farm-bench [--audio] PROJECT.json [FRAMES | THREADS]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: farm-bench [--audio | --dynamic-range] PROJECT.json [FRAMES | THREADS]\n".utf8))
     exit(64)
 }
 FFmpegLog.configure(verbose: false)
@@ -64,6 +69,8 @@ do {
     let count = arguments.count > 1 ? Int(arguments[1]) : nil
     if audio {
         try AudioBench.run(loaded, threads: count ?? ProcessInfo.processInfo.activeProcessorCount)
+    } else if dynamicRange {
+        try DynamicRangeBench.run(loaded, frames: Int64(count ?? 120))
     } else {
         try CompositorBench.run(loaded, frames: Int64(count ?? 300))
     }
