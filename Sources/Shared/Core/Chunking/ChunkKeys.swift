@@ -23,7 +23,9 @@ public enum ChunkKeys {
     /// same inputs. Every cached segment of an older version is then rendered again.
     /// 2: seeks confirmed on a decoded keyframe, media time on the container's timeline, sound on
     /// the codec's frame grid, matrices and HDR converted, anamorphic fits, colour tags.
-    public static let rendererVersion = 2
+    /// 3: Opus placed past its pre-skip (24 samples later after a seek, 312 earlier from the
+    /// start) and decoded from 1 s before a seek; pitch-kept speed in 5.1 aligned on the stereo mix.
+    public static let rendererVersion = 3
 
     /// The keys of `chunks` (in timeline order) of `kind`.
     public static func keys(
