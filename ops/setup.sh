@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(libzmq3-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev
     libpq-dev libssl-dev postgresql ffmpeg pkg-config python3 tmux libharfbuzz-dev libfreetype-dev
-    libfontconfig-dev fonts-dejavu-core python3-venv curl chromium chromium-driver)
+    libfontconfig-dev fonts-dejavu-core python3-venv python3-pil curl chromium chromium-driver)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -20,6 +20,10 @@ import Testing
     func rendersAsFFmpegDecodesIt(row: ConformanceRow) throws {
         try withTemporaryDirectory { dir in
             for arguments in row.make { try ffmpeg(arguments, in: dir) }
+            if let script = row.script {
+                let made = try run("/usr/bin/python3", ["-c", script], in: dir)
+                #expect(made.status == 0, "\(row.name): \(made.stderr)")
+            }
             let source = dir.appendingPathComponent(row.file)
             let hasSound =
                 !((try probe(source, ["-select_streams", "a", "-show_entries", "stream=index"])["streams"]

@@ -27,6 +27,9 @@ public final class AudioReader {
 
     /// Decoded and dropped before a seek target: several frames of any codec.
     static let preRoll = Rational(1, 5)
+    /// The same for a codec that declares a seek pre-roll (Opus, 80 ms): its decoder's state
+    /// comes within 4 of 32,767 of a decode from the start after 0.2 s, within 1 after 1 s.
+    static let convergingPreRoll = Rational(1)
 
     /// Starts reading at timeline sample `offset` into the item.
     public init(path: String, item: Item, layout: AudioLayout, offset: Int64, reads: MediaReads? = nil) throws {
@@ -63,7 +66,8 @@ public final class AudioReader {
         // A decoder that starts at the seek point gets its first frames wrong (an AAC frame needs
         // the one before it), so decoding starts a little earlier and the samples before the
         // wanted start are dropped: the sound after a cut equals a full decode's.
-        let seekTime = Rational(wantedStart, Int64(effectiveRate)) - Self.preRoll
+        let converges = input.stream.pointee.codecpar.pointee.seek_preroll > 0
+        let seekTime = Rational(wantedStart, Int64(effectiveRate)) - (converges ? Self.convergingPreRoll : Self.preRoll)
         if seekTime > .zero {
             try input.seek(toTimestamp: (seekTime / input.timeBase).floor + input.startTimestamp)
         }
@@ -117,22 +121,34 @@ public final class AudioReader {
         }
     }
 
-    /// Media time of the decoded frame stamped `timestamp`. Where the container's ticks do not
-    /// fall on samples (a transport stream's 1/90000 s, Matroska's milliseconds), a stamp is
-    /// off by part of a tick, so the frame is put on the grid of whole codec frames from the
-    /// stream's first packet: sound after a seek then lines up to the sample with a decode from
-    /// the start, and audio blocks meet without a step.
+    /// Media time of the first frame decoded after opening or seeking, stamped `timestamp`.
+    /// Where the container's ticks do not fall on samples (a transport stream's 1/90000 s,
+    /// Matroska's milliseconds), a stamp is off by part of a tick, so the frame is put on the
+    /// grid of whole codec frames from the stream's first packet: sound after a seek then lines
+    /// up to the sample with a decode from the start, and audio blocks meet without a step.
+    ///
+    /// A codec that drops samples at the start (Opus's pre-skip, `initial_padding`) stamps its
+    /// first packet that much before sample 0, rounded to a tick (−6.5 ms is −7 in WebM), and
+    /// its decoder drops them again from the first packet after every seek, moving that frame's
+    /// stamp by them: the frame is placed by its packet's slot on the grid, the skip into it.
+    /// The grid starts where the decoder's stamp of the stream's first frame puts it, as
+    /// ffmpeg counts.
     private func framePlace(_ timestamp: Int64, samples: Int64) -> Rational {
         let rate = Int64(input.decoder.pointee.sample_rate)
         let base = input.timeBase
         let ticksPerSample = Rational(1) / (base * Rational(rate))
-        let seconds = Rational(timestamp - input.startTimestamp) * base
-        let grid = input.decoder.pointee.frame_size > 0 ? Int64(input.decoder.pointee.frame_size) : samples
+        let skip = Int64(max(0, input.stream.pointee.codecpar.pointee.initial_padding))
+        let grid = input.decoder.pointee.frame_size > 0 ? Int64(input.decoder.pointee.frame_size) : samples + skip
         let first = input.stream.pointee.start_time
-        guard ticksPerSample.denominator != 1, grid > 0, rate > 0, first != cffmpeg_nopts() else { return seconds }
-        let origin = Rational(first - input.startTimestamp) * base
-        let frames = ((seconds - origin) * Rational(rate) / Rational(grid)).rounded
-        return origin + Rational(frames * grid, rate)
+        guard ticksPerSample.denominator != 1, grid > 0, rate > 0, first != cffmpeg_nopts() else {
+            return Rational(timestamp - input.startTimestamp) * base
+        }
+        // How far the decoder moved a stamp for the samples it dropped.
+        let skipTicks = av_rescale_q(skip, AVRational(num: 1, den: Int32(rate)), input.stream.pointee.time_base)
+        let packet = Rational(timestamp - skipTicks - input.startTimestamp) * base
+        let origin = Rational(first + skipTicks - input.startTimestamp) * base - Rational(skip, rate)
+        let frames = ((packet - origin) * Rational(rate) / Rational(grid)).rounded
+        return origin + Rational(frames * grid + skip, rate)
     }
 
     /// Decodes and resamples more samples into `pending`; false when the media has no more.

@@ -31,6 +31,8 @@ final class PitchPreservingReader {
     private var input: [[Float]]
     private var inputStart: Int64 = 0
     private let scratch: SampleBlock
+    /// Channels and weights of the signal windows are aligned on (`guide(channels:)`).
+    private let guide: [(channel: Int, weight: Float)]
     /// The periodic Hann window: two of them a hop apart sum to exactly 1.
     private static let weights: [Float] = (0..<window).map {
         Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(window)))
@@ -47,6 +49,7 @@ final class PitchPreservingReader {
         speed = item.speed.seconds
         input = Array(repeating: [], count: layout.channels)
         scratch = SampleBlock(channels: layout.channels, capacity: 4096)
+        guide = Self.guide(channels: layout.channels)
     }
 
     /// Chosen moves of the windows from the current anchor on.
@@ -56,6 +59,15 @@ final class PitchPreservingReader {
 
     /// Where the speed puts window `k` in the input.
     private func nominal(_ k: Int64) -> Int64 { Int64((Double(k * Int64(Self.hop)) * speed).rounded()) }
+
+    /// The signal windows are aligned on: the left channel of the stereo mix, whatever the
+    /// output's layout (mono's one channel; stereo's left; 5.1's front left, centre and back
+    /// left at libswresample's −3 dB). So a stereo or mono source placed in 5.1 (in the front
+    /// pair, in the centre) moves its windows as in a stereo or mono output, and a 5.1 source as
+    /// in its stereo down-mix; 5.1's front left alone may be silent.
+    static func guide(channels: Int) -> [(channel: Int, weight: Float)] {
+        channels == 6 ? [(0, 1), (2, Float(0.5).squareRoot()), (4, Float(0.5).squareRoot())] : [(0, 1)]
+    }
 
     private func anchor(of k: Int64) -> Int64 {
         k < 0 ? k : k - k % Self.anchorSpacing
@@ -72,9 +84,15 @@ final class PitchPreservingReader {
         var best = (move: 0, score: -Float.infinity)
         for move in -Self.reach...Self.reach {
             var score: Float = 0
-            // Every 4th sample of the first channel: enough to find the phase, 4x cheaper.
+            // Every 4th sample of the guide: enough to find the phase, 4x cheaper.
             for j in stride(from: 0, to: Self.hop, by: 4) {
-                score += input[0][base + move + j] * input[0][continuation + j]
+                var here: Float = 0
+                var there: Float = 0
+                for (channel, weight) in guide {
+                    here += input[channel][base + move + j] * weight
+                    there += input[channel][continuation + j] * weight
+                }
+                score += here * there
             }
             if score > best.score { best = (move, score) }
         }

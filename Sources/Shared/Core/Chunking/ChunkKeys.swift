@@ -24,7 +24,9 @@ public enum ChunkKeys {
     /// 2: seeks confirmed on a decoded keyframe, media time on the container's timeline, sound on
     /// the codec's frame grid, matrices and HDR converted, anamorphic fits, colour tags.
     /// 3: HDR tone-mapped through planar RGB (chroma at every pixel); the 10-bit HDR canvas.
-    public static let rendererVersion = 3
+    /// 4: Opus placed past its pre-skip (24 samples later after a seek, 312 earlier from the
+    /// start) and decoded from 1 s before a seek; pitch-kept speed in 5.1 aligned on the stereo mix.
+    public static let rendererVersion = 4
 
     /// The keys of `chunks` (in timeline order) of `kind`.
     public static func keys(

@@ -35,11 +35,20 @@ public enum MediaConversions {
                         + "narrowed to their displayed shape")
             }
         }
-        if info.hasAudio, info.channels > output.audio.channels {
-            notes.append("\(info.channels)-channel sound is mixed down to \(output.audio.channels) channels")
-        } else if info.hasAudio, info.channels > 0, info.channels < output.audio.channels {
-            notes.append("\(info.channels)-channel sound is spread over \(output.audio.channels) channels")
-        }
+        if info.hasAudio, let note = channelNote(info.channels, output: output.audio.channels) { notes.append(note) }
         return notes
+    }
+
+    /// How libswresample's standard matrix maps `channels` onto an output of `output` channels:
+    /// mono spreads over stereo, but in 5.1 plays from the centre alone, and stereo from the front
+    /// pair alone (as `ffmpeg -ac 6` places them).
+    static func channelNote(_ channels: Int, output: Int) -> String? {
+        if channels > output { return "\(channels)-channel sound is mixed down to \(output) channels" }
+        guard channels > 0, channels < output else { return nil }
+        switch (channels, output) {
+        case (1, 6): return "1-channel sound plays from the centre channel of 5.1"
+        case (2, 6): return "2-channel sound plays from the front left and right channels of 5.1"
+        default: return "\(channels)-channel sound is spread over \(output) channels"
+        }
     }
 }

@@ -68,7 +68,15 @@ public enum DynamicRange: String, Sendable, Codable, Hashable, CaseIterable {
 
 public struct AudioLayout: Sendable, Codable, Hashable {
     public var sampleRate: Int
+    /// 1 (mono), 2 (stereo) or 6: 5.1 as FFmpeg lays it out by default, and so `ffmpeg -ac 6`
+    /// (front left, front right, centre, LFE, back left, back right).
     public var channels: Int
+
+    /// The channel counts an output may have. Each stands for FFmpeg's default layout of that
+    /// many channels, which readers and encoders both use. Not 8: FFmpeg 5.1's AAC encoder
+    /// writes 7.1 as channel configuration 7, which other decoders take for 7.1 with front
+    /// wide pairs. Not 4: the default four-channel layout is 4.0 (with a back centre), not quad.
+    public static let channelCounts: Set<Int> = [1, 2, 6]
 }
 
 public struct RGBColor: Sendable, Codable, Hashable {

@@ -43,8 +43,8 @@ extension ProjectParser {
             if let rate, rate < 8000 || rate > 192_000 {
                 log.add(audio.childPath("sampleRate"), "must be from 8000 to 192000 (got \(rate))")
             }
-            if let channels, channels < 1 || channels > 2 {
-                log.add(audio.childPath("channels"), "must be 1 or 2 (got \(channels))")
+            if let channels, !AudioLayout.channelCounts.contains(channels) {
+                log.add(audio.childPath("channels"), "must be 1, 2 or 6 (got \(channels))")
             }
             guard let rate, let channels else { return nil }
             return AudioLayout(sampleRate: rate, channels: channels)
