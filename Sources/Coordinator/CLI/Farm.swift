@@ -1,5 +1,6 @@
 import ArgumentParser
 import FarmCore
+import FarmMedia
 
 /// The `farm` program; its executable only calls `FarmProgram.main()`.
 public enum FarmProgram {
@@ -34,7 +35,7 @@ struct Farm: ParsableCommand {
               farm watch 12
               farm workers
             """,
-        version: FarmVersion.current,
+        version: MediaLibraries.versionText(FarmVersion.current),
         subcommands: [
             Render.self, Validate.self, Import.self, Diff.self, Submit.self, Serve.self, Status.self, Watch.self,
             Wait.self,

@@ -25,8 +25,14 @@ struct WorkerCommand: ParsableCommand {
               farm-worker --coordinator tcp://render-01:5555 --media-root /mnt/media
               farm-worker --coordinator tcp://10.0.0.5:5555 --slots 2 --threads 2
               farm-worker --coordinator tcp://render-01:5555 --upload-limit 20M
+              FARM_COORDINATOR=tcp://render-01:5555 FARM_SLOTS=2 farm-worker
+
+            Every option may instead be given in the environment, as a service manager's \
+            env file does: FARM_COORDINATOR, FARM_MEDIA_ROOT, FARM_SLOTS, FARM_THREADS, \
+            FARM_WORKER_ID, FARM_KEY, FARM_COORDINATOR_KEY, FARM_SCRATCH, FARM_UPLOAD_LIMIT. A flag \
+            wins over its variable; an empty variable counts as unset.
             """,
-        version: FarmVersion.current
+        version: MediaLibraries.versionText(FarmVersion.current)
     )
 
     static func main() {
@@ -34,8 +40,8 @@ struct WorkerCommand: ParsableCommand {
         main(nil)
     }
 
-    @Option(name: .long, help: "The coordinator's ZeroMQ endpoint.")
-    var coordinator: String
+    @Option(name: .long, help: "The coordinator's ZeroMQ endpoint (required; or $FARM_COORDINATOR).")
+    var coordinator: String?
 
     @Option(
         name: .long,
@@ -45,11 +51,11 @@ struct WorkerCommand: ParsableCommand {
             """)
     var mediaRoot: String?
 
-    @Option(name: .long, help: "Chunks rendered at the same time.")
-    var slots = 1
+    @Option(name: .long, help: "Chunks rendered at the same time (default: 1).")
+    var slots: Int?
 
-    @Option(name: .long, help: "Encoder threads per chunk.")
-    var threads = 1
+    @Option(name: .long, help: "Encoder threads per chunk (default: 1).")
+    var threads: Int?
 
     @Option(name: .long, help: "This worker's name (default: KEYNAME@HOST with --key, else HOST-PID).")
     var id: String?
@@ -81,7 +87,12 @@ struct WorkerCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Stop when process PID ends.", visibility: .hidden))
     var parent: Int32?
 
-    func validate() throws {
+    mutating func validate() throws {
+        try takeEnvironment(ProcessInfo.processInfo.environment)
+        guard let coordinator else {
+            throw ValidationError("--coordinator (or FARM_COORDINATOR) names the coordinator, e.g. tcp://render-01:5555")
+        }
+        let (slots, threads) = (self.slots ?? 1, self.threads ?? 1)
         if slots < 1 { throw ValidationError("--slots must be >= 1 (got \(slots))") }
         if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
         if let problem = EndpointSyntax.problem(in: coordinator) { throw ValidationError("--coordinator \(problem)") }
@@ -114,9 +125,10 @@ struct WorkerCommand: ParsableCommand {
         let folder =
             scratch.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("farm-worker-\(name)")
+        guard let coordinator else { throw ValidationError("--coordinator (or FARM_COORDINATOR) is required") }
         var configuration = WorkerAgent.Configuration(coordinator: coordinator, id: name, scratch: folder)
-        configuration.slots = slots
-        configuration.encoderThreads = threads
+        configuration.slots = slots ?? 1
+        configuration.encoderThreads = threads ?? 1
         configuration.mediaRoot = mediaRoot.map { URL(fileURLWithPath: $0) }
         configuration.keys = keys
         configuration.uploadLimit = uploadLimit
