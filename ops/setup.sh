@@ -26,12 +26,14 @@ command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swif
 # Test-only Python packages (PyPI); the farm itself never runs them: opentimelineio, an oracle
 # for `farm import`; prometheus_client, whose parser reads `/metrics`; selenium, which drives the
 # dashboard in Debian's headless Chromium; schemathesis, which calls the API against its
-# OpenAPI file.
+# OpenAPI file; kubernetes-validate, which checks deploy/k8s against Kubernetes' schemas
+# (ops/check-deploy.py).
 # In the repository's .build folder, beside the build.
 venv="$(cd "$(dirname "$0")/.." && pwd)/.build/otio-venv"
-if ! "$venv/bin/python3" -c "import opentimelineio, prometheus_client, selenium, schemathesis" 2>/dev/null; then
+modules="opentimelineio, prometheus_client, selenium, schemathesis, kubernetes_validate"
+if ! "$venv/bin/python3" -c "import $modules" 2>/dev/null; then
     echo "setup: installing the tests' Python packages into $venv" >&2
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check "opentimelineio==0.18.1" "prometheus_client==0.26.0" \
-        "selenium==4.45.0" "schemathesis==4.32.5"
+        "selenium==4.45.0" "schemathesis==4.32.5" "kubernetes-validate==1.37.0"
 fi

@@ -9,6 +9,7 @@ bash ops/setup.sh
 bash ops/lint.sh
 # Every key in docs/project-format.md and every flag in docs/cli.md and --help appears in a test.
 python3 ops/check-documented.py
+.build/otio-venv/bin/python3 ops/check-deploy.py   # deploy/k8s against Kubernetes' schemas (no cluster)
 swift build --build-tests
 
 # Standard input is /dev/null, never closed: CI runners may start us without one, and a closed
