@@ -49,7 +49,7 @@ install -m 0644 ops/systemd/farm-coordinator.service ops/systemd/farm-worker.ser
 install -m 0644 ops/deb/coordinator.env ops/deb/worker.env "$root/etc/farm/"
 install -m 0644 docs/install.md "$root/usr/share/doc/farm/install.md"
 install -m 0644 ops/deb/copyright "$root/usr/share/doc/farm/copyright"
-printf 'farm (%s) stable; urgency=medium\n\n  * Built from commit %s.\n\n -- farm maintainers <farm@localhost>  %s\n' \
+printf 'farm (%s) stable; urgency=medium\n\n  * Built from commit %s.\n\n -- farm maintainers <maintainers@farm.example.org>  %s\n' \
     "$version" "$commit" "$(date -R -d "@$(git log -1 --format=%ct)")" | gzip -9n >"$root/usr/share/doc/farm/changelog.gz"
 # Manual pages: each binary's --help, as help2man would set it out.
 for program in farm farm-worker; do
@@ -75,13 +75,13 @@ cat >"$root/DEBIAN/control" <<EOF
 Package: farm
 Version: $version
 Architecture: amd64
-Maintainer: farm maintainers <farm@localhost>
+Maintainer: farm maintainers <maintainers@farm.example.org>
 Installed-Size: $size
 Depends: $depends, fonts-dejavu-core, adduser
 Recommends: postgresql
 Section: video
 Priority: optional
-Homepage: https://localhost/farm
+Homepage: https://farm.example.org/
 Description: render farm for video-editing timelines
  A coordinator (farm serve) splits an edited timeline into chunks recorded in
  PostgreSQL; workers (farm-worker) on any number of machines render them over
