@@ -159,6 +159,25 @@ import Testing
         }
     }
 
+    /// 60 s of raw 160x90 video, clipA.mkv: about 39 MB, ten blocks; the project shows 29.5 s
+    /// to 31.5 s of it, in the middle of the file, in two 30-frame chunks.
+    static func rawClipProject(in dir: URL) throws -> URL {
+        try TestMedia.make(
+            "clipA.mkv", in: dir, video: "testsrc2=size=160x90:rate=30:duration=60",
+            codec: ["-c:v", "rawvideo"])
+        let project = dir.appendingPathComponent("project.json")
+        try Data(
+            """
+            {"output": {"width": 160, "height": 90, "fps": "30"},
+             "export": {"container": "mov", "video": {"codec": "h264", "lossless": true}},
+             "assets": {"clipA": {"path": "clipA.mkv"}},
+             "tracks": [{"kind": "video", "items": [
+               {"asset": "clipA", "at": "0", "duration": "2", "source": {"start": "29.5"}}]}]}
+            """.utf8
+        ).write(to: project)
+        return project
+    }
+
     enum Record: String, CaseIterable, CustomTestStringConvertible {
         case cold = "no block recorded yet"
         case warm = "blocks recorded by an earlier render of the originals"
@@ -172,21 +191,7 @@ import Testing
     @Test(arguments: Record.allCases)
     func aCopyWithOneChangedBlockWhereAChunkReadsFailsTheJob(_ record: Record) throws {
         try withTemporaryDirectory { dir in
-            // 60 s of raw 160x90 video: about 39 MB, ten blocks; the timeline shows 29.5 s to
-            // 31.5 s of it, in the middle of the file, where the copy differs.
-            try TestMedia.make(
-                "clipA.mkv", in: dir, video: "testsrc2=size=160x90:rate=30:duration=60",
-                codec: ["-c:v", "rawvideo"])
-            let project = dir.appendingPathComponent("project.json")
-            try Data(
-                """
-                {"output": {"width": 160, "height": 90, "fps": "30"},
-                 "export": {"container": "mov", "video": {"codec": "h264", "lossless": true}},
-                 "assets": {"clipA": {"path": "clipA.mkv"}},
-                 "tracks": [{"kind": "video", "items": [
-                   {"asset": "clipA", "at": "0", "duration": "2", "source": {"start": "29.5"}}]}]}
-                """.utf8
-            ).write(to: project)
+            let project = try Self.rawClipProject(in: dir)
             let node = try Self.nodeCopy(of: ["clipA.mkv"], in: dir)
             let copy = node.appendingPathComponent("clipA.mkv")
             let farm = try TestFarm(directory: dir)
@@ -224,6 +229,39 @@ import Testing
             let (pinned, copied) = (try Self.blockDigests(original)[middle], try Self.blockDigests(copy)[middle])
             #expect(pinned != copied)
             #expect(recorded.allSatisfy { $0 == pinned }, "\(recorded)")
+        }
+    }
+
+    /// Where no reader of the submitted version is left, a copy cannot be checked and is not
+    /// trusted: with the originals moved away after submission (the coordinator cannot read
+    /// the job's path, and no worker reads it), each attempt fails and the job fails after its
+    /// retries, naming the copy and the block.
+    @Test func aCopyNoReaderOfTheSubmittedVersionCanCheckIsNotTrusted() throws {
+        try withTemporaryDirectory { dir in
+            let project = try Self.rawClipProject(in: dir)
+            let node = try Self.nodeCopy(of: ["clipA.mkv"], in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            let original = dir.appendingPathComponent("clipA.mkv")
+            try FileManager.default.moveItem(at: original, to: dir.appendingPathComponent("moved.mkv"))
+            try farm.startCoordinator()
+            for id in ["w1", "w2"] { try farm.startWorker(id, arguments: ["--media-root", node.path]) }
+            let result = try farm.finish(job)
+            #expect(result.state == .failed)
+            let error = try #require(result.error)
+            #expect(
+                error.hasSuffix(
+                    """
+                    assets.clipA: cannot check the copy \(node.path)/clipA.mkv against the version the job was \
+                    submitted with: no reader of that version has read block 0 (the coordinator cannot read \
+                    \(original.path))
+                    """), "\(error)")
+            #expect(error.contains("failed on"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            let recorded = try farm.store.connection.query("SELECT count(*) FROM media_blocks")
+            #expect(recorded.first?.int(0) == 0, "a copy's digest is never recorded")
         }
     }
 }
