@@ -132,4 +132,41 @@ import Testing
                 MediaReads.Block(asset: "clip", path: "/media/clip.mov", version: "10-1-2-3", block: 0, sha256: "aa")
             ])
     }
+
+    /// A copy (the same bytes under another inode, ctime and path) is read, its blocks flagged
+    /// as a copy's with the digests of its bytes; a copy of another size is another file.
+    @Test func aCopyIsReadAndItsBlocksAreFlaggedAsACopysWhileAnotherSizeFailsAtOnce() throws {
+        try withTemporaryDirectory { dir in
+            let clip = try Self.rawClip(in: dir)
+            let pins = try MediaPin.pins(of: try Self.project(clip))
+            let copy = dir.appendingPathComponent("node/clip.mkv")
+            try FileManager.default.createDirectory(
+                at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            #expect(try run("/bin/cp", ["--preserve=timestamps", clip.path, copy.path]).status == 0)
+            let project = try Self.project(copy)
+            let reads = MediaReads(project: project, pins: pins, assets: ["clip"])
+            let reader = try VideoReader(path: copy.path, info: try MediaProbe.probe(path: copy.path), reads: reads)
+            _ = try reader.frame(at: Rational(30))
+            #expect(reads.failure == nil)
+            let bytes = try Data(contentsOf: clip)
+            #expect(!reads.blocks.isEmpty)
+            for block in reads.blocks {
+                let start = Int(block.block) * MediaReads.blockSize
+                let hasher = SHA256()
+                hasher.update(bytes[start..<min(bytes.count, start + MediaReads.blockSize)])
+                #expect(block.sha256 == hasher.finish(), "block \(block.block)")
+                #expect(block.isCopy && block.path == copy.path && block.version == pins["clip"]?.stamp?.version)
+            }
+
+            let handle = try FileHandle(forUpdating: copy)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: [0])
+            try handle.close()
+            let longer = MediaReads(project: project, pins: pins, assets: ["clip"])
+            let error = #expect(throws: MediaChangedError.self) {
+                _ = try VideoReader(path: copy.path, info: try MediaProbe.probe(path: copy.path), reads: longer)
+            }
+            #expect(error?.description == "assets.clip: media changed since the job was submitted (\(copy.path))")
+        }
+    }
 }

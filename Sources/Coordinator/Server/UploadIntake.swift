@@ -17,6 +17,9 @@ final class UploadIntake {
         var chunk: ChunkRecord
         var file: URL
         var outcome: Outcome
+        /// The pinned version's digests of blocks the render read from a copy, read from the
+        /// original by the verifier: recorded before the chunk is accepted.
+        var pinnedBlocks: [MediaReads.Block]
         /// What the check took (the `farm_verify_seconds` histogram).
         var seconds: Double
     }
@@ -25,6 +28,8 @@ final class UploadIntake {
         case passed
         /// The segment is bad: the attempt fails.
         case failed(String)
+        /// The render read bytes that are not the pinned version's: the job fails.
+        case changed(MediaChangedError)
         /// The check could not run (the coordinator's trouble): no verdict; the worker reports
         /// again and the check runs again.
         case deferred(String)
@@ -41,6 +46,8 @@ final class UploadIntake {
     private let verifier = DispatchQueue(label: "farm.coordinator.verify")
     /// Used only on `verifier`.
     private let check: SegmentCheck
+    /// Used only on `verifier`.
+    private let copies = CopySettler()
     /// Attempts whose upload is being verified: their resent pieces and `done` wait for the verdict.
     private var verifying: Set<AttemptKey> = []
     private let verified = Locked<[Verified]>([])
@@ -120,46 +127,63 @@ final class UploadIntake {
             outbox.send(.pieceAck(UploadAck(key: done.key, received: 0)), to: route)
             return
         }
-        // Bytes of a pinned file that differ from what another render of the job's version read:
-        // the output would mix two versions, and rendering again cannot help.
-        if let changed = try store.checkMediaBlocks(done.mediaBlocks ?? []) {
+        // Bytes of a pinned file that differ from the job's version's: the output would mix two
+        // versions, and rendering again cannot help.
+        let blocks = try store.checkMediaBlocks(done.mediaBlocks ?? [])
+        if let changed = blocks.changed {
             try? FileManager.default.removeItem(at: upload.url)
-            sessions.release(done.key)
-            outbox.send(.rejected(Verdict(key: done.key, reason: changed.description)), to: route)
-            if let failed = try store.fail(done.key, error: changed.description, fatal: true) {
-                logger.error("job \(failed) failed: \(changed)")
-            }
+            try failChanged(done.key, changed, route: route)
             return
         }
         guard let job = try store.job(chunk.job) else { return }
+        // Blocks read from a copy that no reader of the pinned version has recorded: the
+        // verifier reads them from the original (`CopySettler`).
+        var copied: CopySettler.Job?
+        if !blocks.unsettled.isEmpty {
+            guard let project = try store.projectOf(job: chunk.job) else { return }
+            copied = CopySettler.Job(
+                id: chunk.job, projectText: project.text, projectFile: project.file, mediaRoot: project.mediaRoot,
+                pins: try store.mediaPins(ofJob: chunk.job))
+        }
         verifying.insert(done.key)
         let results = verified
         let check = check
+        let copies = copies
+        let unsettled = blocks.unsettled
         verifier.async {
             let clock = ContinuousClock()
             let started = clock.now
             var outcome = Outcome.passed
-            do {
-                // What is stored, not what went by: a write the disk lost shows up here.
-                guard try SHA256.file(upload.url.path) == done.sha256 else {
-                    throw TransportError(message: "the stored file does not match the upload's SHA-256")
-                }
-                try check.verify(upload.url, chunk: chunk, job: job)
+            var pinned: [MediaReads.Block] = []
+            switch copied.map({ copies.settle(unsettled, of: $0) }) {
+            case .same(let digests): pinned = digests
+            case .changed(let changed): outcome = .changed(changed)
+            case .unsettled(let reason): outcome = .failed(reason)
+            case nil: break
+            }
+            if case .passed = outcome {
                 do {
-                    try AtomicFile.fsync(path: upload.url.path)
+                    // What is stored, not what went by: a write the disk lost shows up here.
+                    guard try SHA256.file(upload.url.path) == done.sha256 else {
+                        throw TransportError(message: "the stored file does not match the upload's SHA-256")
+                    }
+                    try check.verify(upload.url, chunk: chunk, job: job)
+                    do {
+                        try AtomicFile.fsync(path: upload.url.path)
+                    } catch {
+                        outcome = .deferred("\(error.localizedDescription)")
+                    }
+                } catch let unavailable as SegmentCheck.Unavailable {
+                    outcome = .deferred(unavailable.description)
                 } catch {
-                    outcome = .deferred("\(error.localizedDescription)")
+                    outcome = .failed("segment failed verification: \(error)")
                 }
-            } catch let unavailable as SegmentCheck.Unavailable {
-                outcome = .deferred(unavailable.description)
-            } catch {
-                outcome = .failed("segment failed verification: \(error)")
             }
             results.withLock {
                 $0.append(
                     Verified(
                         done: done, route: route, chunk: chunk, file: upload.url, outcome: outcome,
-                        seconds: (clock.now - started) / .seconds(1)))
+                        pinnedBlocks: pinned, seconds: (clock.now - started) / .seconds(1)))
             }
         }
     }
@@ -193,6 +217,15 @@ final class UploadIntake {
         let key = result.done.key
         if case .deferred(let reason) = result.outcome {
             logger.error("\(key): cannot check the upload now (\(reason)); it is checked again when the worker reports")
+            return false
+        }
+        // The pinned version's digests the verifier read for a copy: held against any other
+        // reader of the version recorded meanwhile.
+        var changed = try store.checkMediaBlocks(result.pinnedBlocks).changed
+        if case .changed(let found) = result.outcome { changed = found }
+        if let changed {
+            try? FileManager.default.removeItem(at: result.file)
+            try failChanged(key, changed, route: result.route)
             return false
         }
         sessions.release(key)
@@ -255,6 +288,15 @@ final class UploadIntake {
         )
         outbox.send(.accepted(Verdict(key: key, reason: "accepted")), to: result.route)
         return true
+    }
+
+    /// Fails the attempt and its job: the render read bytes that are not the pinned version's.
+    private func failChanged(_ key: AttemptKey, _ changed: MediaChangedError, route: [UInt8]) throws {
+        sessions.release(key)
+        outbox.send(.rejected(Verdict(key: key, reason: changed.description)), to: route)
+        if let failed = try store.fail(key, error: changed.description, fatal: true) {
+            logger.error("job \(failed) failed: \(changed)")
+        }
     }
 
     /// Drops an upload in progress (its lease expired, or its job stopped).

@@ -8,17 +8,21 @@ import Foundation
 
 /// A pinned media file read through a custom `AVIOContext`, one whole block at a time.
 ///
-/// The file's stamp is checked on the open descriptor (what is read is what was checked, not
-/// what a path named a moment before) and again after each block is read: a write lands between
-/// two blocks, or in one, moves its ctime. Each block is hashed as it comes in (once per
-/// process and file version: `BlockDigests`) and its digest recorded in the render's
-/// `MediaReads`. The demuxer is served from the block in memory, so a
-/// read costs the bytes asked for, rounded out to the block, and one block more per seek.
+/// The file's stamp is checked against the pin on the open descriptor (what is read is what
+/// was checked, not what a path named a moment before): the pinned version, or a copy of the
+/// pinned size (`MediaPin.Match`), whose blocks count only where they agree with the pinned
+/// version's. Either way the stamp found at the open is checked again after each block is
+/// read: a write lands between two blocks, or in one, moves its ctime. Each block is hashed as
+/// it comes in (once per process and file version: `BlockDigests`) and its digest recorded in
+/// the render's `MediaReads`. The demuxer is served from the block in memory, so a read costs
+/// the bytes asked for, rounded out to the block, and one block more per seek.
 final class PinnedFile {
     let path: String
     private let descriptor: Int32
     private let size: Int64
-    private let pin: MediaPin
+    /// The stamp of the file as opened: the pinned version's, or a copy's.
+    private let opened: FileStamp
+    private let copy: Bool
     private let reads: MediaReads
     private var block: [UInt8] = []
     private var blockIndex: Int64 = -1
@@ -30,14 +34,15 @@ final class PinnedFile {
         // Whole blocks are read on purpose, and the next one asked for ahead only while reading
         // runs on (`load`): the kernel's own read-ahead (8 MiB here) would fetch past a seek.
         _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_RANDOM)
-        guard let stamp = FileStamp(descriptor: descriptor), pin.admits(stamp) else {
+        guard let stamp = FileStamp(descriptor: descriptor), pin.match(stamp) != .changed else {
             close(descriptor)
             throw reads.changed(path: path)
         }
         self.path = path
         self.descriptor = descriptor
-        self.pin = pin
         self.reads = reads
+        opened = stamp
+        copy = pin.match(stamp) == .copy
         size = stamp.size
     }
 
@@ -90,9 +95,11 @@ final class PinnedFile {
             }
             filled += got
         }
-        guard let stamp = FileStamp(descriptor: descriptor), pin.admits(stamp) else { throw reads.changed(path: path) }
-        let digest = BlockDigests.digest(path: path, version: pin.stamp?.version, block: index, of: block)
-        try reads.read(path: path, block: index, sha256: digest)
+        guard let stamp = FileStamp(descriptor: descriptor), stamp.isSameVersion(as: opened) else {
+            throw reads.changed(path: path)
+        }
+        let digest = BlockDigests.digest(path: path, version: opened.version, block: index, of: block)
+        try reads.read(path: path, block: index, sha256: digest, copy: copy)
         let follows = index == previous + 1 && previous >= 0
         reads.fetched(bytes: length, jump: !follows)
         // Reading runs on: have the next block on its way while the demuxer takes this one.

@@ -12,3 +12,16 @@ extension ProjectLoader {
         return project.assets.compactMapValues { FileStamp(path: $0.path) }
     }
 }
+
+extension ProjectLoader {
+    /// Each asset's path, by id, as a job's project text names it on this machine: where the
+    /// coordinator reads the pinned versions a copy's blocks are checked against. Empty if the
+    /// text no longer parses.
+    public static func assetPaths(text: String, file: String, mediaRoot: String) -> [String: String] {
+        guard
+            let project = try? ProjectLoader(mediaRoot: URL(fileURLWithPath: mediaRoot), confined: false)
+                .parse(text: text, file: file)
+        else { return [:] }
+        return project.assets.mapValues(\.path)
+    }
+}

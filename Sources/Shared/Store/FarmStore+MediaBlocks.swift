@@ -1,36 +1,71 @@
 import FarmCore
 import Foundation
 
-/// Digests of the fixed blocks of media that renders read, by file version.
+/// What the store says of the blocks a render read (`FarmStore.checkMediaBlocks`).
+public struct MediaBlocksCheck: Sendable {
+    /// The first asset whose bytes differ from the pinned version's, if one does.
+    public var changed: MediaChangedError?
+    /// Blocks read from a copy for which no digest of the pinned version is recorded yet:
+    /// for `CopyCheck` to settle from a reader of the pinned version.
+    public var unsettled: [MediaReads.Block]
+}
+
+/// Digests of the fixed blocks of media that renders read, by file version. A row is the
+/// pinned version's own digest: read by a reader whose stamp matched the version (a worker, or
+/// the coordinator for a copy's block), never a copy's.
 extension FarmStore {
-    /// Records the blocks a render read and holds them against the digests earlier renders of
-    /// the same versions recorded, in one statement: the first asset whose bytes differ, or nil.
-    public func checkMediaBlocks(_ blocks: [MediaReads.Block]) throws -> MediaChangedError? {
+    /// Records the blocks a render read from pinned versions and holds every block, a copy's
+    /// too, against the digests recorded for its version, in one statement. A copy's block
+    /// with no recorded digest is returned as unsettled, never recorded.
+    public func checkMediaBlocks(_ blocks: [MediaReads.Block]) throws -> MediaBlocksCheck {
         struct Row: Encodable {
+            var n: Int
             var version: String
             var block: Int64
             var sha256: String
+            var copy: Bool
         }
-        guard !blocks.isEmpty else { return nil }
-        var pathOfVersion: [String: (asset: String, path: String)] = [:]
-        let rows = blocks.map { read in
-            pathOfVersion[read.version] = (read.asset, read.path)
-            return Row(version: read.version, block: read.block, sha256: read.sha256)
+        guard !blocks.isEmpty else { return MediaBlocksCheck(changed: nil, unsettled: []) }
+        let rows = blocks.enumerated().map { index, read in
+            Row(n: index, version: read.version, block: read.block, sha256: read.sha256, copy: read.isCopy)
         }
-        let differing = try connection.query(
+        // The statement's snapshot does not see the rows its own INSERT adds: a pinned read
+        // with no digest before it is the one recorded, and comes back with none.
+        let found = try connection.query(
             """
             WITH reported AS (
-                SELECT * FROM json_to_recordset($1::json) AS r(version text, block bigint, sha256 text)
+                SELECT * FROM json_to_recordset($1::json)
+                    AS r(n int, version text, block bigint, sha256 text, copy boolean)
             ), recorded AS (
-                INSERT INTO media_blocks (version, block, sha256) SELECT version, block, sha256 FROM reported
+                INSERT INTO media_blocks (version, block, sha256)
+                SELECT version, block, sha256 FROM reported WHERE NOT copy
                 ON CONFLICT DO NOTHING
             )
-            SELECT r.version FROM reported r JOIN media_blocks m ON m.version = r.version AND m.block = r.block
-            WHERE m.sha256 <> r.sha256 LIMIT 1
+            SELECT r.n, m.sha256 IS NULL FROM reported r
+                LEFT JOIN media_blocks m ON m.version = r.version AND m.block = r.block
+            WHERE (m.sha256 IS NULL AND r.copy) OR m.sha256 <> r.sha256
+            ORDER BY r.n
             """, [String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)])
-        return differing.first.flatMap { pathOfVersion[$0.string(0)] }.map {
-            MediaChangedError(asset: $0.asset, path: $0.path)
+        var check = MediaBlocksCheck(changed: nil, unsettled: [])
+        for row in found {
+            let read = blocks[Int(row.int(0))]
+            if row.bool(1) {
+                check.unsettled.append(read)
+            } else if check.changed == nil {
+                check.changed = MediaChangedError(asset: read.asset, path: read.path)
+            }
         }
+        return check
+    }
+}
+
+extension FarmStore {
+    /// The version of each asset job `id` was submitted with (or re-pinned to), by asset id.
+    public func mediaPins(ofJob id: Int64) throws -> [String: MediaPin] {
+        guard
+            let text = try connection.query("SELECT media_pins FROM jobs WHERE id = $1", [String(id)]).first?.string(0)
+        else { return [:] }
+        return try MediaPinsColumn.decode(text)
     }
 }
 

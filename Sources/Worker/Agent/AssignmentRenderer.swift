@@ -77,13 +77,17 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let known = cache.withLock { $0[assignment.job] }
         let project = try known?.project ?? loader.parse(text: assignment.projectText, file: assignment.projectFile)
         let needed = Self.assets(of: project, for: assignment)
-        // Before anything is probed: one `stat` per asset, whatever the files weigh. The
+        // Before anything is probed: one `stat` per asset, whatever the files weigh. Another
+        // size is another file; a copy of the pinned size (another inode, ctime or path) is
+        // read, its blocks checked by the coordinator against the pinned version's. The
         // readers check again on what they open and on every block they read.
         let pins = assignment.mediaPins ?? [:]
         for id in needed.sorted() {
             guard let pin = pins[id], let path = project.assets[id]?.path else { continue }
             // A file this worker cannot see is for the probe to report ("cannot read").
-            if let now = FileStamp(path: path), !pin.admits(now) { throw MediaChangedError(asset: id, path: path) }
+            if let now = FileStamp(path: path), pin.match(now) == .changed {
+                throw MediaChangedError(asset: id, path: path)
+            }
         }
         var media = known?.media ?? [:]
         let missing = needed.subtracting(media.keys)

@@ -19,7 +19,8 @@ struct WorkerCommand: ParsableCommand {
             The worker connects to the coordinator (and reconnects whenever it restarts), renders \
             each assigned chunk with the shared compositor, and uploads the encoded segment to the \
             coordinator, so machines need no shared writable storage. Media is read from \
-            --media-root, a folder every machine mounts at its own path.
+            --media-root, a folder every machine mounts at its own path, or holds its own copy of \
+            (rsync -a): a copy renders where every block a chunk reads has the bytes submitted.
 
             Examples:
               farm-worker --coordinator tcp://render-01:5555 --media-root /mnt/media

@@ -16,6 +16,25 @@ public struct MediaPin: Codable, Sendable, Hashable {
         stamp.map { $0.isSameVersion(as: now) } ?? (size == now.size)
     }
 
+    /// How a file a machine sees relates to the pin.
+    public enum Match: Sendable, Equatable {
+        /// The pinned version itself: what is read from it is the pinned bytes.
+        case pinned
+        /// The pinned size under another stamp (another inode, ctime or path: a per-node copy,
+        /// another mount, or the file rewritten): what is read from it counts only where it
+        /// agrees with the pinned version's digest of the same block.
+        case copy
+        /// Another size: another file.
+        case changed
+    }
+
+    /// What the file that `now` stamps is to this pin. A pin from before stamps (size only)
+    /// has no version to hold a copy's blocks against: it admits by size or not at all.
+    public func match(_ now: FileStamp) -> Match {
+        if admits(now) { return .pinned }
+        return stamp != nil && now.size == size ? .copy : .changed
+    }
+
     /// The pin of every asset of `project` as the files are now, by asset id: one `stat` each,
     /// whatever the files weigh.
     public static func pins(of project: Project) throws -> [String: MediaPin] {
@@ -34,7 +53,7 @@ public struct MediaUnreadableError: Error, Sendable, CustomStringConvertible {
 
 /// A pinned file differs from the one the job was submitted with. Rendering again cannot help,
 /// so the job fails at once rather than after its retries.
-public struct MediaChangedError: Error, Sendable, CustomStringConvertible {
+public struct MediaChangedError: Error, Sendable, Hashable, CustomStringConvertible {
     public let asset: String
     public let path: String
 

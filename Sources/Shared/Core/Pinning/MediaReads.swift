@@ -2,9 +2,11 @@
 ///
 /// A worker's readers check the stamp of each file they open and read it in whole blocks of
 /// `blockSize`, hashing each block as it comes in (`PinnedFile`); the digests go back with the
-/// result, and the coordinator holds them against what every other render of the same version
-/// read (`FarmStore.checkMediaBlocks`). A render thus reads what its demuxer asks for, rounded
-/// out to blocks, and never a byte more.
+/// result, and the coordinator holds them against the pinned version's digests of the same
+/// blocks (`FarmStore.checkMediaBlocks`, `CopyCheck`). A file with the pinned stamp is the
+/// pinned version, so its digests are the version's own; a copy's (`MediaPin.Match.copy`) only
+/// count where they agree. A render thus reads what its demuxer asks for, rounded out to
+/// blocks, and never a byte more.
 public final class MediaReads: @unchecked Sendable {
     /// 4 MiB: large enough that hashing costs little per read, small enough that a seek into
     /// a camera original reads at most this much beyond what the demuxer wants.
@@ -19,14 +21,22 @@ public final class MediaReads: @unchecked Sendable {
         public var version: String
         public var block: Int64
         public var sha256: String
+        /// True when read from a copy (the pinned size, another stamp): the digest is checked
+        /// against the pinned version's, never recorded as one. Absent (nil) for a read of the
+        /// pinned version itself, and from older workers, which read nothing else.
+        public var copy: Bool?
 
-        public init(asset: String, path: String, version: String, block: Int64, sha256: String) {
+        public init(asset: String, path: String, version: String, block: Int64, sha256: String, copy: Bool = false) {
             self.asset = asset
             self.path = path
             self.version = version
             self.block = block
             self.sha256 = sha256
+            self.copy = copy ? true : nil
         }
+
+        /// Whether the digest is a copy's, to be checked rather than recorded.
+        public var isCopy: Bool { copy ?? false }
     }
 
     private struct Pinned {
@@ -36,6 +46,8 @@ public final class MediaReads: @unchecked Sendable {
 
     private struct State {
         var digests: [String: [Int64: String]] = [:]
+        /// Paths some reader opened as a copy: all their blocks are checked as a copy's.
+        var copies: Set<String> = []
         var failure: MediaChangedError?
         var cost = Cost()
     }
@@ -84,10 +96,11 @@ public final class MediaReads: @unchecked Sendable {
         return error
     }
 
-    /// Records that block `index` of `path` hashed to `sha256`; a block this render read before
-    /// with other bytes means the file changed under it.
-    public func read(path: String, block index: Int64, sha256: String) throws {
+    /// Records that block `index` of `path` hashed to `sha256`, read from a copy if `copy`; a
+    /// block this render read before with other bytes means the file changed under it.
+    public func read(path: String, block index: Int64, sha256: String, copy: Bool = false) throws {
         let earlier = state.withLock { state in
+            if copy { state.copies.insert(path) }
             let earlier = state.digests[path]?[index]
             if earlier == nil { state.digests[path, default: [:]][index] = sha256 }
             return earlier
@@ -114,12 +127,14 @@ public final class MediaReads: @unchecked Sendable {
 
     /// Every block read, by asset, in order.
     public var blocks: [Block] {
-        let digests = state.current.digests
+        let (digests, copies) = state.withLock { ($0.digests, $0.copies) }
         return digests.flatMap { path, blocks -> [Block] in
             // Pins from before 0.7 have no version to hold blocks against.
             guard let pinned = pinned[path], let version = pinned.pin.stamp?.version else { return [] }
             return blocks.map {
-                Block(asset: pinned.asset, path: path, version: version, block: $0.key, sha256: $0.value)
+                Block(
+                    asset: pinned.asset, path: path, version: version, block: $0.key, sha256: $0.value,
+                    copy: copies.contains(path))
             }
         }.sorted { ($0.asset, $0.block) < ($1.asset, $1.block) }
     }
