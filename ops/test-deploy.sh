@@ -136,7 +136,7 @@ ip link set farmbr0 up
 # make_host NAME: the namespace, its veth on the bridge, and its root: an overlay of ROOTFS
 # (default: the installed one) with /proc, /sys, /dev and the media mounted.
 make_host() {
-    local host=$1 lower=${2:-$installed} dir="$state/hosts/$1"
+    local host=$1 lower=${2:-$installed} source=${3:-$media} dir="$state/hosts/$1"
     ip netns add "farm-$host"
     ip link add "fv-$host" type veth peer name eth0 netns "farm-$host"
     ip link set "fv-$host" master farmbr0 up
@@ -147,7 +147,7 @@ make_host() {
     mount -t overlay overlay -o "lowerdir=$lower,upperdir=$dir/upper,workdir=$dir/work" "$dir/root"
     chroot_mounts "$dir/root"
     mkdir -p "$dir/root/mnt/media"
-    mount --bind -o ro "$media" "$dir/root/mnt/media"
+    mount --bind -o ro "$source" "$dir/root/mnt/media"
 }
 root() { echo "$state/hosts/$1/root"; }
 # on HOST COMMAND...: run in the host, as root.
@@ -155,7 +155,11 @@ on() { local host=$1; shift; ip netns exec "farm-$host" chroot "$(root "$host")"
 # start_unit HOST UNIT: start it as its unit file says; prints its pid.
 start_unit() { python3 ops/deploy/run-unit.py "$(root "$1")" "farm-$1" "$2" "$state/hosts/$1.log"; }
 
-for host in db coord w1 w2 w3 client; do make_host "$host"; done
+# w2 reads its own copy of the media, as a node with media rsync'd to its disks does: the same
+# bytes and modification times, another inode and ctime.
+rm -rf "$state/media-w2" && cp -r --preserve=timestamps "$media" "$state/media-w2"
+for host in db coord w1 w3 client; do make_host "$host"; done
+make_host w2 "$installed" "$state/media-w2"
 
 # The units as installed, checked by systemd itself on a host that has it (the client's; the
 # farm does not need systemd, so the package does not bring it).
@@ -268,7 +272,34 @@ for id in "$job" "$http_job"; do
     done
     [[ $state_now == done ]] || { log "FAILED: job $id is $state_now: $(sql "SELECT error FROM jobs WHERE id = $id")"; exit 1; }
 done
-log "both jobs done"
+log "both jobs done; w2, reading its own copy, rendered $(sql "SELECT count(*) FROM attempts WHERE worker_id LIKE 'w2@%' AND outcome = 'done'") chunks"
+[[ $(sql "SELECT count(*) FROM attempts WHERE worker_id LIKE 'w2@%' AND outcome = 'done'") -ge 1 ]] ||
+    { log "FAILED: the worker on a copy of the media rendered nothing"; exit 1; }
+
+# A copy with one changed byte (same size and modification time), read by the only worker left.
+changed="$state/media-w3-changed"
+rm -rf "$changed" && cp -r --preserve=timestamps "$media" "$changed"
+size=$(stat -c %s "$changed/clip.mp4")
+printf '\xff' | dd of="$changed/clip.mp4" bs=1 seek=$((size / 2)) conv=notrunc status=none
+touch -r "$media/clip.mp4" "$changed/clip.mp4"
+for host in w2 w4; do ip netns pids "farm-$host" | xargs -r kill -9; done
+ip netns pids farm-w3 | xargs -r kill -9
+umount "$(root w3)/mnt/media" && mount --bind -o ro "$changed" "$(root w3)/mnt/media"
+worker[w3]=$(start_unit w3 farm-worker.service)
+on client farm submit /mnt/media/job.json -o /srv/renders/changed.mp4 --database "$database" --no-cache \
+    >"$state/submit-changed.out"
+changed_job=$(grep -o '[0-9]\+' "$state/submit-changed.out" | head -1)
+for _ in $(seq 1200); do
+    state_now=$(sql "SELECT state FROM jobs WHERE id = $changed_job")
+    [[ $state_now == done || $state_now == failed ]] && break
+    sleep 0.25
+done
+error=$(sql "SELECT error FROM jobs WHERE id = $changed_job")
+if [[ $state_now != failed || $error != *"assets.clip: media changed since the job was submitted"* ]]; then
+    log "FAILED: job $changed_job, read from a copy with a changed byte, is $state_now: $error"
+    exit 1
+fi
+log "job $changed_job, read by w3 from a copy with one changed byte, failed: $error"
 
 # --- Checks. -------------------------------------------------------------------------------------
 twice=$(sql "SELECT count(*) FROM (SELECT a.chunk_id FROM attempts a JOIN attempts b ON a.chunk_id = b.chunk_id
