@@ -51,7 +51,11 @@ public final class FarmProcess {
     public let process = Process()
     public let log: URL
 
-    public init(_ program: String, _ arguments: [String], log: URL, namespace: String? = nil) throws {
+    /// `environment`, when given, is the process's whole environment.
+    public init(
+        _ program: String, _ arguments: [String], log: URL, namespace: String? = nil,
+        environment: [String: String]? = nil
+    ) throws {
         let binary = productsDirectory.appendingPathComponent(program).path
         if let namespace {
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
@@ -60,6 +64,7 @@ public final class FarmProcess {
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments
         }
+        if let environment { process.environment = environment }
         self.log = log
         // A process started again (a restarted coordinator) adds to its predecessor's log.
         if !FileManager.default.fileExists(atPath: log.path) {
