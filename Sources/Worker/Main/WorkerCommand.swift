@@ -91,7 +91,8 @@ struct WorkerCommand: ParsableCommand {
     mutating func validate() throws {
         try takeEnvironment(ProcessInfo.processInfo.environment)
         guard let coordinator else {
-            throw ValidationError("--coordinator (or FARM_COORDINATOR) names the coordinator, e.g. tcp://render-01:5555")
+            throw ValidationError(
+                "--coordinator (or FARM_COORDINATOR) names the coordinator, e.g. tcp://render-01:5555")
         }
         let (slots, threads) = (self.slots ?? 1, self.threads ?? 1)
         if slots < 1 { throw ValidationError("--slots must be >= 1 (got \(slots))") }
