@@ -50,3 +50,20 @@ struct CommandLineHelpTests {
         #expect(throughput.secondsLeft(total: 1000, overall: nil) == nil)
     }
 }
+
+extension CommandLineHelpTests {
+    /// `--version` names what a render node runs: the farm's version, the commit it was built
+    /// from (`unknown` for a working tree; the package writes it) and the FFmpeg libraries
+    /// loaded, which decide the bytes it encodes.
+    @Test(arguments: ["farm", "farm-worker"]) func versionNamesTheCommitAndTheFFmpegLibraries(_ program: String) throws
+    {
+        let result = try run(productsDirectory.appendingPathComponent(program).path, ["--version"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(FarmVersion.current) (commit \(BuildInfo.commit))", "\(result.stdout)")
+        let libraries = try #require(lines.dropFirst().first)
+        for library in ["libavformat", "libavcodec", "libavutil", "libswscale", "libswresample"] {
+            #expect(libraries.range(of: "\(library) [0-9]+\\.[0-9]+\\.[0-9]+", options: .regularExpression) != nil)
+        }
+    }
+}
