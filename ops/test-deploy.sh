@@ -117,6 +117,18 @@ if [[ ! -s "$media/clip.mp4" ]]; then
     ffmpeg -hide_banner -nostdin -v error -y -f lavfi -i "color=0x2050a0:size=320x180:rate=25:duration=24,drawgrid=w=20:h=20:color=white" \
         -c:v libx264 -preset veryfast -g 25 -pix_fmt yuv420p "$media/pip.mp4"
 fi
+# examples/basic.json and its media (as examples/README.md makes them), for `--local` on a host.
+if [[ ! -s "$media/examples/media/music.wav" ]]; then
+    mkdir -p "$media/examples/media"
+    ffmpeg -hide_banner -nostdin -v error -y -f lavfi -i testsrc2=size=1280x720:rate=30:duration=8 -f lavfi \
+        -i sine=frequency=440:sample_rate=48000:duration=8 -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac \
+        -ac 2 "$media/examples/media/clip-a.mp4"
+    ffmpeg -hide_banner -nostdin -v error -y -f lavfi -i testsrc=size=1280x720:rate=25:duration=8 -c:v libx264 \
+        -preset veryfast -pix_fmt yuv420p "$media/examples/media/clip-b.mp4"
+    ffmpeg -hide_banner -nostdin -v error -y -f lavfi -i sine=frequency=220:beep_factor=4:sample_rate=48000:duration=12 \
+        -ac 2 -c:a pcm_s16le "$media/examples/media/music.wav"
+fi
+cp examples/basic.json "$media/examples/basic.json"
 cat >"$media/job.json" <<'EOF'
 {
   "output": {"width": 640, "height": 360, "fps": 30},
@@ -308,7 +320,9 @@ log "attempts started on a chunk after it was accepted: $twice; lost attempts (t
 $(sql "SELECT count(*) FROM attempts WHERE outcome = 'lost'")"
 [[ $twice == 0 ]] || { log "FAILED: an accepted chunk was rendered again"; exit 1; }
 
-"$installed/usr/bin/farm" --version >/dev/null
+on client farm render /mnt/media/examples/basic.json -o /tmp/basic.mp4 --local >/dev/null 2>&1
+log "farm render --local examples/basic.json on the client host: $(ffprobe -v error -show_entries \
+    format=duration:stream=codec_name -of csv=p=0 "$(root client)/tmp/basic.mp4" | tr '\n' ' ')"
 local_dir="$state/local" && rm -rf "$local_dir" && mkdir -p "$local_dir"
 status=0
 for output in job.mp4 http.mkv; do
