@@ -112,7 +112,8 @@ build() { # NAME DOCKERFILE CONTEXT [podman build options...]
         >"$state/build-$name.log" 2>&1 || { tail -30 "$state/build-$name.log" >&2; log "FAILED: $name"; exit 1; }
 }
 for target in coordinator worker cli; do
-    build "farm-$target" docker/Dockerfile "$context" --target "$target"
+    build "farm-$target" docker/Dockerfile "$context" --target "$target" \
+        --build-arg "FARM_DEB_SHA256=$(sha256sum "$deb" | cut -d' ' -f1)"
     podman tag "localhost/farm-$target:latest" "localhost/farm-$target:$version"
 done
 build farm-postgres docker/postgres/Dockerfile docker/postgres

@@ -28,9 +28,14 @@ else
         timeout --kill-after=30 "${limit}m" swift test --skip-build --filter EndToEndTests < /dev/null || status=$?
     fi
     # The package, deployed on hosts made of namespaces and debootstrap'd root file systems
-    # (ops/test-deploy.sh); it needs root, and FARM_SKIP_DEPLOY=1 skips it.
+    # (ops/test-deploy.sh), then the images made from it, run with podman and podman-compose
+    # (ops/test-images.sh). They need root; FARM_SKIP_DEPLOY=1 skips both.
     if ((status == 0)) && [[ $(id -u) -eq 0 && -z ${FARM_SKIP_DEPLOY:-} ]]; then
         timeout --kill-after=30 "${limit}m" bash ops/test-deploy.sh < /dev/null || status=$?
+        if ((status == 0)); then
+            timeout --kill-after=30 "${limit}m" bash -c 'bash ops/build-images.sh && bash ops/test-images.sh' \
+                < /dev/null || status=$?
+        fi
     fi
 fi
 if ((status == 124 || status == 137)); then
