@@ -3,7 +3,7 @@ import FarmRender
 import FarmStore
 import Foundation
 
-/// Verifies uploaded segments before they are accepted, in a `PROGRAM verify-segments` child
+/// Verifies uploaded segments before they are accepted, in a `HelperCommand.verifySegments` child
 /// (a `HelperProcess`), so that a file which makes FFmpeg crash or hang
 /// fails its attempt (and, as a poison chunk, its job) while the coordinator serves on. Checked
 /// in-process, the same file would crash the coordinator again at every restart. Used from one
@@ -19,7 +19,7 @@ final class SegmentCheck {
 
     /// `program` is the `farm` executable; a decode stuck for `timeoutSeconds` is a bad segment.
     init(program: String, timeoutSeconds: Int = 300) {
-        helper = HelperProcess([program, "verify-segments"], timeoutSeconds: timeoutSeconds)
+        helper = HelperProcess(HelperCommand.verifySegments.argv(program: program), timeoutSeconds: timeoutSeconds)
     }
 
     func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws {

@@ -1,7 +1,7 @@
 import FarmCore
 import Foundation
 
-/// `MediaProbe` in a child process (`PROGRAM probe-media`, a `HelperProcess`): a user's file
+/// `MediaProbe` in a child process (`HelperCommand.probeMedia`, a `HelperProcess`): a user's file
 /// that makes FFmpeg crash or hang is reported as that asset's problem, and the command that
 /// probed it lives on to say so.
 public final class IsolatedMediaProbe: @unchecked Sendable {
@@ -30,8 +30,20 @@ public final class IsolatedMediaProbe: @unchecked Sendable {
 
     /// `program` is the `farm` executable; a file whose probe takes `timeoutSeconds` is refused.
     public init(program: String, timeoutSeconds: Int = 60) {
-        argv = [program, "probe-media"]
+        argv = HelperCommand.probeMedia.argv(program: program)
         self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// The child's side: answers each line on standard input (a path, as a JSON string) with one
+    /// line of JSON (an `Answer`) until its input ends.
+    public static func serve() {
+        FFmpegLog.configure(verbose: false)
+        let (encoder, decoder) = (JSONEncoder(), JSONDecoder())
+        HelperProcess.serve { line in
+            let path = (try? decoder.decode(String.self, from: Data(line.utf8))) ?? line
+            let answer = (try? encoder.encode(Answer(probing: path))) ?? Data()
+            return String(decoding: answer, as: UTF8.self)
+        }
     }
 
     /// What `MediaProbe.probe(path:)` returns or throws, found out by a child. Safe to call

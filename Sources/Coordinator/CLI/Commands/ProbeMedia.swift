@@ -1,13 +1,12 @@
 import ArgumentParser
 import FarmCore
 import FarmMedia
-import Foundation
 
 /// Probes media files for a `farm` command, in a process of its own (`IsolatedMediaProbe`): a
 /// file that crashes or hangs FFmpeg costs this process, not the command.
 struct ProbeMedia: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "probe-media",
+        commandName: HelperCommand.probeMedia.rawValue,
         abstract: "Probe media files for another farm command (started by it).",
         discussion: """
             Reads one file path per line on standard input (a JSON string) and answers each with one line of JSON: \
@@ -16,13 +15,5 @@ struct ProbeMedia: ParsableCommand {
         shouldDisplay: false
     )
 
-    func run() throws {
-        FFmpegLog.configure(verbose: false)
-        let (encoder, decoder) = (JSONEncoder(), JSONDecoder())
-        HelperProcess.serve { line in
-            let path = (try? decoder.decode(String.self, from: Data(line.utf8))) ?? line
-            let answer = (try? encoder.encode(IsolatedMediaProbe.Answer(probing: path))) ?? Data()
-            return String(decoding: answer, as: UTF8.self)
-        }
-    }
+    func run() throws { IsolatedMediaProbe.serve() }
 }
