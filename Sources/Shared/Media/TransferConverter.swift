@@ -40,17 +40,35 @@ public final class TransferConverter {
         precondition(source != target, "nothing to convert")
         self.source = source
         self.target = target
-        linear = (0..<65536).map { Self.toLinear(Float($0) / 65535, from: source) }
-        encoding = (0..<65536).map { index in
+        linear = Self.tables.withLock { tables in
+            if let table = tables.linear[source] { return table }
+            let table = (0..<65536).map { Self.toLinear(Float($0) / 65535, from: source) }
+            tables.linear[source] = table
+            return table
+        }
+        encoding = Self.tables.withLock { tables in
+            if let table = tables.encoding[target] { return table }
+            let table = Self.encodingTable(for: target)
+            tables.encoding[target] = table
+            return table
+        }
+    }
+
+    /// The lookup tables, made once per process and range: every layer and title of every
+    /// chunk a worker renders converts with the same ones.
+    private static let tables = Locked((linear: [DynamicRange: [Float]](), encoding: [DynamicRange: [UInt16]]()))
+
+    private static func encodingTable(for target: DynamicRange) -> [UInt16] {
+        (0..<65536).map { index in
             let step = Float(index) / 65535
             let value: Float
             switch target {
             // SDR: linear light in [0, 1], for a BT.1886 display (gamma 2.4), as zimg encodes it.
             case .sdr: value = powf(step, 1 / 2.4)
             // PQ: the square root of light over PQ's 10,000 nits.
-            case .pq: value = Self.pqEncode(step * step)
+            case .pq: value = pqEncode(step * step)
             // HLG: the square root of scene light in [0, 1].
-            case .hlg: value = Self.hlgEncode(step * step)
+            case .hlg: value = hlgEncode(step * step)
             }
             return UInt16((min(max(value, 0), 1) * 65535).rounded())
         }

@@ -16,8 +16,8 @@ public final class Compositor {
     private let reads: MediaReads?
     private let decoderThreads: Int
     private let canvas: Picture
-    /// The background as canvas samples, worked out on the first frame.
-    private var background: SampleColor?
+    /// SDR colours (the background, dips' colours) as canvas samples, by colour.
+    private var colourSamples: [RGBColor: SampleColor] = [:]
     /// Turns the project's (SDR) colours into the canvas's samples; nil on an SDR canvas.
     private let colourConverter: TransferConverter?
     /// Visible video tracks bottom to top, items sorted by time.
@@ -81,9 +81,7 @@ public final class Compositor {
     @discardableResult
     public func render(frame n: Int64) throws -> Picture {
         let time = project.output.time(ofFrame: n)
-        let background = try self.background ?? sample(of: project.output.background)
-        self.background = background
-        canvas.fill(background)
+        canvas.fill(try sample(of: project.output.background))
         for layer in layers {
             if let transition = layer.transitions.first(where: { $0.contains(time) }) {
                 try drawTransition(transition, track: layer, at: time)
@@ -126,9 +124,13 @@ public final class Compositor {
             alpha: Int((strength * 255).rounded()))
     }
 
-    /// An SDR colour as samples of the canvas.
+    /// An SDR colour as samples of the canvas; converted once per colour (a dip's colour is
+    /// asked for on every frame of the dip).
     private func sample(of color: RGBColor) throws -> SampleColor {
-        try colourConverter?.sample(of: color) ?? SampleColor(YUVColor(color))
+        if let known = colourSamples[color] { return known }
+        let sample = try colourConverter?.sample(of: color) ?? SampleColor(YUVColor(color))
+        colourSamples[color] = sample
+        return sample
     }
 
     private func draw(
