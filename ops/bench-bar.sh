@@ -42,7 +42,7 @@ rounds="${ROUNDS:-5}"
 farm_times=() local_times=() ffmpeg_times=()
 for ((round = 0; round < rounds; round++)); do
     start=$(now)
-    "$farm" render "$dir/bar.json" -o "$dir/farm.mp4" --data "$data" >/dev/null 2>&1
+    "$farm" render "$dir/bar.json" -o "$dir/farm.mp4" --data "$data" --no-cache >/dev/null 2>&1
     farm_times+=("$(elapsed "$start")")
     start=$(now)
     "$farm" render "$dir/bar.json" -o "$dir/local.mp4" --local >/dev/null 2>&1

@@ -191,7 +191,7 @@ for n in $workers; do
     done
     out="$dir/out-$n.mp4"
     start=$(now)
-    "$farm" submit "$dir/project.json" -o "$out" --data "$data" --chunk-seconds "$chunk_seconds" --watch >/dev/null 2>&1
+    "$farm" submit "$dir/project.json" -o "$out" --data "$data" --chunk-seconds "$chunk_seconds" --no-cache --watch >/dev/null 2>&1
     times[$n]=$(elapsed "$start")
     for pid in "${started[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${started[@]}"; do wait "$pid" 2>/dev/null || true; done

@@ -25,10 +25,10 @@ data="$dir/farm"
 "$farm" render "$dir/demo.json" -o "$dir/warmup.mp4" --data "$data" --workers 1 --chunks 1 >/dev/null 2>&1 || true
 
 start=$(now)
-"$farm" render "$dir/demo.json" -o "$dir/one-worker.mp4" --data "$data" --workers 1 --threads 1 >/dev/null 2>&1
+"$farm" render "$dir/demo.json" -o "$dir/one-worker.mp4" --data "$data" --workers 1 --threads 1 --no-cache >/dev/null 2>&1
 one=$(elapsed "$start")
 start=$(now)
-"$farm" render "$dir/demo.json" -o "$dir/two-workers.mp4" --data "$data" --workers 2 --threads 1 >/dev/null 2>&1
+"$farm" render "$dir/demo.json" -o "$dir/two-workers.mp4" --data "$data" --workers 2 --threads 1 --no-cache >/dev/null 2>&1
 two=$(elapsed "$start")
 m="$dir/media"
 start=$(now)
@@ -70,11 +70,11 @@ PY
 fixed_cost() {
     local project="$1" title="$2" what="$3" target="$4" start whole frames
     start=$(now)
-    "$farm" render "$dir/$project.json" -o "$dir/$project-whole.mkv" --data "$data" --workers 1 --chunks 1 \
+    "$farm" render "$dir/$project.json" -o "$dir/$project-whole.mkv" --data "$data" --workers 1 --chunks 1 --no-cache \
         >/dev/null 2>&1
     whole=$(elapsed "$start")
     start=$(now)
-    "$farm" render "$dir/$project.json" -o "$dir/$project-frames.mkv" --data "$data" --workers 1 --chunk-frames 1 \
+    "$farm" render "$dir/$project.json" -o "$dir/$project-frames.mkv" --data "$data" --workers 1 --chunk-frames 1 --no-cache \
         >/dev/null 2>&1
     frames=$(elapsed "$start")
     echo "== $title"

@@ -62,7 +62,7 @@ rm -f "$dir/farm/logs/"*.log
 cold
 declare -A read_bytes
 start=$(now)
-"$farm" render "$dir/cut.json" -o "$dir/out-farm.mp4" --data "$dir/farm" --workers 2 >/dev/null 2>&1 &
+"$farm" render "$dir/cut.json" -o "$dir/out-farm.mp4" --data "$dir/farm" --workers 2 --no-cache >/dev/null 2>&1 &
 render=$!
 while kill -0 "$render" 2>/dev/null; do
     for pid in $(pgrep -f "farm-worker.*$dir/farm" || true); do

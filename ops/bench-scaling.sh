@@ -71,7 +71,7 @@ for name in demo demo5; do
     for c in "${counts[@]}"; do
         start=$(now)
         taskset -c "$(cores "$c")" "$farm" render "$dir/$name.json" -o "$dir/$name-farm-$c.mp4" --data "$data" \
-            --workers "$c" --threads 1 >/dev/null 2>&1
+            --workers "$c" --threads 1 --no-cache >/dev/null 2>&1
         seconds[$name,farm,$c]=$(elapsed "$start")
         start=$(now)
         taskset -c "$(cores "$c")" "$farm" render "$dir/$name.json" -o "$dir/$name-local-$c.mp4" --local \

@@ -23,8 +23,6 @@ state="$FARM_IMAGES_DIR"
 log() { printf '%s build-images: %s\n' "$(date +%T)" "$*" >&2; }
 exec 9>"$state/build.lock"
 flock -n 9 || { echo "build-images: another build holds $state/build.lock" >&2; exit 1; }
-command -v debootstrap >/dev/null ||
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
 
 # --- 1. The package. ---------------------------------------------------------------------------
 # One Swift build at a time on a machine (the lock every build here takes). FARM_DEB=PATH uses a
@@ -40,12 +38,7 @@ rm -rf "$context" && mkdir -p "$context" && cp "$deb" "$context/"
 log "package: $deb ($(du -h "$deb" | cut -f1))"
 
 # --- 2. The base image. ------------------------------------------------------------------------
-if [[ ! -x "$state/bookworm/usr/bin/apt-get" ]]; then
-    log "debootstrap --variant=minbase bookworm (once)"
-    rm -rf "$state/bookworm.tmp"
-    debootstrap --variant=minbase bookworm "$state/bookworm.tmp" http://deb.debian.org/debian >/dev/null
-    mv "$state/bookworm.tmp" "$state/bookworm"
-fi
+bash ops/debootstrap-bookworm.sh "$state/bookworm"
 base="$state/base"
 if [[ ! -x "$base/usr/bin/apt-get" ]]; then
     log "slimming a copy of it into $base"

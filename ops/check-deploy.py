@@ -27,7 +27,7 @@ What it checks, in every manifest in deploy/k8s:
     Sources/Coordinator/HTTP/MetricsText.swift exports, and each label value one it writes.
 
 Prints one line per problem and exits 1, or a summary line and exits 0; exit 2 when something it
-relies on cannot be read. Runs with the tests' venv, where ops/setup.sh installs
+relies on cannot be read. Runs with the tests' venv, where ops/setup-tests.sh installs
 kubernetes-validate:  .build/otio-venv/bin/python3 ops/check-deploy.py [-v]
 """
 import glob
@@ -44,7 +44,7 @@ try:
     from kubernetes_validate import utils as kubernetes_validate
     from kubernetes_validate.version import __version__ as VALIDATOR_VERSION
 except ImportError as error:
-    print(f"check-deploy: {error}; run it with .build/otio-venv/bin/python3 (ops/setup.sh installs it)",
+    print(f"check-deploy: {error}; run it with .build/otio-venv/bin/python3 (ops/setup-tests.sh installs it)",
           file=sys.stderr)
     sys.exit(2)
 

@@ -15,16 +15,7 @@ commit="$(git rev-parse --short=12 HEAD)"
 [[ -n "$version" ]] || { echo "package-deb: no version in FarmVersion.swift" >&2; exit 1; }
 
 bash ops/setup.sh >&2
-missing=()
-for tool in dpkg-dev lintian libcurl4-openssl-dev; do
-    dpkg-query -W -f='${Status}' "$tool" 2>/dev/null | grep -q "install ok installed" || missing+=("$tool")
-done
-if ((${#missing[@]})); then
-    echo "package-deb: installing ${missing[*]}" >&2
-    sudo=""
-    [[ $(id -u) -eq 0 ]] || sudo="sudo"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash ops/install-packages.sh package-deb dpkg-dev lintian libcurl4-openssl-dev >&2
 
 # The committed tree, with the commit in BuildInfo.swift. The folder is kept between runs, so
 # the build is incremental; files the commit no longer has are removed first.

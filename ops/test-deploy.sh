@@ -51,20 +51,11 @@ trap cleanup EXIT
 cleanup
 
 # --- Artefacts: the package, and a bookworm root file system with it installed. ----------------
-apt_missing=()
-for package in debootstrap iproute2 postgresql; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || apt_missing+=("$package")
-done
-((${#apt_missing[@]} == 0)) || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_missing[@]}" >/dev/null
+bash ops/install-packages.sh test-deploy iproute2 postgresql
 deb="$(bash ops/package-deb.sh "$state/deb")"
 log "package: $deb ($(du -h "$deb" | cut -f1))"
 
-if [[ ! -x "$state/bookworm/usr/bin/apt-get" ]]; then
-    log "debootstrap bookworm (once)"
-    rm -rf "$state/bookworm.tmp"
-    debootstrap --variant=minbase bookworm "$state/bookworm.tmp" http://deb.debian.org/debian >/dev/null
-    mv "$state/bookworm.tmp" "$state/bookworm"
-fi
+bash ops/debootstrap-bookworm.sh "$state/bookworm"
 
 # chroot_mounts ROOT: what a chrooted program needs of the kernel, and the network's resolver.
 chroot_mounts() {

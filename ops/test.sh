@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash ops/setup.sh
+bash ops/setup-tests.sh
 bash ops/lint.sh
 # Every key in docs/project-format.md and every flag in docs/cli.md and --help appears in a test.
 python3 ops/check-documented.py

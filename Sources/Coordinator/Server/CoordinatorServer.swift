@@ -70,7 +70,9 @@ public final class CoordinatorServer {
     public init(configuration: Configuration, logger: Logger = Logger(label: "farm.coordinator")) throws {
         self.configuration = configuration
         self.logger = logger
-        store = try FarmStore(url: configuration.database)
+        store = try FarmStore.connectWhenUp(url: configuration.database) { [logger] error in
+            logger.warning("waiting for the database: \(error)")
+        }
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         try DataFolderClaim.claim(configuration.dataDirectory, identity: store.identity())
         socket = try MessageSocket(.router)

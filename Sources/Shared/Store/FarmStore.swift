@@ -23,6 +23,21 @@ public final class FarmStore {
         try Migrations.apply(on: connection)
     }
 
+    /// Connects once the server is up: a coordinator started beside its database (compose, a
+    /// pod, a boot) waits for it, as it waits out an outage later. `waiting` hears each failed try.
+    /// A refusal that waiting cannot mend (password, database name) is thrown at once.
+    public static func connectWhenUp(url: String, waiting: (PostgresError) -> Void) throws -> FarmStore {
+        var backoff = Backoff()
+        while true {
+            do {
+                return try FarmStore(url: url)
+            } catch let error as PostgresError where error.isConnectionLost {
+                waiting(error)
+                backoff.pause()
+            }
+        }
+    }
+
     /// Wakes whoever listens on channel `farm` (watchers); the payload is the job id.
     func notify(job: Int64) throws {
         try connection.query("SELECT pg_notify('farm', $1)", [String(job)])

@@ -42,10 +42,19 @@ public final class PostgresConnection {
             // libpq puts its hint on a second, indented line; keep the message to one line.
             let message = Self.trimmed(PQerrorMessage(connection)).replacingOccurrences(of: "\n\t", with: " ")
             // No PQfinish here: every stored property is set, so deinit runs and closes it.
-            throw PostgresError(message: "connect to \(Self.redacted(url)): \(message)", state: nil)
+            throw PostgresError(
+                message: "connect to \(Self.redacted(url)): \(message)",
+                state: Self.serverIsDown(url) ? PostgresError.connectionLost : nil)
         }
         Self.silenceNotices(connection)
         try prepareSession()
+    }
+
+    /// No server answers at `url`, or it answers that it is starting or stopping: waiting may
+    /// help. A wrong password or database name is not this.
+    private static func serverIsDown(_ url: String) -> Bool {
+        let ping = PQping(url)
+        return ping == PQPING_NO_RESPONSE || ping == PQPING_REJECT
     }
 
     /// What every session of this connection starts with.

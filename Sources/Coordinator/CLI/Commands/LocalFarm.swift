@@ -127,7 +127,7 @@ struct LocalFarm {
         }
     }
 
-    private func startWorkers(endpoint: String, data: URL, keys: URL) throws -> [Process] {
+    private func startWorkers(endpoint: String, data: URL, keys: URL) throws -> [ChildProcess] {
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("farm-worker")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -135,39 +135,31 @@ struct LocalFarm {
         }
         let logs = data.appendingPathComponent("logs")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
-        return try (1...workers).map { number in
-            let id = workerID(number)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [
-                "--coordinator", endpoint, "--id", id, "--threads", String(encoderThreads),
-                "--scratch", data.appendingPathComponent("scratch").appendingPathComponent(id).path,
-                "--key", keys.appendingPathComponent("\(id).key").path, "--coordinator-key",
-                keys.appendingPathComponent("coordinator/coordinator.pub").path,
-                // Killed, this command leaves no worker rendering for nobody.
-                "--parent", String(getpid()),
-            ]
-            process.standardInput = FileHandle.nullDevice
-            if !verbose {
-                let log = logs.appendingPathComponent("worker-\(number).log")
-                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-                let handle = try FileHandle(forWritingTo: log)
-                process.standardError = handle
-                process.standardOutput = handle
+        var started: [ChildProcess] = []
+        do {
+            for number in 1...workers {
+                let id = workerID(number)
+                let argv = [
+                    binary.path, "--coordinator", endpoint, "--id", id, "--threads", String(encoderThreads),
+                    "--scratch", data.appendingPathComponent("scratch").appendingPathComponent(id).path,
+                    "--key", keys.appendingPathComponent("\(id).key").path, "--coordinator-key",
+                    keys.appendingPathComponent("coordinator/coordinator.pub").path,
+                    // Killed, this command leaves no worker rendering for nobody.
+                    "--parent", String(getpid()),
+                ]
+                let log = verbose ? nil : logs.appendingPathComponent("worker-\(number).log")
+                if let log { try? FileManager.default.removeItem(at: log) }
+                started.append(ChildProcess(pid: try Subprocess.spawn(argv, log: log)))
             }
-            try process.run()
-            return process
+        } catch {
+            stopWorkers(started)
+            throw error
         }
+        return started
     }
 
     private func workerID(_ number: Int) -> String { "local-\(getpid())-\(number)" }
 
     /// SIGTERM, then SIGKILL for any worker still running after five seconds.
-    private func stopWorkers(_ processes: [Process]) {
-        for process in processes where process.isRunning { process.terminate() }
-        let deadline = Date().addingTimeInterval(5)
-        while processes.contains(where: \.isRunning), Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        for process in processes { process.waitUntilExit() }
-    }
+    private func stopWorkers(_ workers: [ChildProcess]) { ChildProcess.stop(workers, grace: 5) }
 }

@@ -46,6 +46,17 @@ public enum Subprocess {
         }
     }
 
+    /// Starts `argv` with both outputs appended to `log`, or sharing ours when `log` is nil.
+    public static func spawn(_ argv: [String], log: URL?) throws -> pid_t {
+        try spawn(argv, directory: nil) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            if let log {
+                posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+                posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            }
+        }
+    }
+
     /// A child that reads what we write and writes what we read, through pipes.
     public struct Piped {
         public var pid: pid_t
