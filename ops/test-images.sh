@@ -176,6 +176,10 @@ if ((compose_status == 0)) && compare "$project/output/compose.mp4" "$state/outp
     log "podman-compose $compose_version: $(grep '^job .* done' "$state/compose.log" | tail -1)"
     log "podman-compose $compose_version: compose.yaml ran the farm: $(podman logs farmtest_coordinator_1 2>&1 |
         grep -c 'joined') worker joins, the coordinator's port published at $(podman port farmtest_coordinator_1 | tr -d '\n')"
+    # podman 4 starts the services at once (it ignores service_healthy): the coordinator may
+    # have come up before PostgreSQL, and waited.
+    log "podman-compose $compose_version: the coordinator waited for the database $(podman logs farmtest_coordinator_1 2>&1 |
+        grep -c 'waiting for the database') times before it led"
 else
     compose ps >>"$state/compose.log" 2>&1 || true
     compose logs >>"$state/compose.log" 2>&1 || true
