@@ -1,3 +1,4 @@
+import FarmCore
 import FarmStore
 import Foundation
 import Logging
@@ -19,10 +20,10 @@ final class DataFolderHealth {
         self.folder = folder
     }
 
-    func failed(_ error: DataFolderError) throws {
+    func failed(_ error: SystemCallError) throws {
         let folder = folder.path
         let text =
-            error.isFull
+            error.isNoSpace
             ? "the coordinator's data folder \(folder) is full (\(error.reason)); uploads wait until space is freed"
             : "the coordinator cannot write in its data folder \(folder) (\(error)); uploads wait until it can"
         guard text != problem else { return }

@@ -78,9 +78,11 @@ struct SegmentCache {
         if Glibc.link(source.path, temporary.path) != 0 {
             try FileManager.default.copyItem(at: source, to: temporary)
         }
-        guard rename(temporary.path, destination.path) == 0 else {
+        do {
+            try SystemCall.retrying("rename", path: destination.path) { rename(temporary.path, destination.path) }
+        } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+            throw error
         }
     }
 }

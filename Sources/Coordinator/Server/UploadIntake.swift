@@ -92,7 +92,7 @@ final class UploadIntake {
         let received: Int64
         do {
             received = try uploads.receive(piece, bytes: bytes, into: folder(chunk.job))
-        } catch let error as DataFolderError {
+        } catch let error as SystemCallError {
             // No answer: the worker sends the piece again after its patience, until there is room.
             try dataFolder.failed(error)
             return
@@ -171,7 +171,7 @@ final class UploadIntake {
                     do {
                         try AtomicFile.fsync(path: upload.url.path)
                     } catch {
-                        outcome = .deferred("\(error.localizedDescription)")
+                        outcome = .deferred("\(error)")
                     }
                 } catch let unavailable as SegmentCheck.Unavailable {
                     outcome = .deferred(unavailable.description)

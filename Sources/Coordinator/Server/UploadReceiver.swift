@@ -29,18 +29,16 @@ final class UploadReceiver {
 
         /// Opens `url` to write, starting empty or, when `resuming`, after the bytes it holds.
         init(url: URL, resuming: Bool) throws {
-            let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | (resuming ? 0 : O_TRUNC), 0o644)
-            guard descriptor >= 0 else { throw DataFolderError(path: url.path, code: errno) }
+            descriptor = try SystemCall.retrying("open", path: url.path) {
+                open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | (resuming ? 0 : O_TRUNC), 0o644)
+            }
             self.url = url
-            self.descriptor = descriptor
             guard resuming else { return }
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
-                let count = buffer.withUnsafeMutableBytes {
-                    pread(descriptor, $0.baseAddress, $0.count, off_t(received))
+                let count = try buffer.withUnsafeMutableBytes { buffer in
+                    try SystemCall.read(descriptor, into: buffer, count: buffer.count, at: received, path: url.path)
                 }
-                if count < 0, errno == EINTR { continue }
-                guard count >= 0 else { throw DataFolderError(path: url.path, code: errno) }
                 guard count > 0 else { break }
                 hasher.update(Array(buffer[..<count]))
                 received += Int64(count)
@@ -51,19 +49,13 @@ final class UploadReceiver {
 
         /// Writes `bytes` after what is held; on failure cuts the file back to what was held.
         func append(_ bytes: [UInt8]) throws {
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes {
-                    pwrite(
-                        descriptor, $0.baseAddress! + written, bytes.count - written, off_t(received) + off_t(written))
+            do {
+                try bytes.withUnsafeBytes { bytes in
+                    try SystemCall.write(descriptor, bytes, at: received, path: url.path)
                 }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else {
-                    let code = count < 0 ? errno : ENOSPC
-                    _ = ftruncate(descriptor, off_t(received))
-                    throw DataFolderError(path: url.path, code: code)
-                }
-                written += count
+            } catch {
+                _ = ftruncate(descriptor, off_t(received))
+                throw error
             }
             hasher.update(bytes)
             received += Int64(bytes.count)
@@ -85,7 +77,7 @@ final class UploadReceiver {
             do {
                 try folder.create()
             } catch {
-                throw DataFolderError(path: folder.incoming.path, code: (error as NSError).posixCode ?? EIO)
+                throw SystemCallError(call: "mkdir", path: folder.incoming.path, code: (error as NSError).posixCode ?? EIO)
             }
             uploads[piece.key] = try Upload(url: folder.upload(piece.key), resuming: false)
         }

@@ -83,18 +83,11 @@ final class PinnedFile {
         // The buffer is reused: until the new block is whole and checked, none is held.
         blockIndex = -1
         if block.count != length { block = [UInt8](repeating: 0, count: length) }
-        var filled = 0
-        while filled < length {
-            let got = block.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + filled, length - filled, off_t(start) + off_t(filled))
-            }
-            if got < 0 && errno == EINTR { continue }
-            // Shorter than its stamp said: the file was cut after it was opened.
-            guard got > 0 else {
-                throw got == 0 ? reads.changed(path: path) : FFmpegError(code: -errno, operation: "read \(path)")
-            }
-            filled += got
+        let filled = try block.withUnsafeMutableBytes { block in
+            try SystemCall.read(descriptor, into: block, count: length, at: start, path: path)
         }
+        // Shorter than its stamp said: the file was cut after it was opened.
+        guard filled == length else { throw reads.changed(path: path) }
         guard let stamp = FileStamp(descriptor: descriptor), stamp.isSameVersion(as: opened) else {
             throw reads.changed(path: path)
         }

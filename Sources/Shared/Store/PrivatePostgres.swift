@@ -164,7 +164,7 @@ public final class PrivatePostgres {
     private func run(_ name: String, _ arguments: [String]) throws -> Subprocess.Result {
         do {
             return try Subprocess.run(binaries.appendingPathComponent(name).path, arguments, as: user)
-        } catch let error as SubprocessError {
+        } catch let error as SystemCallError {
             throw PostgresError(message: "private PostgreSQL in \(directory.path): \(error)", state: nil)
         }
     }

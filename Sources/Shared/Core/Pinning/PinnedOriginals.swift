@@ -49,12 +49,18 @@ public final class PinnedOriginals: PinnedVersionReader {
             let start = block * Int64(MediaReads.blockSize)
             let length = Int(max(0, min(Int64(MediaReads.blockSize), before.size - start)))
             guard length > 0 else { continue }
-            guard Self.read(descriptor, into: &bytes, count: length, at: start) else {
-                let failure = errno
-                // Cut short while read: another version.
+            let read: Int
+            do {
+                read = try bytes.withUnsafeMutableBytes { bytes in
+                    try SystemCall.read(descriptor, into: bytes, count: length, at: start, path: path)
+                }
+            } catch {
+                // Failed while read: perhaps another version.
                 if let now = FileStamp(descriptor: descriptor), !pin.admits(now) { return .changed(path: path) }
-                return .unreadable("reading \(path) failed (errno \(failure))")
+                return .unreadable("the coordinator cannot read the file: \(error)")
             }
+            // Cut short while read: another version.
+            guard read == length else { return .changed(path: path) }
             let hasher = SHA256()
             bytes.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
             found[block] = hasher.finish()
@@ -66,19 +72,5 @@ public final class PinnedOriginals: PinnedVersionReader {
             for block in missing { table[Key(version: version, block: block)] = found[block] }
         }
         return .read(path: path, digests: found)
-    }
-
-    /// Reads exactly `count` bytes at `offset`; false on an error or a file cut short.
-    private static func read(_ descriptor: Int32, into bytes: inout [UInt8], count: Int, at offset: Int64) -> Bool {
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return false }
-            filled += got
-        }
-        return true
     }
 }

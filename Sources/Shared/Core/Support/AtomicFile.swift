@@ -21,14 +21,7 @@ public struct AtomicFile {
     /// Scratch files that are re-rendered after a crash anyway skip the syncs (`durable: false`).
     public func commit(durable: Bool = true) throws {
         if durable { try AtomicFile.fsync(path: temporary.path) }
-        guard rename(temporary.path, destination.path) == 0 else {
-            let code = errno
-            throw CocoaError(
-                .fileWriteUnknown,
-                userInfo: [
-                    NSLocalizedDescriptionKey: "rename to \(destination.path): \(String(cString: strerror(code)))"
-                ])
-        }
+        try SystemCall.retrying("rename", path: destination.path) { rename(temporary.path, destination.path) }
         if durable { try? AtomicFile.fsync(path: destination.deletingLastPathComponent().path) }
     }
 
@@ -66,19 +59,8 @@ public struct AtomicFile {
 
     /// Flushes a file's (or a folder's) contents to disk.
     public static func fsync(path: String) throws {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw CocoaError(
-                .fileReadUnknown,
-                userInfo: [NSLocalizedDescriptionKey: "open \(path): \(String(cString: strerror(code)))"])
-        }
+        let descriptor = try SystemCall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(descriptor) }
-        guard Glibc.fsync(descriptor) == 0 else {
-            let code = errno
-            throw CocoaError(
-                .fileWriteUnknown,
-                userInfo: [NSLocalizedDescriptionKey: "fsync \(path): \(String(cString: strerror(code)))"])
-        }
+        try SystemCall.retrying("fsync", path: path) { Glibc.fsync(descriptor) }
     }
 }

@@ -90,16 +90,21 @@ public final class HelperProcess {
         while true {
             if let line = pending.nextLine() { return String(decoding: line, as: UTF8.self) }
             var poller = pollfd(fd: current.output, events: Int16(POLLIN), revents: 0)
-            let left = max(Duration.zero, deadline - ContinuousClock.now)
-            let ready = poll(&poller, 1, Int32(left / .milliseconds(1)))
-            if ready < 0, errno == EINTR { continue }
+            let ready: Int32
+            let count: Int
+            do {
+                ready = try SystemCall.retrying("poll") {
+                    poll(&poller, 1, Int32(max(Duration.zero, deadline - ContinuousClock.now) / .milliseconds(1)))
+                }
+                count = ready > 0 ? try SystemCall.retrying("read") { read(current.output, &buffer, buffer.count) } : 0
+            } catch {
+                throw Failure(reason: "cannot hear it: \(error)")
+            }
             guard ready > 0 else {
                 kill(current.pid, SIGKILL)
                 stop()
                 throw Failure(reason: "took longer than \(timeoutSeconds) s")
             }
-            let count = read(current.output, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 let status = end()
                 throw Failure(reason: status > 128 ? "crashed (signal \(status - 128))" : "ended (status \(status))")

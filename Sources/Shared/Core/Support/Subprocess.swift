@@ -72,11 +72,12 @@ public enum Subprocess {
         var fromChild: [Int32] = [0, 0]
         // Close-on-exec from the start, so no other child inherits an end; dup2 onto the
         // child's 0 and 1 clears the flag there.
-        guard farm_pipe_cloexec(&toChild) == 0 else { throw SubprocessError(program: argv[0], code: errno) }
-        guard farm_pipe_cloexec(&fromChild) == 0 else {
-            let code = errno
+        try SystemCall.retrying("pipe2", path: argv[0]) { farm_pipe_cloexec(&toChild) }
+        do {
+            try SystemCall.retrying("pipe2", path: argv[0]) { farm_pipe_cloexec(&fromChild) }
+        } catch {
             for end in toChild { close(end) }
-            throw SubprocessError(program: argv[0], code: code)
+            throw error
         }
         defer {
             close(toChild[0])
@@ -121,9 +122,7 @@ public enum Subprocess {
         defer { for argument in cArguments { free(argument) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
-        guard spawned == 0 else {
-            throw SubprocessError(program: argv[0], code: spawned)
-        }
+        try SystemCall.check("posix_spawn", path: argv[0], returned: spawned)
         return pid
     }
 
@@ -139,9 +138,9 @@ public enum Subprocess {
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         var status: Int32 = 0
         while true {
-            let ended = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
+            guard let ended = try? SystemCall.retrying("waitpid", { waitpid(pid, &status, deadline == nil ? 0 : WNOHANG) })
+            else { return -1 }
             if ended == pid { break }
-            if ended < 0 && errno != EINTR { return -1 }
             if let deadline {
                 if Date() > deadline { return nil }
                 usleep(10_000)
@@ -150,13 +149,4 @@ public enum Subprocess {
         // WIFEXITED / WEXITSTATUS are macros Swift does not import.
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
-}
-
-/// A program that could not be started at all.
-public struct SubprocessError: Error, Sendable, CustomStringConvertible {
-    public let program: String
-    /// The errno posix_spawn returned.
-    public let code: Int32
-
-    public var description: String { "cannot run \(program): \(String(cString: strerror(code)))" }
 }
