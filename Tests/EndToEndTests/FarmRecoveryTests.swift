@@ -266,7 +266,9 @@ import Testing
             try farm.wait("the coordinator to find it cannot check uploads") {
                 farm.coordinator?.output.contains("cannot check the upload now") == true
             }
-            #expect(farm.coordinator?.output.contains("posix_spawn \(missing): No such file or directory") == true, "\(farm.logs)")
+            #expect(
+                farm.coordinator?.output.contains("posix_spawn \(missing): No such file or directory") == true,
+                "\(farm.logs)")
             #expect(try farm.attempts(job).allSatisfy { $0.outcome == "running" }, "\(farm.logs)")
             farm.coordinator?.stop()
             try farm.startCoordinator()

@@ -77,7 +77,8 @@ final class UploadReceiver {
             do {
                 try folder.create()
             } catch {
-                throw SystemCallError(call: "mkdir", path: folder.incoming.path, code: (error as NSError).posixCode ?? EIO)
+                throw SystemCallError(
+                    call: "mkdir", path: folder.incoming.path, code: (error as NSError).posixCode ?? EIO)
             }
             uploads[piece.key] = try Upload(url: folder.upload(piece.key), resuming: false)
         }

@@ -138,7 +138,9 @@ public enum Subprocess {
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         var status: Int32 = 0
         while true {
-            guard let ended = try? SystemCall.retrying("waitpid", { waitpid(pid, &status, deadline == nil ? 0 : WNOHANG) })
+            guard
+                let ended = try? SystemCall.retrying(
+                    "waitpid", { waitpid(pid, &status, deadline == nil ? 0 : WNOHANG) })
             else { return -1 }
             if ended == pid { break }
             if let deadline {
