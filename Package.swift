@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "FarmHTTP",
             dependencies: [
-                "FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmCoordinator",
+                "FarmCore", "FarmMedia", "FarmRender", "FarmStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), logging,
             ],

@@ -1,5 +1,4 @@
 import FarmCore
-import FarmMedia
 import FarmStore
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmRender
 import FarmStore
 import Foundation
 import Logging

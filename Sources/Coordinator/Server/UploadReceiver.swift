@@ -1,5 +1,5 @@
 import FarmCore
-import FarmMedia
+import FarmRender
 import FarmWire
 import Foundation
 import Logging

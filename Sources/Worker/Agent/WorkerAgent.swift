@@ -1,5 +1,4 @@
 import FarmCore
-import FarmMedia
 import FarmRender
 import FarmWire
 import Foundation

@@ -1,4 +1,4 @@
-import FarmCoordinator
+import FarmRender
 import FarmCore
 import FarmStore
 import Foundation

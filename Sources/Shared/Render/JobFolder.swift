@@ -1,5 +1,4 @@
 import FarmCore
-import FarmRender
 import Foundation
 
 /// Where the coordinator keeps one job's accepted results and the uploads still arriving.
@@ -24,7 +23,7 @@ public struct JobFolder: Sendable {
 
     /// Keeps a worker's thumbnail of an accepted chunk: a JPEG of at most 256 KiB, or nothing.
     /// A picture for people, so it is written without a sync and a failure is no error.
-    func keepThumbnail(_ base64: String?, chunk index: Int) {
+    public func keepThumbnail(_ base64: String?, chunk index: Int) {
         guard let base64, base64.count <= 350_000, let bytes = Data(base64Encoded: base64),
             bytes.starts(with: [0xFF, 0xD8, 0xFF])
         else { return }
