@@ -106,6 +106,7 @@ let package = Package(
         .testTarget(
             name: "FarmCoordinatorTests",
             dependencies: ["FarmCore", "FarmStore", "FarmWire", "FarmCoordinator", logging]),
+        .testTarget(name: "FarmHTTPTests", dependencies: ["FarmCore", "FarmStore", "FarmHTTP", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "TestSupport"]

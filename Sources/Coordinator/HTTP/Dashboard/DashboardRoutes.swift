@@ -16,7 +16,7 @@ enum DashboardRoutes {
     }
 
     static func addAPI(
-        to api: RouterGroup<BasicRequestContext>, store: StoreQueue, events: FarmEvents, dataDirectory: URL?
+        to api: RouterGroup<BasicRequestContext>, store: StorePool, events: FarmEvents, dataDirectory: URL?
     ) {
         api.get("jobs/:id/chunks") { _, context in
             let id = try APIRoutes.jobID(context)
