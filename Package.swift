@@ -70,7 +70,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), logging,
             ],
-            path: "Sources/Coordinator/HTTP"
+            path: "Sources/Coordinator/HTTP",
+            // The dashboard's page, script and style, as Swift strings made at build time.
+            plugins: ["EmbedFiles"]
         ),
         .target(
             name: "FarmWorker",
@@ -95,6 +97,10 @@ let package = Package(
         .executableTarget(
             name: "Bench", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire"]),
 
+        // The build-time tool behind FarmHTTP's dashboard: web files into a Swift source.
+        .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
+
         .target(
             name: "TestSupport",
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore"],
@@ -106,6 +112,7 @@ let package = Package(
         .testTarget(
             name: "FarmCoordinatorTests",
             dependencies: ["FarmCore", "FarmStore", "FarmWire", "FarmCoordinator", logging]),
+        .testTarget(name: "FarmHTTPTests", dependencies: ["FarmCore", "FarmStore", "FarmHTTP", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "TestSupport"]

@@ -9,7 +9,7 @@ import Hummingbird
 /// token.
 enum APIRoutes {
     static func add(
-        to router: Router<BasicRequestContext>, store: StoreQueue, submissions: SubmitRoute, events: FarmEvents,
+        to router: Router<BasicRequestContext>, store: StorePool, submissions: SubmitRoute, events: FarmEvents,
         dataDirectory: URL?
     ) {
         router.get("healthz") { _, _ in "ok\n" }
@@ -31,7 +31,7 @@ enum APIRoutes {
         }
     }
 
-    private static func addReads(to api: RouterGroup<BasicRequestContext>, store: StoreQueue) {
+    private static func addReads(to api: RouterGroup<BasicRequestContext>, store: StorePool) {
         api.get("jobs") { request, _ in
             let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 50
             guard (1...1000).contains(limit) else { throw APIError(.badRequest, "from 1 to 1000", path: "limit") }
@@ -65,7 +65,7 @@ enum APIRoutes {
         }
     }
 
-    private static func addControls(to api: RouterGroup<BasicRequestContext>, store: StoreQueue) {
+    private static func addControls(to api: RouterGroup<BasicRequestContext>, store: StorePool) {
         api.post("jobs/:id/cancel") { _, context in
             let id = try jobID(context)
             return try await answer(store) { try status(of: $0.cancel(job: id).id, in: $0) }
@@ -155,7 +155,7 @@ enum APIRoutes {
 
     /// Runs `body` against the database and answers with its JSON, or with the error's status.
     static func answer<T: Encodable & Sendable>(
-        _ store: StoreQueue, _ body: @escaping @Sendable (FarmStore) throws -> T
+        _ store: StorePool, _ body: @escaping @Sendable (FarmStore) throws -> T
     ) async throws -> Response {
         do {
             return try JSONBody.response(try await store.run(body))

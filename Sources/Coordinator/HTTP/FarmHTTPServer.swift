@@ -23,7 +23,7 @@ public final class FarmHTTPServer: @unchecked Sendable {
     public init(
         database: String, host: String, port: Int, mediaRoot: URL?, dataDirectory: URL?, logger: Logger
     ) throws {
-        let store = StoreQueue(database: database)
+        let store = StorePool(database: database)
         let router = Router()
         let events = FarmEvents(database: database)
         self.events = events

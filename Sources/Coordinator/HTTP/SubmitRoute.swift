@@ -1,6 +1,4 @@
 import FarmCore
-import FarmMedia
-import FarmRender
 import FarmStore
 import Foundation
 import Hummingbird
@@ -14,8 +12,15 @@ import Hummingbird
 struct SubmitRoute: Sendable {
     /// Where submitted projects' assets are; nil: this farm takes no submissions over HTTP.
     let mediaRoot: URL?
+    /// Where submissions are checked against their media, one at a time: probing and chunk keys
+    /// take seconds for a large project, and hold no database connection meanwhile.
+    private let checking = DispatchQueue(label: "farm.http.submissions")
 
-    func submit(_ request: Request, store: StoreQueue) async throws -> Response {
+    init(mediaRoot: URL?) {
+        self.mediaRoot = mediaRoot
+    }
+
+    func submit(_ request: Request, store: StorePool) async throws -> Response {
         guard let mediaRoot else {
             throw APIError(
                 .conflict, "this farm takes no submissions over HTTP: start farm serve with --media-root DIR")
@@ -23,8 +28,16 @@ struct SubmitRoute: Sendable {
         let buffer = try await request.body.collect(upTo: 16 << 20)
         let bytes = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
         let fields = try Self.fields(bytes)
+        // A connection for the output root's read and for the insert, none between: a token check
+        // or a read never waits for this project's media to be probed.
+        let outputRoot = try await store.run { try $0.outputRoot() }
+        let submission = try await checking.run {
+            try SubmissionCheck.submission(fields, mediaRoot: mediaRoot, outputRoot: outputRoot)
+        }
         let job = try await store.run { store -> JobStatus in
-            try Self.submit(fields, mediaRoot: mediaRoot, in: store)
+            let id = try store.submit(submission)
+            guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
+            return status
         }
         return try JSONBody.response(job, status: .created)
     }
@@ -93,58 +106,5 @@ struct SubmitRoute: Sendable {
         return Fields(
             project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, priority: priority,
             overwrite: overwrite, notify: notify, noCache: noCache)
-    }
-
-    /// Checks and queues the project as `farm submit --media-root ROOT` does.
-    static func submit(_ fields: Fields, mediaRoot: URL, in store: FarmStore) throws -> JobStatus {
-        let file = mediaRoot.appendingPathComponent("project.json").path
-        let projectText = try fields.isTimeline ? imported(fields.project, mediaRoot: mediaRoot) : fields.project
-        var loader = ProjectLoader(mediaRoot: mediaRoot, confined: true)
-        // The user's media is probed in a child process, as the CLI does: a file that crashes
-        // FFmpeg is that asset's problem, not the coordinator's.
-        let isolated = IsolatedMediaProbe(program: Subprocess.currentExecutable)
-        loader.probe = { try isolated.probe(path: $0) }
-        let loaded: LoadedProject
-        do {
-            loaded = try loader.check(try loader.parse(text: projectText, file: file), file: file)
-        } catch let error as ProjectError {
-            var problems = error.diagnostics.map { ($0.path.isEmpty ? nil : "project.\($0.path)", $0.message) }
-            if fields.isTimeline {
-                problems.append(
-                    (nil, "(paths above are in the farm project made from this timeline; farm import writes it)"))
-            }
-            throw APIError.problems(problems)
-        }
-        let check = OutputCheck(path: fields.output, project: loaded.project, projectFile: "project")
-        guard check.problems.isEmpty, let container = check.container else {
-            throw APIError.problems(check.problems.map { ("output", $0) })
-        }
-        let outside = try store.outputRoot()?.problem(with: check.url.path)
-        if let problem = check.replaceProblem(overwrite: fields.overwrite) ?? outside {
-            throw APIError(.badRequest, problem, path: "output")
-        }
-        var submission = try JobSubmission(
-            loaded: loaded, file: file, mediaRoot: mediaRoot, output: check.url, container: container,
-            chunkSize: .seconds(Rational(2)), priority: fields.priority, text: projectText)
-        submission.notifyURL = fields.notify
-        submission.useCache = !fields.noCache
-        let id = try store.submit(submission)
-        guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
-        return status
-    }
-
-    /// The farm project made from an OpenTimelineIO document, its media found as `farm import
-    /// --media-root ROOT` finds it; problems named by their path in the document.
-    static func imported(_ timeline: String, mediaRoot: URL) throws -> String {
-        var options = OTIOImport.Options()
-        options.mediaRoot = mediaRoot
-        do {
-            let result = try OTIOImport.read(
-                Array(timeline.utf8), file: mediaRoot.appendingPathComponent("timeline.otio").path, options: options)
-            return JSONWriter.pretty(result.project)
-        } catch let error as ProjectError {
-            throw APIError.problems(
-                error.diagnostics.map { ($0.path.isEmpty ? "timeline" : "timeline.\($0.path)", $0.message) })
-        }
     }
 }

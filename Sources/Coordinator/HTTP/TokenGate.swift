@@ -6,7 +6,7 @@ import Hummingbird
 /// role covers what it asks: reading takes `read`, submitting `submit`, everything else
 /// `operate` (`TokenRole`).
 struct TokenGate<Context: RequestContext>: RouterMiddleware {
-    let store: StoreQueue
+    let store: StorePool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -21,7 +21,7 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
 
     /// The role of the request's bearer token, or else of the dashboard's session its cookie
     /// names; 401 or 403 with the reason when neither lets it in.
-    static func role(of request: Request, store: StoreQueue) async throws -> TokenRole {
+    static func role(of request: Request, store: StorePool) async throws -> TokenRole {
         if let header = request.headers[.authorization] {
             guard header.hasPrefix("Bearer ") else {
                 throw APIError(.unauthorized, "the Authorization header must be \"Bearer TOKEN\"")

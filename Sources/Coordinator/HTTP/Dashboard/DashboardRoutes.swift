@@ -1,5 +1,5 @@
-import FarmRender
 import FarmCore
+import FarmRender
 import FarmStore
 import Foundation
 import HTTPTypes
@@ -9,14 +9,17 @@ import Hummingbird
 /// the page asks for one), and the calls only it needs: a job's chunk map, its render rate over
 /// time, chunk thumbnails and a stream of server-sent events.
 enum DashboardRoutes {
+    /// `index.html`, `dashboard.js` and `dashboard.css` beside this file, put into the binary at
+    /// build time (`EmbeddedFiles`, made by the EmbedFiles plugin): the dashboard is wherever
+    /// `farm` is, with no files to install and no CDN.
     static func addPages(to router: Router<BasicRequestContext>) {
-        router.get("") { _, _ in page(DashboardPage.html, type: "text/html; charset=utf-8") }
-        router.get("dashboard.js") { _, _ in page(DashboardScript.source, type: "text/javascript; charset=utf-8") }
-        router.get("dashboard.css") { _, _ in page(DashboardStyle.source, type: "text/css; charset=utf-8") }
+        router.get("") { _, _ in page(EmbeddedFiles.indexHTML, type: "text/html; charset=utf-8") }
+        router.get("dashboard.js") { _, _ in page(EmbeddedFiles.dashboardJS, type: "text/javascript; charset=utf-8") }
+        router.get("dashboard.css") { _, _ in page(EmbeddedFiles.dashboardCSS, type: "text/css; charset=utf-8") }
     }
 
     static func addAPI(
-        to api: RouterGroup<BasicRequestContext>, store: StoreQueue, events: FarmEvents, dataDirectory: URL?
+        to api: RouterGroup<BasicRequestContext>, store: StorePool, events: FarmEvents, dataDirectory: URL?
     ) {
         api.get("jobs/:id/chunks") { _, context in
             let id = try APIRoutes.jobID(context)

@@ -13,7 +13,7 @@ enum DashboardSession {
     /// Thirty days, then the dashboard asks for a token again.
     static let seconds = 30 * 86400
 
-    static func add(to router: Router<BasicRequestContext>, store: StoreQueue) {
+    static func add(to router: Router<BasicRequestContext>, store: StorePool) {
         router.post("api/session") { request, _ in
             try Self.refuseOtherPages(request)
             let body = try await JSONBody.decode(Login.self, from: request)
