@@ -34,6 +34,8 @@ enum SchedulerBench {
         defer { database.stop() }
         try countStatements(database)
         let store = try FarmStore(url: database.connectionString)
+        // The bench's own questions about the database: the store runs only the farm's.
+        let statistics = try PostgresConnection(url: database.connectionString)
 
         let clock = ContinuousClock()
         let projectFile = try writeProject(in: folder, chunks: options.chunks)
@@ -70,7 +72,7 @@ enum SchedulerBench {
         // Until every worker has said hello and had its first chunks.
         try workers.run(until: clock.now + .seconds(3))
 
-        try store.connection.query("SELECT pg_stat_statements_reset()")
+        try statistics.query("SELECT pg_stat_statements_reset()")
         let cpuBefore = cpuSeconds(coordinator)
         let simulatorBefore = cpuSeconds(getpid())
         workers.startCounting()
@@ -79,8 +81,11 @@ enum SchedulerBench {
         let window = (clock.now - started) / .seconds(1)
         let cpu = cpuSeconds(coordinator) - cpuBefore
         let simulatorCPU = cpuSeconds(getpid()) - simulatorBefore
-        let statements = try store.connection.query(
-            "SELECT sum(calls) FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'")[0].int(0)
+        let statements: Int64 = try statistics.query(
+            """
+            SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_statements
+            WHERE query NOT LIKE '%pg_stat_statements%'
+            """)[0].decode("calls")
 
         let sorted = workers.latencies.sorted()
         let rate = Double(workers.assignments) / window
@@ -99,11 +104,12 @@ enum SchedulerBench {
             coordinator memory   \(residentMegabytes(coordinator)) MB resident, \(peakMegabytes(coordinator)) MB peak
             simulated workers    \(String(format: "%.2f", simulatorCPU / window)) cores (on the same machine)
             """)
-        try printSlowestStatements(store)
+        try printSlowestStatements(statistics)
         // `farm status` reads the chunks rendering or waiting after a failure one by one: the
         // simulated workers free their slots without an upload, so theirs stay "running".
-        let running = try store.connection.query(
-            "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)])[0].int(0)
+        let running: Int64 = try statistics.query(
+            "SELECT count(*) AS running FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]
+        )[0].decode("running")
         print("chunks left running  \(running) (the simulated workers never upload)")
         try timeStatus(database: database.connectionString, job: job)
     }
@@ -168,16 +174,19 @@ enum SchedulerBench {
             "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
     }
 
-    static func printSlowestStatements(_ store: FarmStore) throws {
+    static func printSlowestStatements(_ statistics: PostgresConnection) throws {
         print("database time by statement (top 5):")
-        for row in try store.connection.query(
+        for row in try statistics.query(
             """
-            SELECT calls, round(total_exec_time)::bigint, regexp_replace(left(query, 70), '\\s+', ' ', 'g')
+            SELECT calls, round(total_exec_time)::bigint AS milliseconds,
+                   regexp_replace(left(query, 70), '\\s+', ' ', 'g') AS statement
             FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'
             ORDER BY total_exec_time DESC LIMIT 5
             """)
         {
-            print(String(format: "  %8lld calls %6lld ms  ", row.int(0), row.int(1)) + row.string(2))
+            let calls: Int64 = try row.decode("calls")
+            let milliseconds: Int64 = try row.decode("milliseconds")
+            print(String(format: "  %8lld calls %6lld ms  ", calls, milliseconds) + (try row.decode("statement")))
         }
     }
 

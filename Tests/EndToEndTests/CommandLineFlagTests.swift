@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// Flags the docs offer that no other test passes, each run end to end and shown to do what
 /// its help says (`ops/check-documented.py` keeps this list complete).
@@ -52,14 +53,16 @@ import Testing
             // over; with two, both are assigned at once, so the second starts before that.
             let first = try farm.store.connection.query(
                 """
-                SELECT extract(epoch FROM a.started_at)::float8, a.frames_done, a.fps FROM attempts a
+                SELECT extract(epoch FROM a.started_at)::float8 AS started, a.frames_done, a.fps FROM attempts a
                     JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 ORDER BY a.started_at LIMIT 2
                 """, [String(job)])
             #expect(first.count == 2)
-            if first.count == 2, let start = Double(first[0].string(0)), let next = Double(first[1].string(0)),
-                let frames = Double(first[0].string(1)), let fps = Double(first[0].string(2)), fps > 0
-            {
+            if first.count == 2, let fps = try first[0].decode("fps", as: Double?.self), fps > 0 {
+                let (start, next) = (
+                    try first[0].decode("started", as: Double.self), try first[1].decode("started", as: Double.self)
+                )
+                let frames = Double(try first[0].decode("frames_done", as: Int64.self))
                 #expect(next < start + frames / fps, "the second chunk waited for the first: \(first)")
             }
         }

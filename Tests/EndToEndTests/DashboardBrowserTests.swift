@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// The dashboard in a real browser (Debian's headless Chromium, driven by selenium from PyPI)
 /// during a real farm render: Tests/Scripts/dashboard_browser.py is the user at the page, this
@@ -55,8 +56,9 @@ import Testing
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             let seen = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
             let chunks = Int(
-                try farm.store.connection.query("SELECT count(*) FROM chunks WHERE job_id = $1", [String(job)])[0].int(
-                    0))
+                try farm.store.connection.query("SELECT count(*) FROM chunks WHERE job_id = $1", [String(job)])[0]
+                    .decode(
+                        "count", as: Int64.self))
             #expect(chunks > 36, "36 video chunks and the audio blocks")
             #expect(seen["chunks"] as? Int == chunks, "a cell per video chunk and audio block: \(seen)")
             #expect((seen["mapStatesSeen"] as? Int ?? 0) >= 3, "the map changed while the page was open: \(seen)")
@@ -70,7 +72,8 @@ import Testing
             }
             // The drain button did what `farm workers drain` does.
             #expect(
-                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.bool(0) == true)
+                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.decode(
+                    "draining", as: Bool.self) == true)
             #expect(try farm.store.job(job)?.state == .done)
         }
     }

@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -59,7 +60,7 @@ import Testing
             try FileManager.default.removeItem(at: filler)
             try FarmOutageTests.expectFinishedUndisturbed(farm, job: job, output: output, reference: reference)
             let cleared = try farm.store.connection.query("SELECT data_folder_problem FROM farm_identity")
-            #expect(cleared[0][0] == nil)
+            #expect(try cleared[0].decode("data_folder_problem", as: String?.self) == nil)
             #expect(farm.coordinator?.output.contains("takes writes again; uploads go on") == true, "\(farm.logs)")
         }
     }

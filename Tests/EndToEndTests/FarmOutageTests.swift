@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,7 @@ import Testing
     static func expectEachChunkRenderedOnce(_ farm: TestFarm, job: Int64) throws {
         let attempts = try farm.attempts(job)
         let chunks = try farm.store.connection.query("SELECT count(*) FROM chunks WHERE job_id = $1", [String(job)])
-        #expect(attempts.count == Int(chunks[0].int(0)), "\(attempts)")
+        #expect(try attempts.count == chunks[0].decode("count", as: Int.self), "\(attempts)")
         #expect(attempts.allSatisfy { $0.attempt == 1 && $0.outcome == "done" }, "\(attempts)\n\(farm.logs)")
     }
 
@@ -34,11 +35,11 @@ import Testing
         try farm.wait("job \(job) mid-way") {
             let rows = try farm.store.connection.query(
                 """
-                SELECT (SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'done'),
+                SELECT (SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'done') AS done,
                        (SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                        WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'running')
+                        WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'running') AS running
                 """, [String(job)])
-            return rows[0].int(0) >= accepted && rows[0].int(1) > 0
+            return try rows[0].decode("done", as: Int.self) >= accepted && rows[0].decode("running", as: Int.self) > 0
         }
     }
 

@@ -1,10 +1,11 @@
 import FarmCore
 import FarmMedia
-import FarmStore
 import FarmWire
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -62,7 +63,7 @@ import Testing
                           AND a.frames_done >= $2 AND a.frames_done < c.end_frame - c.start_frame
                         """, [String(job), String(leastFrames)])
                     guard let row = rows.first else { return false }
-                    candidate = (row.int(0), Int(row.int(1)))
+                    candidate = (try row.decode("chunk_id"), try row.decode("attempt"))
                     return true
                 }
                 let (chunk, attempt) = try #require(candidate)
@@ -85,9 +86,16 @@ import Testing
                 "SELECT attempt, worker_id, outcome FROM attempts WHERE chunk_id = $1 ORDER BY attempt", [String(chunk)]
             )
             #expect(history.count >= 2)
-            #expect(history.first { $0.int(0) == Int64(attempt) }?.string(2) == "lost")
-            #expect(history.last?.string(1) == "survivor")
-            #expect(history.last?.string(2) == "done")
+            let attempts = try history.map { row in
+                (
+                    attempt: try row.decode("attempt", as: Int.self),
+                    worker: try row.decode("worker_id", as: String.self),
+                    outcome: try row.decode("outcome", as: String.self)
+                )
+            }
+            #expect(attempts.first { $0.attempt == attempt }?.outcome == "lost")
+            #expect(attempts.last?.worker == "survivor")
+            #expect(attempts.last?.outcome == "done")
 
             // Replay the killed attempt's result to the coordinator's socket under the victim's
             // name: no one holds that attempt any more, so the pieces and the result are dropped
@@ -112,7 +120,7 @@ import Testing
             }
             #expect(answers.isEmpty, "\(answers)")
             #expect(try farm.store.chunk(chunk)?.state == .done)
-            #expect(try farm.store.chunk(chunk)?.attempt == history.last.map { Int($0.int(0)) })
+            #expect(try farm.store.chunk(chunk)?.attempt == attempts.last?.attempt)
             #expect(try SHA256.file(segment.path) == before)
         }
     }
@@ -129,14 +137,14 @@ import Testing
             try farm.wait("two chunks accepted") {
                 acceptedBeforeKill = try farm.store.connection.query(
                     "SELECT id FROM chunks WHERE job_id = $1 AND state = 'done'", [String(job)]
-                ).map { $0.int(0) }
+                ).map { try $0.decode("id") }
                 return acceptedBeforeKill.count >= 2
             }
             farm.coordinator?.kill(SIGKILL)
             // The database still holds everything; a new coordinator takes over.
             acceptedBeforeKill = try farm.store.connection.query(
                 "SELECT id FROM chunks WHERE job_id = $1 AND state = 'done'", [String(job)]
-            ).map { $0.int(0) }
+            ).map { try $0.decode("id") }
             Thread.sleep(forTimeInterval: 1)
             try farm.startCoordinator()
             let record = try farm.finish(job)
@@ -145,7 +153,7 @@ import Testing
             for chunk in acceptedBeforeKill {
                 let attempts = try farm.store.connection.query(
                     "SELECT count(*) FROM attempts WHERE chunk_id = $1", [String(chunk)])
-                #expect(attempts.first?.int(0) == 1, "chunk \(chunk) was rendered again")
+                #expect(try attempts.first?.decode("count", as: Int64.self) == 1, "chunk \(chunk) was rendered again")
             }
         }
     }
@@ -192,7 +200,7 @@ import Testing
             }
             let open = try farm.store.connection.query(
                 "SELECT idx FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)]
-            ).map { Int($0.int(0)) }
+            ).map { try $0.decode("idx", as: Int.self) }
             #expect(open.contains(try #require(failures.first?.index)))
             let retry = try farm.cli(["retry", String(job)])
             #expect(retry.status == 0, "\(retry.stderr)")

@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -93,7 +94,7 @@ import Testing
                 "SELECT j.id, count(*) FROM jobs j JOIN chunks c ON c.job_id = j.id AND c.kind = 'video' "
                     + "GROUP BY j.id ORDER BY j.id"
             )
-            #expect(chunkCounts.map { $0.int(1) } == [120, 2, 1])
+            #expect(try chunkCounts.map { try $0.decode("count", as: Int64.self) } == [120, 2, 1])
         }
     }
 

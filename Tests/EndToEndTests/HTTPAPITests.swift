@@ -149,7 +149,8 @@ import Testing
             }
             #expect(try Self.call("POST", "\(base)/api/workers/w1/drain", token: operate).status == 200)
             #expect(
-                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.bool(0) == true)
+                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.decode(
+                    "draining", as: Bool.self) == true)
             #expect(try Self.call("POST", "\(base)/api/workers/w1/undrain", token: operate).status == 200)
             #expect(try farm.finish(job).state == .done)
             // What the accepted results weigh, before they are pruned below.
@@ -170,7 +171,7 @@ import Testing
             #expect(scraped.status == 200)
             let samples = try Self.parseMetrics(scraped.body)
             let chunksDone = try farm.store.connection.query("SELECT count(*) FROM chunks WHERE state = 'done'")[0]
-                .int(0)
+                .decode("count", as: Int64.self)
             #expect(samples["farm_frames_rendered_total"] == 240, "\(samples)")
             #expect(samples[#"farm_chunks{state="done"}"#] == Double(chunksDone), "\(samples)")
             #expect(samples[#"farm_jobs{state="done"}"#] == 1 && samples[#"farm_jobs{state="queued"}"#] == 0)
@@ -179,22 +180,23 @@ import Testing
             #expect(workersCounted == 1, "\(samples)")
             #expect((samples[#"farm_worker_fps{worker="w1"}"#] ?? 0) > 0)
             // The counters and histograms kept in the database, against what happened.
-            let sql = { (query: String) in Double(try farm.store.connection.query(query)[0].int(0)) }
-            let accepted = try sql("SELECT count(*) FROM attempts WHERE outcome = 'done'")
+            // Each query's one column is named `total`.
+            let sql = { (query: String) in try farm.store.connection.query(query)[0].decode("total", as: Double.self) }
+            let accepted = try sql("SELECT count(*) AS total FROM attempts WHERE outcome = 'done'")
             #expect(samples["farm_upload_bytes_total"] == Double(resultBytes), "\(samples)")
             #expect(
                 samples["farm_samples_rendered_total"]
-                    == (try sql("SELECT sum(end_frame - start_frame) FROM chunks WHERE kind = 'audio'")))
+                    == (try sql("SELECT sum(end_frame - start_frame) AS total FROM chunks WHERE kind = 'audio'")))
             #expect(samples["farm_samples_rendered_total"] == Double(8 * 48000), "8 s at 48 kHz")
             #expect(samples["farm_verify_seconds_count"] == accepted && accepted == 5, "\(samples)")
             #expect(samples[#"farm_verify_seconds_bucket{le="+Inf"}"#] == accepted)
             #expect(samples["farm_join_seconds_count"] == 1 && (samples["farm_join_seconds_sum"] ?? 0) > 0)
             #expect(
                 samples["farm_lease_expiries_total"]
-                    == (try sql("SELECT count(*) FROM attempts WHERE outcome = 'lost'")))
+                    == (try sql("SELECT count(*) AS total FROM attempts WHERE outcome = 'lost'")))
             #expect(
                 samples["farm_attempts_failed_total"]
-                    == (try sql("SELECT count(*) FROM attempts WHERE outcome = 'failed'")))
+                    == (try sql("SELECT count(*) AS total FROM attempts WHERE outcome = 'failed'")))
             #expect(samples[#"farm_chunks{state="failed"}"#] == 0)
 
             // A revoked token answers 401 from then on.
@@ -298,8 +300,8 @@ import Testing
             let job = try JSONDecoder().decode(JobStatus.self, from: Data(queued.body.utf8))
             #expect(job.frameCount == 48)
             #expect(
-                try farm.store.connection.query("SELECT notify_url FROM jobs WHERE id = $1", [String(job.id)]).first?[0]
-                    == "http://127.0.0.1:9/hook")
+                try farm.store.connection.query("SELECT notify_url FROM jobs WHERE id = $1", [String(job.id)]).first?
+                    .decode("notify_url", as: String?.self) == "http://127.0.0.1:9/hook")
             try farm.startWorker("w1")
             #expect(try farm.finish(job.id).state == .done)
             #expect(try frameHashes(URL(fileURLWithPath: output)).count == 48)
@@ -320,10 +322,10 @@ import Testing
                     """
                     SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                     WHERE c.job_id = $1 AND a.outcome = 'reused'
-                    """, [String(id)])[0].int(0)
+                    """, [String(id)])[0].decode("count", as: Int64.self)
             }
             let chunks = try farm.store.connection.query(
-                "SELECT count(*) FROM chunks WHERE job_id = $1", [String(job.id)])[0].int(0)
+                "SELECT count(*) FROM chunks WHERE job_id = $1", [String(job.id)])[0].decode("count", as: Int64.self)
             let reader = try farm.cli(["tokens", "create", "watcher", "--role", "read"]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             let counted = { (name: String) in

@@ -1,10 +1,11 @@
 import FarmCore
 import FarmMedia
-import FarmStore
 import FarmWire
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// A peer on the coordinator's port that is not a well-behaved worker: it cannot upload for an
 /// attempt it does not hold, and flooding without reading the replies does not stall the farm.
@@ -127,7 +128,11 @@ import Testing
         let live = try farm.store.connection.query(
             "SELECT frames_done, outcome FROM attempts WHERE chunk_id = $1 AND attempt = $2",
             [String(key.chunk), String(key.attempt)])
-        #expect(live.first.map { $0.int(0) < 99_999 && $0.string(1) != "failed" } == true, "\(live)")
+        let row = try #require(live.first, "the attempt's row")
+        #expect(
+            try row.decode("frames_done", as: Int64.self) < 99_999
+                && row.decode("outcome", as: String.self) != "failed",
+            "\(row)")
     }
 
     /// Waits for `count` welcomes on `socket`, skipping other messages; fails after 30 s.

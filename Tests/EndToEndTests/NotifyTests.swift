@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// `farm submit --notify URL`: a receiver on loopback (Tests/Scripts/notify_receiver.py) hears of
 /// each job once when it ends, signed with the farm's secret, and a receiver that refuses at
@@ -73,7 +74,7 @@ import Testing
             // Told, then nothing more: the farm records each delivery.
             try farm.wait("every notice delivered", timeout: 60) {
                 try farm.store.connection.query(
-                    "SELECT count(*) FROM jobs WHERE notified_at IS NOT NULL")[0].int(0) == 3
+                    "SELECT count(*) FROM jobs WHERE notified_at IS NOT NULL")[0].decode("count", as: Int64.self) == 3
             }
             Thread.sleep(forTimeInterval: 3)
             let deliveries = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map {
@@ -123,24 +124,28 @@ import Testing
             let metadata = try submitAndCancel("metadata", notify: "http://169.254.169.254/latest/meta-data")
             let redirected = try submitAndCancel("redirected", notify: "\(base)/redirect")
             let notice = { (job: Int64) in
-                try farm.store.connection.query(
-                    "SELECT notify_attempts, notify_error, notify_next_at IS NULL FROM jobs WHERE id = $1",
+                let row = try farm.store.connection.query(
+                    "SELECT notify_attempts, notify_error, notify_next_at IS NULL AS given_up FROM jobs WHERE id = $1",
                     [String(job)])[0]
+                return (
+                    attempts: try row.decode("notify_attempts", as: Int.self),
+                    error: try row.decode("notify_error", as: String?.self),
+                    givenUp: try row.decode("given_up", as: Bool.self)
+                )
             }
             try farm.wait("both notices tried", timeout: 30) {
-                try notice(metadata).int(0) >= 1 && notice(redirected).int(0) >= 1
+                try notice(metadata).attempts >= 1 && notice(redirected).attempts >= 1
             }
             let refused = try notice(metadata)
-            #expect(refused.int(0) == 1 && refused.bool(2) == true, "never tried again")
-            #expect(
-                refused.string(1) == "169.254.169.254 is 169.254.169.254, outside --notify-allow", "\(refused.values)")
-            #expect(try notice(redirected).string(1) == "HTTP 302")
+            #expect(refused.attempts == 1 && refused.givenUp, "never tried again")
+            #expect(refused.error == "169.254.169.254 is 169.254.169.254, outside --notify-allow", "\(refused)")
+            #expect(try notice(redirected).error == "HTTP 302")
             Thread.sleep(forTimeInterval: 1)
             let requests = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map {
                 try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
             }
             #expect(requests.allSatisfy { $0["path"] as? String == "/redirect" }, "\(requests)")
-            #expect(try notice(metadata).int(0) == 1)
+            #expect(try notice(metadata).attempts == 1)
         }
     }
 }

@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -24,8 +25,14 @@ import Testing
         try farm.json(JobDetail.self, ["status", String(job)])
     }
 
+    /// The one value of `sql`, a `SELECT count(...)` left unnamed (so its column is `count`).
     static func count(_ farm: TestFarm, _ sql: String, _ parameters: [String?] = []) throws -> Int64 {
-        try farm.store.connection.query(sql, parameters)[0].int(0)
+        try farm.store.connection.query(sql, parameters)[0].decode("count")
+    }
+
+    /// The newest attempt's id, 0 before the first.
+    static func lastAttempt(_ farm: TestFarm) throws -> Int64 {
+        try farm.store.connection.query("SELECT coalesce(max(id), 0) AS id FROM attempts")[0].decode("id")
     }
 
     // MARK: farm watch
@@ -105,7 +112,7 @@ import Testing
                 let before = try Self.count(farm, doneChunks, [String(job)])
                 let attemptsBefore = try ["w1", "w2"].map { try Self.count(farm, doneAttempts, [$0]) }
                 let registeredBefore = try Set(
-                    farm.store.connection.query("SELECT id FROM workers").map { $0.string(0) })
+                    farm.store.connection.query("SELECT id FROM workers").map { try $0.decode("id", as: String.self) })
                 let status = try #require(try farm.json([JobStatus].self, ["status"]).first { $0.id == job })
                 let workers = try farm.json([WorkerStatus].self, ["workers"])
                 let after = try Self.count(farm, doneChunks, [String(job)])
@@ -124,7 +131,7 @@ import Testing
 
                 // A worker may say hello between the reads: what was printed lies between them.
                 let registeredAfter = try Set(
-                    farm.store.connection.query("SELECT id FROM workers").map { $0.string(0) })
+                    farm.store.connection.query("SELECT id FROM workers").map { try $0.decode("id", as: String.self) })
                 let printed = Set(workers.map(\.id))
                 #expect(
                     registeredBefore.isSubset(of: printed) && printed.isSubset(of: registeredAfter),
@@ -319,7 +326,7 @@ import Testing
                     "SELECT c.job_id FROM attempts a JOIN chunks c ON c.id = a.chunk_id "
                         + "WHERE a.outcome = 'running' AND a.frames_done > 0"
                 )
-                job = rows.first?.int(0) ?? 0
+                job = try rows.first?.decode("job_id") ?? 0
                 return !rows.isEmpty
             }
             let cancel = try farm.cli(["cancel", String(job)])
@@ -357,7 +364,7 @@ import Testing
                     [String(job)]) >= 2
             }
             #expect(try farm.cli(["pause", String(job)]).status == 0)
-            let lastAttempt = try Self.count(farm, "SELECT max(id) FROM attempts")
+            let lastAttempt = try Self.lastAttempt(farm)
             // What was already assigned finishes; then nothing moves.
             try farm.wait("assigned chunks to finish") {
                 try Self.count(
@@ -421,7 +428,7 @@ import Testing
             let attemptIDs = { (job: Int64) in
                 try farm.store.connection.query(
                     "SELECT a.id FROM attempts a JOIN chunks c ON c.id = a.chunk_id WHERE c.job_id = $1", [String(job)]
-                ).map { $0.int(0) }
+                ).map { try $0.decode("id", as: Int64.self) }
             }
             let highIDs = try attemptIDs(high)
             let lowIDs = try attemptIDs(low)
@@ -442,7 +449,7 @@ import Testing
                 try !farm.attempts(third).filter { $0.worker == "w1" && $0.outcome == "done" }.isEmpty
             }
             #expect(try farm.cli(["workers", "drain", "w1"]).status == 0)
-            let drainedAt = try Self.count(farm, "SELECT max(id) FROM attempts")
+            let drainedAt = try Self.lastAttempt(farm)
             let record = try farm.finish(third)
             #expect(record.state == .done)
             let late = try Self.count(

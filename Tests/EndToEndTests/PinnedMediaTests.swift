@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -92,7 +93,7 @@ import Testing
             // The other media the failing chunk read (the overlaid b) was recorded as it is.
             let recorded = try farm.store.connection.query(
                 "SELECT count(*) FROM media_blocks WHERE version <> $1 AND sha256 ~ '^[0-9a-f]{64}$'", [version])
-            #expect(try #require(recorded.first).int(0) >= 1)
+            #expect(try #require(recorded.first).decode("count", as: Int64.self) >= 1)
         }
     }
 
@@ -151,7 +152,10 @@ import Testing
                     "SELECT block, sha256 FROM media_blocks WHERE version = $1", [version])
                 let expected = try Self.blockDigests(original)
                 #expect(!recorded.isEmpty, "\(asset): no block of the submitted version recorded")
-                for row in recorded { #expect(row.string(1) == expected[row.int(0)], "\(asset) block \(row.int(0))") }
+                for row in recorded {
+                    let block: Int64 = try row.decode("block")
+                    #expect(try row.decode("sha256", as: String.self) == expected[block], "\(asset) block \(block)")
+                }
             }
             // Nothing but the submitted versions: a copy's digests are checked, never recorded.
             let versions = try farm.store.connection.query("SELECT DISTINCT version FROM media_blocks").count
@@ -208,7 +212,7 @@ import Testing
             let recordedBefore = try farm.store.connection.query(
                 "SELECT block FROM media_blocks WHERE version = $1",
                 [try #require(FileStamp(path: original.path)).version]
-            ).map { $0.int(0) }
+            ).map { try $0.decode("block", as: Int64.self) }
             try Self.change(copy, .rewrittenInPlace)
             let middle = Int64(try #require(fileSize(copy)) / 2) / Int64(MediaReads.blockSize)
             #expect(middle >= 3, "the change must lie in a block of the video stream, past the header")
@@ -225,7 +229,7 @@ import Testing
             let recorded = try farm.store.connection.query(
                 "SELECT sha256 FROM media_blocks WHERE version = $1 AND block = $2",
                 [try #require(FileStamp(path: original.path)).version, String(middle)]
-            ).map { $0.string(0) }
+            ).map { try $0.decode("sha256", as: String.self) }
             let (pinned, copied) = (try Self.blockDigests(original)[middle], try Self.blockDigests(copy)[middle])
             #expect(pinned != copied)
             #expect(recorded.allSatisfy { $0 == pinned }, "\(recorded)")
@@ -261,7 +265,7 @@ import Testing
             #expect(error.contains("failed on"), "\(error)")
             #expect(!FileManager.default.fileExists(atPath: output.path))
             let recorded = try farm.store.connection.query("SELECT count(*) FROM media_blocks")
-            #expect(recorded.first?.int(0) == 0, "a copy's digest is never recorded")
+            #expect(try recorded.first?.decode("count", as: Int64.self) == 0, "a copy's digest is never recorded")
         }
     }
 }

@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +37,9 @@ import Testing
             let store = try FarmStore(url: database)
             let blocks = try store.connection.query(
                 "SELECT count(*) FROM chunks WHERE kind = 'audio' GROUP BY job_id ORDER BY job_id")
-            #expect(blocks.map { $0.int(0) } == [3, 3], "every farm job splits the sound into the same three blocks")
+            #expect(
+                try blocks.map { try $0.decode("count", as: Int64.self) } == [3, 3],
+                "every farm job splits the sound into the same three blocks")
         }
     }
 
@@ -101,7 +104,7 @@ import Testing
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "90"])
             let rendering = """
-                SELECT c.kind || ' ' || c.idx FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                SELECT c.kind || ' ' || c.idx AS chunk FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 AND a.worker_id = 'busy' AND a.outcome = 'running'
                 """
             // Its audio block, rendered first, may still be uploading or in verification when the
@@ -123,11 +126,14 @@ import Testing
             try farm.wait("a chunk the stopped worker finished to be accepted", timeout: 30) {
                 try farm.store.connection.query(rendering, [String(job)]).count <= 1
             }
-            let held = try farm.store.connection.query(rendering, [String(job)]).map { $0.string(0) }
+            let held = try farm.store.connection.query(rendering, [String(job)]).map {
+                try $0.decode("chunk", as: String.self)
+            }
             try farm.startWorker("idle")
             try farm.wait("every chunk but the stopped worker's to be done") {
                 let open = try farm.store.connection.query(
-                    "SELECT count(*) FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)])[0].int(0)
+                    "SELECT count(*) FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)]
+                )[0].decode("count", as: Int64.self)
                 return open == Int64(held.count)
             }
             let attempts = try farm.attempts(job)
@@ -135,7 +141,9 @@ import Testing
             print("held by the stopped worker: \(held); attempts: \(made)")
             #expect(held.count == 1, "the busy worker held \(held) while rendering one chunk")
             #expect(attempts.allSatisfy { $0.attempt == 1 })
-            let stillHeld = try farm.store.connection.query(rendering, [String(job)]).map { $0.string(0) }
+            let stillHeld = try farm.store.connection.query(rendering, [String(job)]).map {
+                try $0.decode("chunk", as: String.self)
+            }
             #expect(stillHeld == held)
             kill(busy.process.processIdentifier, SIGCONT)
             let record = try farm.finish(job)

@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// Re-rendering only what an edit changed: the segment cache on a real farm.
 @Suite struct SegmentCacheTests {
@@ -37,10 +38,10 @@ import Testing
     static func rendered(_ farm: TestFarm, job: Int64) throws -> [String] {
         try farm.store.connection.query(
             """
-            SELECT c.kind || ' ' || c.idx FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+            SELECT c.kind || ' ' || c.idx AS chunk FROM attempts a JOIN chunks c ON c.id = a.chunk_id
             WHERE c.job_id = $1 AND a.outcome = 'done' ORDER BY c.kind DESC, c.idx
             """, [String(job)]
-        ).map { try $0.string(0) }
+        ).map { try $0.decode("chunk") }
     }
 
     /// An editor's timeline exported again after a trim: submitted as .otio both times, only
@@ -116,7 +117,7 @@ import Testing
                 """
                 SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 AND a.outcome = 'reused' AND a.worker_id = 'cache'
-                """, [String(again)])[0].int(0)
+                """, [String(again)])[0].decode("count", as: Int64.self)
             #expect(reused == 34)
             #expect(try farm.cli(["logs", String(again)]).stdout.contains("reused"))
             let status = try farm.cli(["status", String(again)]).stdout
@@ -133,7 +134,7 @@ import Testing
             // A cached segment with bytes flipped: found by its checksum, rendered again, never joined.
             let key = try farm.store.connection.query(
                 "SELECT content_key FROM chunks WHERE job_id = $1 AND kind = 'video' AND idx = 3", [String(again)])[0]
-                .string(0)
+                .decode("content_key", as: String.self)
             let cached = farm.dataDirectory.appendingPathComponent("cache").appendingPathComponent(key)
             let handle = try FileHandle(forUpdating: cached)
             try handle.seek(toOffset: 200)

@@ -1,9 +1,10 @@
 import FarmCore
-import FarmStore
 import FarmWire
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// A farm with keys admits only workers whose public key it was given, and a worker is its key:
 /// a peer cannot connect without an allowed key, nor speak under another worker's id.
@@ -82,7 +83,8 @@ import Testing
                 farm.coordinator!.output.contains(#"dropped a message: worker id "w1" does not belong to key "w3""#)
             }
             #expect(
-                try farm.store.connection.query("SELECT host FROM workers WHERE id = 'w1'").first?.string(0) != "forger"
+                try farm.store.connection.query("SELECT host FROM workers WHERE id = 'w1'").first?.decode(
+                    "host", as: String.self) != "forger"
             )
             #expect(try farm.store.chunk(1)?.attempt == 1)
         }

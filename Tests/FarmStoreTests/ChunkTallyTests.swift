@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// `farm status` reads per-job counts kept by a trigger (migration 9) instead of counting
 /// every chunk: after every kind of change they equal a count made the slow way.
@@ -12,17 +13,19 @@ import Testing
     static func recount(_ store: FarmStore, _ job: Int64) throws -> (counts: [Int64], frames: Int64) {
         let row = try store.connection.query(
             """
-            SELECT count(*) FILTER (WHERE c.state = 'queued' AND a.outcome IS DISTINCT FROM 'failed'),
-                   count(*) FILTER (WHERE c.state = 'running'), count(*) FILTER (WHERE c.state = 'done'),
-                   count(*) FILTER (WHERE c.state = 'queued' AND a.outcome = 'failed'), count(*),
+            SELECT count(*) FILTER (WHERE c.state = 'queued' AND a.outcome IS DISTINCT FROM 'failed') AS queued,
+                   count(*) FILTER (WHERE c.state = 'running') AS running,
+                   count(*) FILTER (WHERE c.state = 'done') AS done,
+                   count(*) FILTER (WHERE c.state = 'queued' AND a.outcome = 'failed') AS failed, count(*) AS total,
                    coalesce(sum(CASE WHEN c.kind <> 'video' THEN 0
                                      WHEN c.state = 'done' THEN c.end_frame - c.start_frame
                                      WHEN c.state = 'running' AND a.outcome = 'running' THEN a.frames_done
-                                     ELSE 0 END), 0)
+                                     ELSE 0 END), 0) AS frames
             FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
             WHERE c.job_id = $1
             """, [String(job)])[0]
-        return ((0..<5).map { row.int($0) }, row.int(5))
+        let counts = try ["queued", "running", "done", "failed", "total"].map { try row.decode($0, as: Int64.self) }
+        return (counts, try row.decode("frames"))
     }
 
     static func expectKeptCountsMatch(_ store: FarmStore, _ jobs: [Int64], _ step: String) throws {
@@ -65,7 +68,8 @@ import Testing
         try Self.expectKeptCountsMatch(store, jobs, "lease expiry")
 
         #expect(try store.compactTallies() > 0)
-        let rows = try store.connection.query("SELECT count(*) FROM chunk_tallies")[0].int(0)
+        let rows = try store.connection.query("SELECT count(*) AS rows FROM chunk_tallies")[0].decode(
+            "rows", as: Int64.self)
         #expect(rows == 2, "one row per job once folded")
         try Self.expectKeptCountsMatch(store, jobs, "folding")
 
@@ -78,7 +82,9 @@ import Testing
 
         try store.connection.query("DELETE FROM jobs WHERE id = $1", [String(second)])
         try store.compactTallies()
-        let left = try store.connection.query("SELECT DISTINCT job_id FROM chunk_tallies").map { $0.int(0) }
+        let left = try store.connection.query("SELECT DISTINCT job_id FROM chunk_tallies").map {
+            try $0.decode("job_id", as: Int64.self)
+        }
         #expect(left == [first], "a deleted job's counts fold to nothing")
         try Self.expectKeptCountsMatch(store, [first], "a deletion")
     }
@@ -94,7 +100,8 @@ import Testing
         }
         _ = try store.cancel(job: job)
         _ = try store.retry(job: job)
-        let kept = try store.connection.query("SELECT frames_kept FROM jobs WHERE id = $1", [String(job)])[0].int(0)
+        let kept = try store.connection.query("SELECT frames_kept FROM jobs WHERE id = $1", [String(job)])[0].decode(
+            "frames_kept", as: Int64.self)
         #expect(kept == 20)
         let status = try #require(try store.jobStatuses(id: job).first)
         #expect(status.framesDone == 20)

@@ -47,8 +47,8 @@ import Testing
             #expect(errors.all.isEmpty, "\(errors.all)")
             // Two first runs and the victim's second.
             #expect(runs.value == 3)
-            let rows = try setup.query("SELECT id, array_length(touched_by, 1) FROM pair ORDER BY id")
-            #expect(rows.map { $0.int(1) } == [2, 2])
+            let rows = try setup.query("SELECT id, array_length(touched_by, 1) AS touches FROM pair ORDER BY id")
+            #expect(try rows.map { try $0.decode("touches", as: Int.self) } == [2, 2])
         }
     }
 

@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// The first render to read a block of a version records its digest; every later one must
 /// match it, in any job; another version of the file is another set of blocks. A copy's
@@ -24,7 +25,7 @@ import Testing
         // Another version (the file rewritten, so another ctime) starts its own record.
         #expect(try store.checkMediaBlocks([Self.block("v2", 0, "ab")]).changed == nil)
         let recorded = try store.connection.query("SELECT version, block, sha256 FROM media_blocks ORDER BY 1, 2")
-            .map { "\($0.string(0)) \($0.int(1)) \($0.string(2))" }
+            .map(Self.describe)
         #expect(recorded == ["v1 0 aa", "v1 1 bb", "v1 2 cc", "v2 0 ab"])
     }
 
@@ -44,7 +45,13 @@ import Testing
         #expect(
             second.changed?.description == "assets.clip: media changed since the job was submitted (/node/clip.mov)")
         let recorded = try store.connection.query("SELECT version, block, sha256 FROM media_blocks ORDER BY 1, 2")
-            .map { "\($0.string(0)) \($0.int(1)) \($0.string(2))" }
+            .map(Self.describe)
         #expect(recorded == ["v1 0 aa", "v1 1 bb"])
+    }
+
+    /// A recorded block as "version block sha256".
+    static func describe(_ row: PostgresRow) throws -> String {
+        "\(try row.decode("version", as: String.self)) \(try row.decode("block", as: Int64.self)) "
+            + (try row.decode("sha256", as: String.self))
     }
 }

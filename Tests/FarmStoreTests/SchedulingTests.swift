@@ -1,8 +1,9 @@
 import FarmCore
-import FarmStore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import FarmStore
 
 /// The store's scheduling rules against a real PostgreSQL: claims, the attempt fence, lease
 /// expiry and the per-worker blocklist, without a coordinator in between.
@@ -39,7 +40,7 @@ import Testing
     static func outcomes(_ store: FarmStore, chunk: Int64) throws -> [(attempt: Int, worker: String, outcome: String)] {
         try store.connection.query(
             "SELECT attempt, worker_id, outcome FROM attempts WHERE chunk_id = $1 ORDER BY attempt", [String(chunk)]
-        ).map { (Int($0.int(0)), $0.string(1), $0.string(2)) }
+        ).map { row in (try row.decode("attempt"), try row.decode("worker_id"), try row.decode("outcome")) }
     }
 
     @Test func claimsHandOutTheAudioFirstThenFramesInOrderEachOnce() throws {
@@ -137,8 +138,8 @@ import Testing
         #expect(try store.chunk(claimed.key.chunk)?.state == .queued)
         let history = try store.connection.query(
             "SELECT outcome, error FROM attempts WHERE chunk_id = $1", [String(claimed.key.chunk)])
-        #expect(history.map { $0.string(0) } == ["lost"])
-        #expect(history.first?.string(1) == "lease expired: worker went silent")
+        #expect(try history.map { try $0.decode("outcome", as: String.self) } == ["lost"])
+        #expect(try history.first?.decode("error", as: String?.self) == "lease expired: worker went silent")
         // The worker reports it again later: it is told the attempt is stale.
         #expect(try Self.renew(store, "w1", [claimed.key], leaseSeconds: 30) == [claimed.key])
     }
@@ -193,7 +194,7 @@ import Testing
         // The CHECK constraint guards the column; a newer farm could widen it.
         try store.connection.query("ALTER TABLE jobs DROP CONSTRAINT jobs_state_check")
         try store.connection.query("UPDATE jobs SET state = 'archived' WHERE id = $1", [String(job)])
-        let error = #expect(throws: UnknownStateError.self) { _ = try store.job(job) }
-        #expect(error?.description == "unknown JobState \"archived\" in the database (written by a newer farm?)")
+        let error = #expect(throws: PostgresDecodingError.self) { _ = try store.job(job) }
+        #expect(error?.description == "column \"state\" of row 0 holds \"archived\", which does not decode as JobState")
     }
 }

@@ -1,9 +1,11 @@
 import FarmCore
 import FarmMedia
 import FarmRender
-import FarmStore
 import Foundation
 import Testing
+
+// The store's own connection, to read rows no store API returns (debug builds, as tests are).
+@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -215,7 +217,9 @@ public final class TestFarm {
                 SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = $2 AND a.outcome = 'running'
                 """, [String(job), worker])
-            target = rows.first.map { AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))) }
+            target = try rows.first.map { row in
+                AttemptKey(chunk: try row.decode("chunk_id"), attempt: try row.decode("attempt"))
+            }
             return target != nil
         }
         return target!
@@ -231,7 +235,12 @@ public final class TestFarm {
                 FROM attempts a JOIN chunks c ON c.id = a.chunk_id
             WHERE c.job_id = $1 ORDER BY c.kind, c.idx, a.attempt
             """, [String(job)]
-        ).map { (Int($0.int(0)), $0.string(1), Int($0.int(2)), $0.string(3), $0.string(4), $0[5]) }
+        ).map { row in
+            (
+                try row.decode("idx"), try row.decode("kind"), try row.decode("attempt"), try row.decode("worker_id"),
+                try row.decode("outcome"), try row.decode("error")
+            )
+        }
     }
 
     public var logs: String {

@@ -64,12 +64,12 @@ final class FarmEvents: @unchecked Sendable {
         while !stopFlag.isRaised {
             do {
                 let connected = try store ?? FarmStore(url: database)
-                if store == nil { try connected.connection.listen("farm") }
+                if store == nil { try connected.listen(.farm) }
                 store = connected
-                var payloads = try connected.connection.notifications(timeout: 1)
+                var payloads = try connected.notifications(timeout: .seconds(1))
                 if !payloads.isEmpty {
                     Thread.sleep(forTimeInterval: 0.25)
-                    payloads += try connected.connection.notifications(timeout: 0)
+                    payloads += try connected.notifications(timeout: .zero)
                     let jobs = Set(payloads.compactMap { Int64($0) }).sorted()
                     publish(.jobs(jobs))
                     lastEvent = Date()

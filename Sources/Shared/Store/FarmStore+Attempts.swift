@@ -28,7 +28,7 @@ extension FarmStore {
             UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL
             WHERE id = $1 AND attempt = $2 AND state = 'running' RETURNING job_id
             """, [String(key.chunk), String(key.attempt)])
-        guard let job = requeued.first?.int(0) else { return nil }
+        guard let job = try requeued.first?.decode("job_id", as: Int64.self) else { return nil }
         try notify(job: job)
         return job
     }
@@ -38,12 +38,12 @@ extension FarmStore {
         try connection.query(
             "SELECT \(ChunkRecord.columns) FROM chunks WHERE id = $1 AND attempt = $2 AND state = 'running'",
             [String(key.chunk), String(key.attempt)]
-        ).first.map(ChunkRecord.init)
+        ).first.map(ChunkRecord.init(row:))
     }
 
     public func chunk(_ id: Int64) throws -> ChunkRecord? {
         try connection.query("SELECT \(ChunkRecord.columns) FROM chunks WHERE id = $1", [String(id)]).first.map(
-            ChunkRecord.init)
+            ChunkRecord.init(row:))
     }
 
     /// Marks `key`'s result accepted if it is still the live attempt: the chunk and the attempt
@@ -56,19 +56,19 @@ extension FarmStore {
             let locked = try connection.query(
                 "SELECT job_id FROM chunks WHERE id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
                 [String(key.chunk), String(key.attempt)])
-            guard let job = locked.first?.int(0) else { return false }
+            guard let job = try locked.first?.decode("job_id", as: Int64.self) else { return false }
             let chunk = try connection.query(
                 """
                 UPDATE chunks SET state = 'done', lease_expires = NULL WHERE id = $1
-                RETURNING kind, end_frame - start_frame
+                RETURNING kind, end_frame - start_frame AS length
                 """, [String(key.chunk)])[0]
             try connection.query(
                 """
                 UPDATE attempts SET outcome = 'done', finished_at = now(), fps = $3, frames_done = $4
                 WHERE chunk_id = $1 AND attempt = $2
                 """, [String(key.chunk), String(key.attempt), String(fps), String(frames)])
-            let length = Double(chunk.int(1))
-            let video = try chunk.string(0) == ChunkKind.video.rawValue
+            let length = Double(try chunk.decode("length", as: Int64.self))
+            let video = try chunk.decode("kind", as: ChunkKind.self) == .video
             try count([
                 (.uploadBytes, Double(bytes)), (.framesRendered, video ? length : 0),
                 (.samplesRendered, video ? 0 : length),

@@ -45,21 +45,20 @@ extension FarmStore {
             WHERE c.job_id = $1 AND c.state = 'done' AND a.outcome = 'reused'
             ORDER BY c.kind, c.idx
             """, [String(id)]
-        ).map {
+        ).map { row in
             CachedSegment(
-                kind: try ChunkKind(stored: $0.string(0)), index: Int($0.int(1)), key: try $0.string(2),
-                sha256: try $0.string(3))
+                kind: try row.decode("kind"), index: try row.decode("idx"), key: try row.decode("key"),
+                sha256: try row.decode("sha256"))
         }
     }
 
     /// How many of a job's chunks and audio blocks the cache did.
     public func reusedChunkCount(job id: Int64) throws -> Int {
-        Int(
-            try connection.query(
-                """
-                SELECT count(*) FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
-                WHERE c.job_id = $1 AND c.state = 'done' AND a.outcome = 'reused'
-                """, [String(id)])[0].int(0))
+        try connection.query(
+            """
+            SELECT count(*) AS reused FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+            WHERE c.job_id = $1 AND c.state = 'done' AND a.outcome = 'reused'
+            """, [String(id)])[0].decode("reused")
     }
 
     /// Records an accepted segment under its key, held in data folder `folder`.
@@ -86,8 +85,9 @@ extension FarmStore {
 
     /// What the cache holds.
     public func cacheUsage() throws -> (bytes: Int64, segments: Int) {
-        let row = try connection.query("SELECT coalesce(sum(bytes), 0), count(*) FROM segment_cache")[0]
-        return (row.int(0), Int(row.int(1)))
+        let row = try connection.query(
+            "SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS segments FROM segment_cache")[0]
+        return (try row.decode("bytes"), try row.decode("segments"))
     }
 
     /// The least recently used entries to remove so that the rest hold at most `limit` bytes;
@@ -102,7 +102,7 @@ extension FarmStore {
                 WHERE kept > $1)
             RETURNING key
             """, [String(limit)]
-        ).map { try $0.string(0) }
+        ).map { try $0.decode("key") }
     }
 
     /// `farm prune --cache`: forgets every entry now (no lookup finds one from here on) and asks

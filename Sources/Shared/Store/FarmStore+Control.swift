@@ -66,7 +66,7 @@ extension FarmStore {
                     "SELECT \(ChunkRecord.columns) FROM chunks "
                         + "WHERE job_id = $1 AND kind = 'video' AND idx = $2 FOR UPDATE",
                     [String(id), String(index)]
-                ).first.map(ChunkRecord.init)
+                ).first.map(ChunkRecord.init(row:))
             else { throw FarmControlError.noSuchChunk(job: id, index: index) }
             guard chunk.state != .running else {
                 throw FarmControlError.conflict(
@@ -95,7 +95,7 @@ extension FarmStore {
             let job = try connection.query(
                 "SELECT \(JobRecord.columns) FROM jobs WHERE id = $1 FOR UPDATE", [String(id)]
             ).first
-                .map(JobRecord.init)
+                .map(JobRecord.init(row:))
         else { throw FarmControlError.noSuchJob(id) }
         return job
     }

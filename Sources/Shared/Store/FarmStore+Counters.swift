@@ -72,7 +72,7 @@ extension FarmStore {
     public func counters() throws -> (counters: [FarmCounter: Double], histograms: [FarmHistogram: HistogramValues]) {
         var rows: [String: [(le: Double, value: Double)]] = [:]
         for row in try connection.query("SELECT name, le, value FROM farm_counters") {
-            rows[try row.string(0), default: []].append((row.double(1) ?? .infinity, row.double(2) ?? 0))
+            rows[try row.decode("name"), default: []].append((try row.decode("le"), try row.decode("value")))
         }
         var counters: [FarmCounter: Double] = [:]
         for counter in FarmCounter.allCases { counters[counter] = rows[counter.rawValue]?.first?.value ?? 0 }

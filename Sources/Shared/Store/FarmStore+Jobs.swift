@@ -17,7 +17,7 @@ extension FarmStore {
                     job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width),
                     String(job.height), String(job.sampleRate), try MediaPinsColumn.encode(job.mediaPins),
                     job.notifyURL, job.useCache ? "true" : "false",
-                ])[0].int(0)
+                ])[0].decode("id", as: Int64.self)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
             let kinds = [(ChunkKind.audio, job.audioBlocks, job.audioKeys), (.video, job.chunks, job.videoKeys)]
             for (kind, chunks, keys) in kinds where !chunks.isEmpty {
@@ -42,7 +42,7 @@ extension FarmStore {
 
     public func job(_ id: Int64) throws -> JobRecord? {
         try connection.query("SELECT \(JobRecord.columns) FROM jobs WHERE id = $1", [String(id)]).first.map(
-            JobRecord.init)
+            JobRecord.init(row:))
     }
 
     /// A job's chunks of one kind in order: video chunks (output frames) or audio blocks
@@ -51,7 +51,9 @@ extension FarmStore {
         try connection.query(
             "SELECT idx, start_frame, end_frame FROM chunks WHERE job_id = $1 AND kind = $2 ORDER BY idx",
             [String(job), kind.rawValue]
-        ).map { Chunk(index: Int($0.int(0)), start: $0.int(1), end: $0.int(2)) }
+        ).map { row in
+            Chunk(index: try row.decode("idx"), start: try row.decode("start_frame"), end: try row.decode("end_frame"))
+        }
     }
 
     /// Unfinished jobs whose every chunk is done: they are waiting to be joined.
@@ -64,7 +66,7 @@ extension FarmStore {
               AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.job_id = j.id AND c.state <> 'done')
             ORDER BY id
             """, [jobs.map(PostgresArray.integers)]
-        ).map(JobRecord.init)
+        ).map(JobRecord.init(row:))
     }
 
     /// Marks a job as being joined if it still is live with every chunk done. The job row is
@@ -73,11 +75,12 @@ extension FarmStore {
     public func markJoining(job: Int64) throws -> Bool {
         try connection.transaction {
             let row = try connection.query("SELECT state FROM jobs WHERE id = $1 FOR UPDATE", [String(job)]).first
-            guard let state = try row.map({ try JobState(stored: $0.string(0)) }), !state.isFinished else {
+            guard let state = try row?.decode("state", as: JobState.self), !state.isFinished else {
                 return false
             }
             let open = try connection.query(
-                "SELECT count(*) FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)])[0].int(0)
+                "SELECT count(*) AS open FROM chunks WHERE job_id = $1 AND state <> 'done'", [String(job)]
+            )[0].decode("open", as: Int64.self)
             guard open == 0 else { return false }
             try connection.query("UPDATE jobs SET state = 'joining' WHERE id = $1", [String(job)])
             try notify(job: job)

@@ -10,7 +10,7 @@ extension FarmStore {
     /// Takes the lead if no other coordinator holds it; true when this session leads. The lock
     /// belongs to the connection: it ends with the process or with a lost connection.
     public func tryLead() throws -> Bool {
-        try connection.query("SELECT pg_try_advisory_lock($1::bigint)", [Self.leaderLock])[0].bool(0)
+        try connection.query("SELECT pg_try_advisory_lock($1::bigint) AS leads", [Self.leaderLock])[0].decode("leads")
     }
 
     /// Restarts every running attempt's lease from now. While no coordinator was listening, the
@@ -31,7 +31,7 @@ extension FarmStore {
 
     /// The leading coordinator's output root, if it has one.
     public func outputRoot() throws -> OutputRoot? {
-        try connection.query("SELECT output_root FROM farm_identity")[0][0].map {
+        try connection.query("SELECT output_root FROM farm_identity")[0].decode("output_root", as: String?.self).map {
             OutputRoot(URL(fileURLWithPath: $0))
         }
     }

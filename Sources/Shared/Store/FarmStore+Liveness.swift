@@ -22,10 +22,13 @@ extension FarmStore {
     public func coordinatorLiveness() throws -> CoordinatorLiveness {
         let row = try connection.query(
             """
-            SELECT extract(epoch FROM coordinator_seen_at), coordinator_running, extract(epoch FROM now())
+            SELECT extract(epoch FROM coordinator_seen_at) AS seen, coordinator_running,
+                   extract(epoch FROM now()) AS now
             FROM farm_identity
             """)[0]
-        return CoordinatorLiveness(lastSeen: row.double(0), running: row.bool(1), now: row.double(2) ?? 0)
+        return CoordinatorLiveness(
+            lastSeen: try row.decode("seen"), running: try row.decode("coordinator_running"), now: try row.decode("now")
+        )
     }
 }
 

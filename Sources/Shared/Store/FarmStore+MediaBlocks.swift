@@ -41,15 +41,15 @@ extension FarmStore {
                 SELECT version, block, sha256 FROM reported WHERE NOT copy
                 ON CONFLICT DO NOTHING
             )
-            SELECT r.n, m.sha256 IS NULL FROM reported r
+            SELECT r.n, m.sha256 IS NULL AS unsettled FROM reported r
                 LEFT JOIN media_blocks m ON m.version = r.version AND m.block = r.block
             WHERE (m.sha256 IS NULL AND r.copy) OR m.sha256 <> r.sha256
             ORDER BY r.n
             """, [String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)])
         var check = MediaBlocksCheck(changed: nil, unsettled: [])
         for row in found {
-            let read = blocks[Int(row.int(0))]
-            if row.bool(1) {
+            let read = blocks[try row.decode("n", as: Int.self)]
+            if try row.decode("unsettled", as: Bool.self) {
                 check.unsettled.append(read)
             } else if check.changed == nil {
                 check.changed = MediaChangedError(asset: read.asset, path: read.path)
@@ -63,7 +63,8 @@ extension FarmStore {
     /// The version of each asset job `id` was submitted with (or re-pinned to), by asset id.
     public func mediaPins(ofJob id: Int64) throws -> [String: MediaPin] {
         guard
-            let text = try connection.query("SELECT media_pins FROM jobs WHERE id = $1", [String(id)]).first?.string(0)
+            let text = try connection.query("SELECT media_pins FROM jobs WHERE id = $1", [String(id)]).first?.decode(
+                "media_pins", as: String.self)
         else { return [:] }
         return try MediaPinsColumn.decode(text)
     }

@@ -25,24 +25,29 @@ extension FarmStore {
         _ = try connection.query("SELECT 1")
         let roundTrip = (clock.now - start) / .seconds(1)
         var jobs: [JobState: Int] = [:]
-        for row in try connection.query("SELECT state, count(*) FROM jobs GROUP BY state") {
-            jobs[try JobState(stored: row.string(0))] = Int(row.int(1))
+        for row in try connection.query("SELECT state, count(*) AS jobs FROM jobs GROUP BY state") {
+            jobs[try row.decode("state", as: JobState.self)] = try row.decode("jobs")
         }
         let tallies = try connection.query(
             """
-            SELECT coalesce(sum(queued), 0), coalesce(sum(running), 0), coalesce(sum(done), 0) FROM chunk_tallies
+            SELECT coalesce(sum(queued), 0) AS queued, coalesce(sum(running), 0) AS running,
+                   coalesce(sum(done), 0) AS done
+            FROM chunk_tallies
             """)[0]
         // Through the index of tried chunks: as many rows as chunks running or failed now.
         let failed = try connection.query(
             """
-            SELECT count(*) FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+            SELECT count(*) AS failed FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
             WHERE c.state <> 'done' AND c.attempt > 0 AND c.state = 'queued' AND a.outcome = 'failed'
-            """)[0].int(0)
+            """)[0].decode("failed", as: Int64.self)
         let workers = try workerStatuses()
         let (counters, histograms) = try self.counters()
         return FarmMetrics(
             coordinatorUp: try coordinatorLiveness().isServing, jobs: jobs,
-            chunks: (tallies.int(0) - failed, tallies.int(1), tallies.int(2), failed),
+            chunks: (
+                try tallies.decode("queued", as: Int64.self) - failed, try tallies.decode("running"),
+                try tallies.decode("done"), failed
+            ),
             workers: Dictionary(grouping: workers, by: { $0.state.rawValue }).mapValues(\.count),
             workerFps: workers.compactMap { worker in worker.averageFps.map { (worker.id, $0) } },
             segmentBytes: try segmentUsage().bytes, databaseSeconds: roundTrip, counters: counters,

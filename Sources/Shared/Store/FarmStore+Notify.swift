@@ -16,7 +16,7 @@ extension FarmStore {
         guard let row = try connection.query("SELECT value FROM farm_secrets WHERE name = 'notify'").first else {
             throw PostgresError(message: "the farm has no notify secret (migration 13 missing)", state: nil)
         }
-        return try row.string(0)
+        return try row.decode("value")
     }
 
     /// Up to `limit` notices due now, each claimed for `leaseSeconds`.
@@ -31,7 +31,11 @@ extension FarmStore {
                 ORDER BY notify_next_at LIMIT $1 FOR UPDATE SKIP LOCKED)
             RETURNING id, notify_url, notify_attempts
             """, [String(limit), String(leaseSeconds)]
-        ).map { DueNotice(job: $0.int(0), url: try $0.string(1), attempts: Int($0.int(2))) }
+        ).map { row in
+            DueNotice(
+                job: try row.decode("id"), url: try row.decode("notify_url"),
+                attempts: try row.decode("notify_attempts"))
+        }
     }
 
     /// The receiver took the notice.

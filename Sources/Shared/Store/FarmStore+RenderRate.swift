@@ -25,12 +25,13 @@ extension FarmStore {
                        greatest(1, ceil(extract(epoch FROM (SELECT max(finished_at) FROM done) - first.at) / $2))
                            AS width
                 FROM first)
-            SELECT floor(extract(epoch FROM d.finished_at - s.first) / s.width), s.width, sum(d.frames_done)
+            SELECT floor(extract(epoch FROM d.finished_at - s.first) / s.width) AS bucket, s.width,
+                   sum(d.frames_done) AS frames
             FROM done d, span s GROUP BY 1, 2 ORDER BY 1
             """, [String(id), String(max(1, buckets))])
-        guard let width = rows.first?.double(1) else { return [] }
+        guard let width = try rows.first?.decode("width", as: Double.self) else { return [] }
         var frames: [Int: Int64] = [:]
-        for row in rows { frames[Int(row.double(0) ?? 0)] = row.int(2) }
+        for row in rows { frames[try row.decode("bucket")] = try row.decode("frames") }
         // Spans where nothing was accepted are zeros, so that the plot shows the pause.
         return (0...(frames.keys.max() ?? 0)).map { index in
             RenderRatePoint(seconds: Double(index + 1) * width, fps: Double(frames[index] ?? 0) / width)

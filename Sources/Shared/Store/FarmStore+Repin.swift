@@ -7,7 +7,9 @@ extension FarmStore {
     /// The job's project text, file and media root, to find its assets' files.
     public func projectOf(job id: Int64) throws -> (text: String, file: String, mediaRoot: String)? {
         try connection.query("SELECT project_text, project_file, media_root FROM jobs WHERE id = $1", [String(id)])
-            .first.map { ($0.string(0), $0.string(1), $0.string(2)) }
+            .first.map { row in
+                (try row.decode("project_text"), try row.decode("project_file"), try row.decode("media_root"))
+            }
     }
 
     /// Pins each asset of job `id` whose file changed to `stamps[asset]`, its stamp now, and
@@ -16,7 +18,8 @@ extension FarmStore {
     /// re-pinned, in order. Runs inside the caller's transaction, the job row locked.
     func repin(job id: Int64, to stamps: [String: FileStamp]) throws -> [String] {
         guard !stamps.isEmpty,
-            let text = try connection.query("SELECT media_pins FROM jobs WHERE id = $1", [String(id)]).first?.string(0)
+            let text = try connection.query("SELECT media_pins FROM jobs WHERE id = $1", [String(id)]).first?.decode(
+                "media_pins", as: String.self)
         else { return [] }
         var pins = try MediaPinsColumn.decode(text)
         var repinned: [String] = []

@@ -45,7 +45,8 @@ extension FarmStore {
                     FROM unnest($7::text[], $8::bigint[], $9::integer[]) AS k(worker, id, attempt)
                     WHERE c.id = k.id AND c.attempt = k.attempt AND c.worker_id = k.worker AND c.state = 'running'
                     RETURNING c.worker_id, c.id, c.attempt)
-                SELECT id, NULL, NULL, NULL FROM seen WHERE draining
+                SELECT id AS draining, NULL AS worker, NULL::bigint AS chunk, NULL::integer AS attempt
+                FROM seen WHERE draining
                 UNION ALL SELECT NULL, worker_id, id, attempt FROM renewed
                 """,
                 [
@@ -62,10 +63,11 @@ extension FarmStore {
         var outcome = HeartbeatOutcome()
         var live: [String: Set<AttemptKey>] = [:]
         for row in rows {
-            if let worker = row[0] {
+            if let worker = try row.decode("draining", as: String?.self) {
                 outcome.draining.insert(worker)
             } else {
-                live[row.string(1), default: []].insert(AttemptKey(chunk: row.int(2), attempt: Int(row.int(3))))
+                let key = AttemptKey(chunk: try row.decode("chunk"), attempt: try row.decode("attempt"))
+                live[try row.decode("worker"), default: []].insert(key)
             }
         }
         for (worker, key) in held where live[worker]?.contains(key) != true {

@@ -31,7 +31,7 @@ extension FarmStore {
                 // Past a century every finished job is younger: the same answer, and PostgreSQL
                 // takes no timestamp that far back.
                 [job.map(String.init), olderThan.map { String(min($0, 100 * 365.25 * 86400)) }]
-            ).map { ($0.int(0), $0[1].flatMap(Int64.init)) }.sorted { $0.job < $1.job }
+            ).map { row in (try row.decode("id"), try row.decode("segment_bytes")) }.sorted { $0.job < $1.job }
         }
     }
 
@@ -46,7 +46,7 @@ extension FarmStore {
                                        AND finished_at < now() - make_interval(secs => $1::double precision)))
             ORDER BY finished_at LIMIT $2
             """, [keep.map { String($0) }, String(limit)]
-        ).map { $0.int(0) }
+        ).map { try $0.decode("id") }
     }
 
     /// Records that `job`'s segments are gone, and runs `remove` (which deletes them) inside the
@@ -71,7 +71,7 @@ extension FarmStore {
             SELECT id FROM jobs WHERE state IN \(Self.finished) AND segment_bytes IS NULL
             ORDER BY finished_at LIMIT $1
             """, [String(limit)]
-        ).map { $0.int(0) }
+        ).map { try $0.decode("id") }
     }
 
     /// Records what `job`'s folder weighs, if the job is still finished (a retry may have
@@ -85,7 +85,10 @@ extension FarmStore {
     /// Bytes the finished jobs' segments hold, and how many jobs hold some.
     public func segmentUsage() throws -> (bytes: Int64, jobs: Int) {
         let row = try connection.query(
-            "SELECT coalesce(sum(segment_bytes), 0), count(*) FILTER (WHERE segment_bytes > 0) FROM jobs")[0]
-        return (row.int(0), Int(row.int(1)))
+            """
+            SELECT coalesce(sum(segment_bytes), 0) AS bytes, count(*) FILTER (WHERE segment_bytes > 0) AS jobs
+            FROM jobs
+            """)[0]
+        return (try row.decode("bytes"), try row.decode("jobs"))
     }
 }

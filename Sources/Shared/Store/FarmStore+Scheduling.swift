@@ -30,33 +30,42 @@ extension FarmStore {
         return try claimed(
             connection.query(
                 """
-                SELECT worker_id, id, job_id, kind, idx, start_frame, end_frame, attempt FROM chunks
+                SELECT worker_id AS claimed_worker, id AS claimed_chunk, job_id AS claimed_job, kind AS claimed_kind,
+                       idx AS claimed_index, start_frame AS claimed_start, end_frame AS claimed_end,
+                       attempt AS claimed_attempt
+                FROM chunks
                 WHERE state = 'running' AND worker_id = ANY($1::text[])
                 ORDER BY id
                 """, [PostgresArray.text(workers)]))
     }
 
-    /// Rows of (worker, chunk, job, kind, index, start, end, attempt) with their jobs' documents,
-    /// each job's read once however many of its chunks went out.
-    private func claimed(_ rows: [Row]) throws -> [ClaimedChunk] {
+    /// Rows named as `farm_claim` returns them (`claimed_worker`, `claimed_chunk`, …) with their
+    /// jobs' documents, each job's read once however many of its chunks went out.
+    private func claimed(_ rows: [PostgresRow]) throws -> [ClaimedChunk] {
         guard !rows.isEmpty else { return [] }
-        let jobIDs = Set(rows.map { $0.int(2) })
+        let jobIDs = Set(try rows.map { try $0.decode("claimed_job", as: Int64.self) })
         var jobs: [Int64: (text: String, file: String, root: String, pins: [String: MediaPin])] = [:]
         for row in try connection.query(
             "SELECT id, project_text, project_file, media_root, media_pins FROM jobs WHERE id = ANY($1::bigint[])",
             [PostgresArray.integers(Array(jobIDs))])
         {
-            jobs[row.int(0)] = (row.string(1), row.string(2), row.string(3), try MediaPinsColumn.decode(row.string(4)))
+            jobs[try row.decode("id")] = (
+                try row.decode("project_text"), try row.decode("project_file"), try row.decode("media_root"),
+                try MediaPinsColumn.decode(try row.decode("media_pins"))
+            )
         }
         return try rows.map { row in
-            let job = row.int(2)
+            let job: Int64 = try row.decode("claimed_job")
             guard let document = jobs[job] else {
                 throw PostgresError(message: "job \(job) vanished mid-claim", state: nil)
             }
             return ClaimedChunk(
-                worker: row.string(0), key: AttemptKey(chunk: row.int(1), attempt: Int(row.int(7))), job: job,
-                kind: try ChunkKind(stored: row.string(3)),
-                chunk: Chunk(index: Int(row.int(4)), start: row.int(5), end: row.int(6)),
+                worker: try row.decode("claimed_worker"),
+                key: AttemptKey(chunk: try row.decode("claimed_chunk"), attempt: try row.decode("claimed_attempt")),
+                job: job, kind: try row.decode("claimed_kind"),
+                chunk: Chunk(
+                    index: try row.decode("claimed_index"), start: try row.decode("claimed_start"),
+                    end: try row.decode("claimed_end")),
                 projectText: document.text, projectFile: document.file, mediaRoot: document.root,
                 mediaPins: document.pins)
         }
@@ -78,7 +87,9 @@ extension FarmStore {
                 UPDATE chunks SET state = 'queued', worker_id = NULL, lease_expires = NULL
                 WHERE state = 'running' AND lease_expires < now() RETURNING id, attempt, job_id
                 """)
-            let keys = expired.map { AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))) }
+            let keys = try expired.map { row in
+                AttemptKey(chunk: try row.decode("id"), attempt: try row.decode("attempt"))
+            }
             for key in keys {
                 try connection.query(
                     """
@@ -88,7 +99,7 @@ extension FarmStore {
                     """, [String(key.chunk), String(key.attempt)])
                 try failJobIfChunkKeepsLosing(key.chunk)
             }
-            for job in Set(expired.map { $0.int(2) }) { try notify(job: job) }
+            for job in Set(try expired.map { try $0.decode("job_id", as: Int64.self) }) { try notify(job: job) }
             try count(.leaseExpiries, by: Double(keys.count))
             return keys
         }
@@ -107,8 +118,11 @@ extension FarmStore {
                 UPDATE chunks c SET state = 'queued', worker_id = NULL, lease_expires = NULL
                 FROM old WHERE c.id = old.id RETURNING old.id, old.attempt, old.worker_id
                 """)
-            let result = stopped.map {
-                (key: AttemptKey(chunk: $0.int(0), attempt: Int($0.int(1))), worker: $0.string(2))
+            let result = try stopped.map { row in
+                (
+                    key: AttemptKey(chunk: try row.decode("id"), attempt: try row.decode("attempt")),
+                    worker: try row.decode("worker_id", as: String.self)
+                )
             }
             for (key, _) in result {
                 try connection.query(
@@ -136,8 +150,8 @@ extension FarmStore {
     func attemptCount(chunk: Int64, outcomes: [AttemptOutcome]) throws -> Int64 {
         try connection.query(
             """
-            SELECT count(*) FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+            SELECT count(*) AS attempts FROM attempts a JOIN chunks c ON c.id = a.chunk_id
             WHERE a.chunk_id = $1 AND a.outcome = ANY($2::text[]) AND a.attempt > c.failures_from
-            """, [String(chunk), PostgresArray.text(outcomes.map(\.rawValue))])[0].int(0)
+            """, [String(chunk), PostgresArray.text(outcomes.map(\.rawValue))])[0].decode("attempts")
     }
 }

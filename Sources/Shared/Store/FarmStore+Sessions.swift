@@ -13,7 +13,7 @@ extension FarmStore {
                 SELECT $2, name, now() + make_interval(secs => $3::double precision) FROM used)
             SELECT role FROM used
             """, [token, session, String(seconds)]
-        ).first.flatMap { TokenRole(rawValue: $0.string(0)) }
+        ).first?.decode("role")
     }
 
     /// The role of the session whose id's SHA-256 is `digest`: its token's, while the session
@@ -25,7 +25,7 @@ extension FarmStore {
             WHERE s.digest = $1 AND s.expires_at > now() AND t.name = s.token_name
             RETURNING t.role
             """, [digest]
-        ).first.flatMap { TokenRole(rawValue: $0.string(0)) }
+        ).first?.decode("role")
     }
 
     /// Ends a session (logging out); nothing when there is none.

@@ -8,13 +8,13 @@ extension FarmStore {
         try connection.query(
             """
             SELECT j.id, j.name, j.state, j.paused, j.priority, j.frame_count, j.output_path, j.error,
-                   extract(epoch FROM j.submitted_at), extract(epoch FROM j.started_at),
-                   extract(epoch FROM j.finished_at),
-                   extract(epoch FROM now()),
+                   extract(epoch FROM j.submitted_at) AS submitted, extract(epoch FROM j.started_at) AS started,
+                   extract(epoch FROM j.finished_at) AS finished,
+                   extract(epoch FROM now()) AS now,
                    n.frames_done, n.queued, n.running, n.done, n.failed, n.total, n.rendered,
-                   (SELECT data_folder_problem FROM farm_identity),
-                   (SELECT extract(epoch FROM coordinator_seen_at) FROM farm_identity),
-                   (SELECT coordinator_running FROM farm_identity),
+                   (SELECT data_folder_problem FROM farm_identity) AS data_folder_problem,
+                   (SELECT extract(epoch FROM coordinator_seen_at) FROM farm_identity) AS coordinator_seen,
+                   (SELECT coordinator_running FROM farm_identity) AS coordinator_running,
                    j.segment_bytes
             FROM (SELECT * FROM jobs WHERE $1::bigint IS NULL OR id = $1::bigint ORDER BY id DESC LIMIT $2) j
             -- Counts kept per job as chunks change (migration 9): a job of 100,000 chunks costs
@@ -55,16 +55,16 @@ extension FarmStore {
             """
             SELECT c.idx, c.kind, c.start_frame, c.end_frame,
                    CASE WHEN c.state = 'queued' AND a.outcome = 'failed' THEN 'failed'
-                        WHEN c.state = 'done' AND a.outcome = 'reused' THEN 'reused' ELSE c.state END,
+                        WHEN c.state = 'done' AND a.outcome = 'reused' THEN 'reused' ELSE c.state END AS state,
                    a.worker_id, c.attempt,
                    CASE WHEN c.state = 'done' THEN c.end_frame - c.start_frame
-                        WHEN c.state = 'running' THEN coalesce(a.frames_done, 0) ELSE 0 END,
-                   CASE WHEN c.state <> 'queued' THEN a.fps END,
+                        WHEN c.state = 'running' THEN coalesce(a.frames_done, 0) ELSE 0 END AS frames_done,
+                   CASE WHEN c.state <> 'queued' THEN a.fps END AS fps,
                    CASE WHEN c.state <> 'queued'
-                        THEN extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) END,
+                        THEN extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) END AS seconds,
                    CASE WHEN $3::boolean
                         THEN (SELECT x.error FROM attempts x WHERE x.chunk_id = c.id AND x.outcome IN ('failed', 'lost')
-                              ORDER BY x.attempt DESC LIMIT 1) END
+                              ORDER BY x.attempt DESC LIMIT 1) END AS error
             FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
             WHERE c.job_id = $1
               AND ($2::boolean
@@ -74,11 +74,10 @@ extension FarmStore {
             """, [String(id), everyChunk ? "true" : "false", withErrors ? "true" : "false"]
         ).map { row in
             ChunkStatus(
-                index: Int(row.int(0)), kind: try ChunkKind(stored: row.string(1)), start: row.int(2), end: row.int(3),
-                state: try ChunkStatus.State(stored: row.string(4)),
-                worker: row[5], attempt: Int(row.int(6)), framesDone: row.int(7), fps: row.double(8),
-                seconds: row.double(9),
-                error: row[10])
+                index: try row.decode("idx"), kind: try row.decode("kind"), start: try row.decode("start_frame"),
+                end: try row.decode("end_frame"), state: try row.decode("state"), worker: try row.decode("worker_id"),
+                attempt: try row.decode("attempt"), framesDone: try row.decode("frames_done"),
+                fps: try row.decode("fps"), seconds: try row.decode("seconds"), error: try row.decode("error"))
         }
     }
 
@@ -104,29 +103,32 @@ extension FarmStore {
         try connection.query(
             """
             SELECT w.id, w.host, w.state, w.draining, w.cores, w.slots, w.version,
-                   extract(epoch FROM w.last_seen), extract(epoch FROM now() - w.last_seen),
-                   (SELECT count(*) FROM attempts a WHERE a.worker_id = w.id AND a.outcome = 'done'),
+                   extract(epoch FROM w.last_seen) AS last_seen, extract(epoch FROM now() - w.last_seen) AS silent,
+                   (SELECT count(*) FROM attempts a WHERE a.worker_id = w.id AND a.outcome = 'done') AS chunks_done,
                    (SELECT sum(a.frames_done) / nullif(sum(a.frames_done / nullif(a.fps, 0)), 0)
                     FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                    WHERE a.worker_id = w.id AND a.outcome = 'done' AND c.kind = 'video'),
+                    WHERE a.worker_id = w.id AND a.outcome = 'done' AND c.kind = 'video') AS average_fps,
                    (SELECT string_agg(c.job_id || ' ' || c.kind || ' ' || c.idx, ',' ORDER BY c.job_id, c.kind, c.idx)
-                    FROM chunks c WHERE c.worker_id = w.id AND c.state = 'running')
+                    FROM chunks c WHERE c.worker_id = w.id AND c.state = 'running') AS holding
             FROM workers w ORDER BY w.id
             """
         ).map { row in
-            let holding = try (row[11] ?? "").split(separator: ",").compactMap { entry -> WorkerStatus.Holding? in
+            // NULL when it holds nothing (string_agg of no rows).
+            let held = try row.decode("holding", as: String?.self) ?? ""
+            let holding = try held.split(separator: ",").compactMap { entry -> WorkerStatus.Holding? in
                 let parts = entry.split(separator: " ")
                 guard parts.count == 3, let job = Int64(parts[0]), let chunk = Int(parts[2]) else { return nil }
                 return WorkerStatus.Holding(job: job, kind: try ChunkKind(stored: String(parts[1])), chunk: chunk)
             }
-            let draining = row.bool(3)
-            let stored = try WorkerState(stored: row.string(2))
+            let draining: Bool = try row.decode("draining")
+            let stored: WorkerState = try row.decode("state")
             return WorkerStatus(
-                id: row.string(0), host: row.string(1), state: draining && stored != .lost ? .draining : stored,
-                draining: draining, cores: Int(row.int(4)), slots: Int(row.int(5)), version: row.string(6),
-                current: holding,
-                lastHeartbeat: Self.timestamp(row.double(7)) ?? "", secondsSinceHeartbeat: row.double(8) ?? 0,
-                chunksDone: Int(row.int(9)), averageFps: row.double(10))
+                id: try row.decode("id"), host: try row.decode("host"),
+                state: draining && stored != .lost ? .draining : stored, draining: draining,
+                cores: try row.decode("cores"), slots: try row.decode("slots"), version: try row.decode("version"),
+                current: holding, lastHeartbeat: Self.timestamp(try row.decode("last_seen", as: Double.self)) ?? "",
+                secondsSinceHeartbeat: try row.decode("silent"), chunksDone: try row.decode("chunks_done"),
+                averageFps: try row.decode("average_fps"))
         }
     }
 
@@ -140,52 +142,58 @@ extension FarmStore {
         try connection.query(
             """
             SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome,
-                   extract(epoch FROM a.started_at), extract(epoch FROM a.finished_at),
-                   extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at), a.frames_done, a.fps, a.error
+                   extract(epoch FROM a.started_at) AS started, extract(epoch FROM a.finished_at) AS finished,
+                   extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) AS seconds, a.frames_done, a.fps,
+                   a.error
             FROM attempts a JOIN chunks c ON c.id = a.chunk_id
             WHERE c.job_id = $1 AND \(condition)
             ORDER BY a.id \(newestFirst ? "DESC" : "") LIMIT $2
             """, [String(job), String(limit)] + parameters
         ).map { row in
             AttemptStatus(
-                chunk: Int(row.int(0)), kind: try ChunkKind(stored: row.string(1)), attempt: Int(row.int(2)),
-                worker: row.string(3), outcome: try AttemptOutcome(stored: row.string(4)),
-                startedAt: Self.timestamp(row.double(5)) ?? "", finishedAt: Self.timestamp(row.double(6)),
-                seconds: row.double(7) ?? 0, framesDone: row.int(8), fps: row.double(9), error: row[10])
+                chunk: try row.decode("idx"), kind: try row.decode("kind"), attempt: try row.decode("attempt"),
+                worker: try row.decode("worker_id"), outcome: try row.decode("outcome"),
+                startedAt: Self.timestamp(try row.decode("started", as: Double.self)) ?? "",
+                finishedAt: Self.timestamp(try row.decode("finished")), seconds: try row.decode("seconds"),
+                framesDone: try row.decode("frames_done"), fps: try row.decode("fps"), error: try row.decode("error"))
         }
     }
 
-    private static func jobStatus(_ row: Row) throws -> JobStatus {
-        let state = try JobState(stored: row.string(2))
-        let frameCount = row.int(5)
-        let framesDone = state == .done ? frameCount : row.int(12)
-        let now = row.double(11) ?? 0
-        let started = row.double(9)
-        let elapsed = started.map { (row.double(10) ?? now) - $0 }
+    private static func jobStatus(_ row: PostgresRow) throws -> JobStatus {
+        let state: JobState = try row.decode("state")
+        let frameCount: Int64 = try row.decode("frame_count")
+        let framesDone = try state == .done ? frameCount : row.decode("frames_done", as: Int64.self)
+        let now: Double = try row.decode("now")
+        let started: Double? = try row.decode("started")
+        let finished: Double? = try row.decode("finished")
+        let elapsed = started.map { (finished ?? now) - $0 }
         // Only frames rendered since this run started: chunks kept from before a retry took no time now.
-        let rendered = row.int(18)
+        let rendered: Int64 = try row.decode("rendered")
         let fps = elapsed.flatMap { $0 > 0 && rendered > 0 ? Double(rendered) / $0 : nil }
         let live = state.isClaimable
         let eta = live ? fps.map { Double(frameCount - framesDone) / $0 } : nil
+        // The farm's trouble holds up every job still to finish.
+        let warning = try state.isFinished ? nil : farmWarning(row, now: now)
+        let segmentBytes: Int64? = try state.isFinished ? row.decode("segment_bytes") : nil
         return JobStatus(
-            id: row.int(0), name: row.string(1), state: state, paused: row.bool(3), priority: Int(row.int(4)),
-            framesDone: framesDone, frameCount: frameCount,
+            id: try row.decode("id"), name: try row.decode("name"), state: state, paused: try row.decode("paused"),
+            priority: try row.decode("priority"), framesDone: framesDone, frameCount: frameCount,
             percent: frameCount > 0 ? (Double(framesDone) * 1000 / Double(frameCount)).rounded() / 10 : 100,
-            fps: fps, etaSeconds: eta, elapsedSeconds: elapsed, submittedAt: timestamp(row.double(8)) ?? "",
-            startedAt: timestamp(started), finishedAt: timestamp(row.double(10)),
+            fps: fps, etaSeconds: eta, elapsedSeconds: elapsed,
+            submittedAt: timestamp(try row.decode("submitted", as: Double.self)) ?? "",
+            startedAt: timestamp(started), finishedAt: timestamp(finished),
             chunks: ChunkCounts(
-                queued: Int(row.int(13)), running: Int(row.int(14)), done: Int(row.int(15)), failed: Int(row.int(16)),
-                total: Int(row.int(17))),
-            output: row.string(6), error: row[7],
-            // The farm's trouble holds up every job still to finish.
-            warning: state.isFinished ? nil : farmWarning(row, now: now),
-            segmentBytes: state.isFinished ? row[22].flatMap { Int64($0) } : nil)
+                queued: try row.decode("queued"), running: try row.decode("running"), done: try row.decode("done"),
+                failed: try row.decode("failed"), total: try row.decode("total")),
+            output: try row.decode("output_path"), error: try row.decode("error"), warning: warning,
+            segmentBytes: segmentBytes)
     }
 
     /// A missing coordinator, then a data folder it cannot write, in one line.
-    private static func farmWarning(_ row: Row, now: Double) -> String? {
-        let liveness = CoordinatorLiveness(lastSeen: row.double(20), running: row.bool(21), now: now)
-        let warnings = [liveness.warning, row[19]].compactMap { $0 }
+    private static func farmWarning(_ row: PostgresRow, now: Double) throws -> String? {
+        let liveness = CoordinatorLiveness(
+            lastSeen: try row.decode("coordinator_seen"), running: try row.decode("coordinator_running"), now: now)
+        let warnings = [liveness.warning, try row.decode("data_folder_problem", as: String?.self)].compactMap { $0 }
         return warnings.isEmpty ? nil : warnings.joined(separator: "; ")
     }
 

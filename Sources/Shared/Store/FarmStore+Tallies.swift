@@ -18,8 +18,8 @@ extension FarmStore {
                 -- All zero: a deleted job's chunks, added then taken away.
                 HAVING sum(queued) <> 0 OR sum(running) <> 0 OR sum(done) <> 0 OR sum(done_frames) <> 0
                 RETURNING 1)
-            SELECT (SELECT count(*) FROM folded) - (SELECT count(*) FROM kept)
+            SELECT (SELECT count(*) FROM folded) - (SELECT count(*) FROM kept) AS folded
             """)
-        return Int(rows[0].int(0))
+        return try rows[0].decode("folded")
     }
 }

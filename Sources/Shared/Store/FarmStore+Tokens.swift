@@ -39,13 +39,14 @@ extension FarmStore {
     public func tokens() throws -> [TokenRecord] {
         try connection.query(
             """
-            SELECT name, role, extract(epoch FROM created_at), extract(epoch FROM last_used_at)
+            SELECT name, role, extract(epoch FROM created_at) AS created, extract(epoch FROM last_used_at) AS used
             FROM api_tokens ORDER BY name
             """
         ).map { row in
             TokenRecord(
-                name: row.string(0), role: TokenRole(rawValue: row.string(1)) ?? .read,
-                createdAt: Self.timestamp(row.double(2)) ?? "", lastUsedAt: Self.timestamp(row.double(3)))
+                name: try row.decode("name"), role: try row.decode("role"),
+                createdAt: Self.timestamp(try row.decode("created", as: Double.self)) ?? "",
+                lastUsedAt: Self.timestamp(try row.decode("used")))
         }
     }
 
@@ -58,6 +59,6 @@ extension FarmStore {
     public func tokenRole(digest: String) throws -> TokenRole? {
         try connection.query(
             "UPDATE api_tokens SET last_used_at = now() WHERE digest = $1 RETURNING role", [digest]
-        ).first.flatMap { TokenRole(rawValue: $0.string(0)) }
+        ).first?.decode("role")
     }
 }

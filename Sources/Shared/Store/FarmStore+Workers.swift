@@ -17,7 +17,7 @@ extension FarmStore {
                 info.id, info.host, String(info.cores), String(info.slots), info.version,
                 (rendering ? WorkerState.rendering : .idle).rawValue,
             ]
-        ).first?.bool(0) ?? false
+        ).first?.decode("draining") ?? false
     }
 
     public func workerLost(_ id: String) throws {
@@ -31,6 +31,6 @@ extension FarmStore {
 
     /// This database's farm identity (made once, by the schema).
     public func identity() throws -> String {
-        try connection.query("SELECT id FROM farm_identity")[0].string(0)
+        try connection.query("SELECT id FROM farm_identity")[0].decode("id")
     }
 }

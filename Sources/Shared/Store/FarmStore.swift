@@ -8,7 +8,8 @@ import Foundation
 /// claimers never wait on or take the same row), which bumps its attempt number. A result is
 /// accepted only while its attempt is still the chunk's current one: that number is the fence.
 public final class FarmStore {
-    public let connection: PostgresConnection
+    /// The store's own: nothing outside it runs SQL (LISTEN too is an API: FarmStore+Listen).
+    let connection: PostgresConnection
 
     /// Failed attempts of one chunk that fail its job.
     public static let failuresPerChunk = 3

@@ -292,7 +292,8 @@ public enum Migrations {
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                     + "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            let current = try connection.query("SELECT coalesce(max(version), 0) FROM schema_migrations")[0].int(0)
+            let current = try connection.query(
+                "SELECT coalesce(max(version), 0) AS version FROM schema_migrations")[0].decode("version", as: Int.self)
             if current > latest {
                 throw PostgresError(
                     message:

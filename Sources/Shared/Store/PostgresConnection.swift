@@ -88,15 +88,15 @@ public final class PostgresConnection {
         PQfinish(connection)
     }
 
-    /// Runs one statement and returns its rows; NULL becomes nil. Outside a transaction, a
+    /// Runs one statement and returns its rows, read by column name. Outside a transaction, a
     /// statement the server rolled back for a conflict runs again.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [String?] = []) throws -> [Row] {
+    public func query(_ sql: String, _ parameters: [String?] = []) throws -> [PostgresRow] {
         if inTransaction { return try execute(sql, parameters) }
         return try retryingConflicts { try execute(sql, parameters) }
     }
 
-    private func execute(_ sql: String, _ parameters: [String?]) throws -> [Row] {
+    private func execute(_ sql: String, _ parameters: [String?]) throws -> [PostgresRow] {
         let result = withParameters(parameters) { values in
             PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -105,14 +105,14 @@ public final class PostgresConnection {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             return []
         case PGRES_TUPLES_OK:
-            let rows = Int(PQntuples(result))
-            let columns = Int(PQnfields(result))
-            return (0..<rows).map { row in
-                Row(
-                    values: (0..<columns).map { column in
-                        PQgetisnull(result, Int32(row), Int32(column)) == 1
-                            ? nil : String(cString: PQgetvalue(result, Int32(row), Int32(column)))
-                    })
+            let columns = PostgresColumns(
+                names: (0..<PQnfields(result)).map { column in String(cString: PQfname(result, column)) })
+            return (0..<PQntuples(result)).map { row in
+                PostgresRow(
+                    columns: columns,
+                    values: (0..<Int32(columns.names.count)).map { column in
+                        PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                    }, index: Int(row))
             }
         default:
             throw failure(result)
@@ -234,16 +234,4 @@ public final class PostgresConnection {
         components.password = "***"
         return components.string ?? url
     }
-}
-
-/// One result row; columns by position, as text.
-public struct Row: Sendable {
-    public let values: [String?]
-
-    public subscript(_ column: Int) -> String? { values[column] }
-
-    public func string(_ column: Int) -> String { values[column] ?? "" }
-    public func int(_ column: Int) -> Int64 { values[column].flatMap { Int64($0) } ?? 0 }
-    public func double(_ column: Int) -> Double? { values[column].flatMap { Double($0) } }
-    public func bool(_ column: Int) -> Bool { values[column] == "t" }
 }

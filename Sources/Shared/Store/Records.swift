@@ -3,6 +3,7 @@ import Foundation
 
 /// A job row, as the coordinator and the CLI read it.
 public struct JobRecord: Sendable {
+    /// What `init(row:)` reads, by these names.
     static let columns =
         "id, name, state, priority, output_path, container, fps, frame_count, error, paused, "
         + "project_file, width, height, sample_rate"
@@ -22,27 +23,21 @@ public struct JobRecord: Sendable {
     public var height: Int
     public var sampleRate: Int
 
-    init(_ row: Row) throws {
-        id = row.int(0)
-        name = row.string(1)
-        state = try JobState(stored: row.string(2))
-        priority = Int(row.int(3))
-        outputPath = row.string(4)
-        guard let container = ExportSettings.Container(rawValue: row.string(5)) else {
-            throw PostgresError(message: "job \(id) has an unknown container \"\(row.string(5))\"", state: nil)
-        }
-        self.container = container
-        guard let fps = Rational(parsing: row.string(6)) else {
-            throw PostgresError(message: "job \(id) has an unreadable frame rate \"\(row.string(6))\"", state: nil)
-        }
-        self.fps = fps
-        frameCount = row.int(7)
-        error = row[8]
-        paused = row.bool(9)
-        projectFile = row.string(10)
-        width = Int(row.int(11))
-        height = Int(row.int(12))
-        sampleRate = Int(row.int(13))
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        name = try row.decode("name")
+        state = try row.decode("state")
+        priority = try row.decode("priority")
+        outputPath = try row.decode("output_path")
+        container = try row.decode("container")
+        fps = try row.decode("fps")
+        frameCount = try row.decode("frame_count")
+        error = try row.decode("error")
+        paused = try row.decode("paused")
+        projectFile = try row.decode("project_file")
+        width = try row.decode("width")
+        height = try row.decode("height")
+        sampleRate = try row.decode("sample_rate")
     }
 
     /// Every timeline sample of the job: what its audio blocks cover.
@@ -55,6 +50,7 @@ public struct JobRecord: Sendable {
 
 /// A chunk row.
 public struct ChunkRecord: Sendable {
+    /// What `init(row:)` reads, by these names.
     static let columns = "id, job_id, kind, idx, start_frame, end_frame, state, attempt, worker_id, content_key"
 
     public var id: Int64
@@ -74,17 +70,17 @@ public struct ChunkRecord: Sendable {
         kind == .audio ? "the audio task" : "chunk \(index) (frames \(start)..\(end))"
     }
 
-    init(_ row: Row) throws {
-        id = row.int(0)
-        job = row.int(1)
-        kind = try ChunkKind(stored: row.string(2))
-        index = Int(row.int(3))
-        start = row.int(4)
-        end = row.int(5)
-        state = try ChunkState(stored: row.string(6))
-        attempt = Int(row.int(7))
-        worker = row[8]
-        contentKey = row[9]
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        job = try row.decode("job_id")
+        kind = try row.decode("kind")
+        index = try row.decode("idx")
+        start = try row.decode("start_frame")
+        end = try row.decode("end_frame")
+        state = try row.decode("state")
+        attempt = try row.decode("attempt")
+        worker = try row.decode("worker_id")
+        contentKey = try row.decode("content_key")
     }
 
     public var chunk: Chunk { Chunk(index: index, start: start, end: end) }

@@ -14,7 +14,7 @@ struct JobWatcher {
 
     /// Shows every refresh on `display` and returns the finished job.
     func follow(on display: inout some JobDisplay) throws -> JobDetail {
-        try store.connection.listen("farm")
+        try store.listen(.farm)
         let clock = ContinuousClock()
         let start = clock.now
         var throughput = Throughput()
@@ -72,7 +72,7 @@ struct JobWatcher {
         since lastRefresh: inout ContinuousClock.Instant, clock: ContinuousClock, gathering: Bool
     ) throws {
         while true {
-            let payloads = try store.connection.notifications(timeout: 1)
+            let payloads = try store.notifications(timeout: .seconds(1))
             try check()
             let mentioned = payloads.contains(String(job))
             guard mentioned || clock.now - lastRefresh > .seconds(5) else { continue }
@@ -80,7 +80,7 @@ struct JobWatcher {
                 // Progress reports come in bursts from every worker: gather them into one refresh.
                 let pause = 0.1 - (clock.now - lastRefresh) / .seconds(1)
                 if pause > 0 { Thread.sleep(forTimeInterval: pause) }
-                _ = try store.connection.notifications(timeout: 0)
+                _ = try store.notifications(timeout: .zero)
             }
             lastRefresh = clock.now
             return
