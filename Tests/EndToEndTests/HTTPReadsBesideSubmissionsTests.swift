@@ -40,7 +40,8 @@ import Testing
             // Its media probed and its chunks keyed, the submission waits on the lock to insert.
             try farm.wait("the submission's insert to wait on the lock", timeout: 120) {
                 try holder.connection.query(
-                    "SELECT count(*) FROM pg_locks WHERE relation = 'jobs'::regclass AND NOT granted")[0][0] == "1"
+                    "SELECT count(*) AS waiting FROM pg_locks WHERE relation = 'jobs'::regclass AND NOT granted"
+                )[0].decode("waiting", as: Int64.self) == 1
             }
             func call(_ path: String) throws -> (status: String, body: String) {
                 // --max-time: a read stuck behind the submission fails here rather than hangs.

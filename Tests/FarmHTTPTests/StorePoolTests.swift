@@ -15,7 +15,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct StorePoolTests {
     /// This connection's server process: which connection of the pool served a call.
     static func backend(_ store: FarmStore) throws -> String {
-        try store.connection.query("SELECT pg_backend_pid()")[0][0] ?? ""
+        try String(store.connection.query("SELECT pg_backend_pid() AS pid")[0].decode("pid", as: Int64.self))
     }
 
     @Test func aReadAnswersWhileAnotherCallHoldsAConnection() async throws {
