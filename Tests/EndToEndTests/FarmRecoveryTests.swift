@@ -166,7 +166,7 @@ import Testing
             let output = dir.appendingPathComponent("out.mov")
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
             // After submission the clip shown from 1 s to 1.7 s is replaced: only chunk 1 needs it
-            // (it is muted, so the audio task does not read it either). The job was pinned to the
+            // (it is muted, so no audio block reads it either). The job was pinned to the
             // clip as submitted, so no worker renders from the new one.
             let clip = dir.appendingPathComponent("c.mp4")
             let intact = try Data(contentsOf: clip)
@@ -248,7 +248,7 @@ import Testing
             #expect(record.state == .failed)
             let error = try #require(record.error, "\(farm.logs)")
             #expect(error.contains("the verifier crashed (signal 11) reading the segment"), "\(error)")
-            #expect(error.contains("the audio task"), "\(error)")
+            #expect(error.contains("audio block 0"), "\(error)")
             #expect(!FileManager.default.fileExists(atPath: output.path))
             let audioAttempts = try farm.attempts(job).filter { $0.kind == "audio" }
             #expect(audioAttempts.count == 3 && audioAttempts.allSatisfy { $0.outcome == "failed" }, "\(audioAttempts)")

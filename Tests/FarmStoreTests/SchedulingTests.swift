@@ -119,7 +119,7 @@ import Testing
         }
         let record = try #require(try store.job(job))
         #expect(record.state == .failed)
-        #expect(record.error?.hasPrefix("the audio task failed or lost its worker on 4 attempts") == true)
+        #expect(record.error?.hasPrefix("audio block 0 failed or lost its worker on 4 attempts") == true)
         #expect(try Self.outcomes(store, chunk: chunk).map(\.outcome) == ["lost", "lost", "lost", "lost"])
     }
 
@@ -184,7 +184,7 @@ import Testing
         #expect(failedJob == job)
         let record = try #require(try store.job(job))
         #expect(record.state == .failed)
-        #expect(record.error == "the audio task failed on 3 attempts: no sound could be decoded")
+        #expect(record.error == "audio block 0 failed on 3 attempts: no sound could be decoded")
         #expect(try store.claim(worker: "w1", leaseSeconds: 30) == nil)
     }
 

@@ -150,12 +150,13 @@ final class UploadIntake {
         let check = check
         let copies = copies
         let unsettled = blocks.unsettled
+        let copiedJob = copied
         verifier.async {
             let clock = ContinuousClock()
             let started = clock.now
             var outcome = Outcome.passed
             var pinned: [MediaReads.Block] = []
-            switch copied.map({ copies.settle(unsettled, of: $0) }) {
+            switch copiedJob.map({ copies.settle(unsettled, of: $0) }) {
             case .same(let digests): pinned = digests
             case .changed(let changed): outcome = .changed(changed)
             case .unsettled(let reason): outcome = .failed(reason)

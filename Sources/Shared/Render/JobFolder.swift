@@ -11,7 +11,7 @@ public struct JobFolder: Sendable {
 
     public var incoming: URL { url.appendingPathComponent("incoming") }
 
-    /// The accepted file of a chunk (video) or of the job's audio task.
+    /// The accepted file of a video chunk or of an audio block.
     public func result(kind: ChunkKind, chunk: Chunk) -> URL {
         url.appendingPathComponent(ChunkedRender.fileName(kind: kind, chunk: chunk))
     }

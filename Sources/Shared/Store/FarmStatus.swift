@@ -40,7 +40,7 @@ public struct JobStatus: Codable, Sendable, Equatable {
     public var isFinished: Bool { state.isFinished }
 }
 
-/// Chunks (the video chunks and the one audio task) by state; the four counts add up to `total`.
+/// Chunks (the video chunks and the audio blocks) by state; the four counts add up to `total`.
 public struct ChunkCounts: Codable, Sendable, Equatable {
     public var queued: Int
     public var running: Int
@@ -52,7 +52,7 @@ public struct ChunkCounts: Codable, Sendable, Equatable {
 
 /// One chunk of a job.
 public struct ChunkStatus: Codable, Sendable, Equatable {
-    /// The video chunk's index, 0 for the audio task.
+    /// The video chunk's or the audio block's index.
     public var index: Int
     /// video or audio.
     public var kind: ChunkKind

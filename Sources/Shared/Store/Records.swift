@@ -67,7 +67,7 @@ public struct ChunkRecord: Sendable {
 
     /// How a job's error names this chunk.
     var label: String {
-        kind == .audio ? "the audio task" : "chunk \(index) (frames \(start)..\(end))"
+        kind == .audio ? "audio block \(index)" : "chunk \(index) (frames \(start)..\(end))"
     }
 
     init(row: PostgresRow) throws {
