@@ -111,7 +111,9 @@ let package = Package(
         .testTarget(name: "FarmStoreTests", dependencies: ["FarmCore", "FarmStore", "TestSupport"]),
         .testTarget(
             name: "FarmCoordinatorTests",
-            dependencies: ["FarmCore", "FarmStore", "FarmWire", "FarmCoordinator", logging]),
+            dependencies: [
+                "FarmCore", "FarmRender", "FarmStore", "FarmWire", "FarmCoordinator", "TestSupport", logging,
+            ]),
         .testTarget(name: "FarmHTTPTests", dependencies: ["FarmCore", "FarmStore", "FarmHTTP", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",

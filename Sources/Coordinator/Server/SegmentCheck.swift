@@ -3,17 +3,25 @@ import FarmRender
 import FarmStore
 import Foundation
 
+/// What upload intake asks of a segment before accepting it: throws `SegmentVerifier.Failure`
+/// for a bad segment, `SegmentCheckUnavailable` when no verdict could be reached. A seam, so
+/// intake's rules are tested without a child process.
+protocol SegmentChecking: AnyObject {
+    func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws
+}
+
+/// The check could not run (the verifier cannot be started, or answers nonsense): the
+/// coordinator's trouble, not the segment's, so no verdict is reached.
+struct SegmentCheckUnavailable: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// Verifies uploaded segments before they are accepted, in a `HelperCommand.verifySegments` child
 /// (a `HelperProcess`), so that a file which makes FFmpeg crash or hang
 /// fails its attempt (and, as a poison chunk, its job) while the coordinator serves on. Checked
 /// in-process, the same file would crash the coordinator again at every restart. Used from one
 /// thread at a time (the verifier queue).
-final class SegmentCheck {
-    /// The check could not run (the verifier cannot be started, or answers nonsense): the
-    /// coordinator's trouble, not the segment's, so no verdict is reached.
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
-    }
+final class SegmentCheck: SegmentChecking {
 
     private let helper: HelperProcess
 
@@ -33,11 +41,11 @@ final class SegmentCheck {
         } catch let failure as HelperProcess.Failure {
             throw SegmentVerifier.Failure(description: "the verifier \(failure.reason) reading the segment")
         } catch {
-            throw Unavailable(description: "the segment verifier: \(error)")
+            throw SegmentCheckUnavailable(description: "the segment verifier: \(error)")
         }
         if answer == "ok" { return }
         guard answer.hasPrefix("bad: ") else {
-            throw Unavailable(description: "the segment verifier answered \"\(answer.prefix(100))\"")
+            throw SegmentCheckUnavailable(description: "the segment verifier answered \"\(answer.prefix(100))\"")
         }
         throw SegmentVerifier.Failure(description: String(answer.dropFirst(5)))
     }

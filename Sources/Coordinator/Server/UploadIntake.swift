@@ -36,7 +36,7 @@ final class UploadIntake {
     }
 
     private let store: FarmStore
-    private let outbox: Outbox
+    private let outbox: any MessageSending
     private let sessions: WorkerSessions
     private let logger: Logger
     private let dataDirectory: URL
@@ -45,7 +45,7 @@ final class UploadIntake {
     let dataFolder: DataFolderHealth
     private let verifier = DispatchQueue(label: "farm.coordinator.verify")
     /// Used only on `verifier`.
-    private let check: SegmentCheck
+    private let check: any SegmentChecking
     /// Used only on `verifier`.
     private let copies = CopySettler()
     /// Attempts whose upload is being verified: their resent pieces and `done` wait for the verdict.
@@ -53,8 +53,8 @@ final class UploadIntake {
     private let verified = Locked<[Verified]>([])
 
     init(
-        store: FarmStore, outbox: Outbox, sessions: WorkerSessions, logger: Logger, dataDirectory: URL,
-        check: SegmentCheck
+        store: FarmStore, outbox: any MessageSending, sessions: WorkerSessions, logger: Logger, dataDirectory: URL,
+        check: any SegmentChecking
     ) {
         self.check = check
         self.store = store
@@ -174,7 +174,7 @@ final class UploadIntake {
                     } catch {
                         outcome = .deferred("\(error)")
                     }
-                } catch let unavailable as SegmentCheck.Unavailable {
+                } catch let unavailable as SegmentCheckUnavailable {
                     outcome = .deferred(unavailable.description)
                 } catch {
                     outcome = .failed("segment failed verification: \(error)")
