@@ -106,6 +106,8 @@ let package = Package(
         .testTarget(
             name: "FarmCoordinatorTests",
             dependencies: ["FarmCore", "FarmStore", "FarmWire", "FarmCoordinator", logging]),
+        // Messages through their frames, the decoder under fuzzed bytes, and real sockets in one process.
+        .testTarget(name: "FarmWireTests", dependencies: ["FarmCore", "FarmWire"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "TestSupport"]
