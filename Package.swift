@@ -108,6 +108,9 @@ let package = Package(
             dependencies: ["FarmCore", "FarmStore", "FarmWire", "FarmCoordinator", logging]),
         // Messages through their frames, the decoder under fuzzed bytes, and real sockets in one process.
         .testTarget(name: "FarmWireTests", dependencies: ["FarmCore", "FarmWire"]),
+        // The worker's loop on a scripted coordinator, a hand-moved clock and a stand-in renderer.
+        .testTarget(
+            name: "FarmWorkerTests", dependencies: ["FarmCore", "FarmRender", "FarmWire", "FarmWorker", logging]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "TestSupport"]
