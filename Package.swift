@@ -115,6 +115,11 @@ let package = Package(
                 "FarmCore", "FarmRender", "FarmStore", "FarmWire", "FarmCoordinator", "TestSupport", logging,
             ]),
         .testTarget(name: "FarmHTTPTests", dependencies: ["FarmCore", "FarmStore", "FarmHTTP", "TestSupport"]),
+        // Messages through their frames, the decoder under fuzzed bytes, and real sockets in one process.
+        .testTarget(name: "FarmWireTests", dependencies: ["FarmCore", "FarmWire"]),
+        // The worker's loop on a scripted coordinator, a hand-moved clock and a stand-in renderer.
+        .testTarget(
+            name: "FarmWorkerTests", dependencies: ["FarmCore", "FarmRender", "FarmWire", "FarmWorker", logging]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "TestSupport"]

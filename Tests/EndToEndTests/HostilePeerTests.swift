@@ -112,6 +112,39 @@ import Testing
         }
     }
 
+    /// A hello or heartbeat claiming more render slots than a worker may have is refused as
+    /// malformed (`WireBounds`): unchecked, 2^31 slots reached the farm's 32-bit columns and the
+    /// error stopped `farm serve`.
+    @Test func aPeerClaimingTwoBillionSlotsIsRefusedAndTheFarmServesOn() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            let rogue = try MessageSocket(.dealer)
+            try rogue.connect(farm.endpoint)
+            var info = WorkerInfo(
+                id: "rogue", host: "rogue", cores: 1, slots: Int(Int32.max) + 1, version: FarmVersion.current)
+            try rogue.send(WireMessage.hello(info).encoded())
+            try rogue.send(
+                WireMessage.heartbeat(Heartbeat(worker: info, running: [], waiting: [], uploading: [])).encoded())
+            // A hello within bounds: its welcome comes once the coordinator has handled the others.
+            info.slots = 0
+            try rogue.send(WireMessage.hello(info).encoded())
+            try Self.awaitWelcomes(1, on: rogue)
+
+            try farm.startWorker("w1")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            let record = try farm.finish(job, timeout: 120)
+            #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
+            let log = farm.coordinator?.output ?? ""
+            #expect(log.contains("ignoring a message: hello: slots 2147483648 is outside 0...1024"), "\(log)")
+            #expect(log.contains("ignoring a message: heartbeat: slots 2147483648 is outside 0...1024"))
+            #expect(farm.coordinator?.process.isRunning == true)
+        }
+    }
+
     /// From a peer that said hello as `info`: progress on `key` far past its end and three
     /// failures of it (enough to fail its job), then a second hello. Its welcome comes after
     /// the coordinator handled all of them (a peer's messages are handled in order), and by

@@ -77,6 +77,10 @@ import Testing
             let flagged = try worker(["--slots", "0"], ["FARM_COORDINATOR": "tcp://127.0.0.1:9", "FARM_SLOTS": "3"])
             #expect(flagged.status == 64)
             #expect(flagged.stderr.contains("--slots must be >= 1 (got 0)"), "\(flagged.stderr)")
+            // More than the coordinator accepts from a worker is refused here, not there.
+            let many = try worker([], ["FARM_COORDINATOR": "tcp://127.0.0.1:9", "FARM_SLOTS": "1025"])
+            #expect(many.status == 64)
+            #expect(many.stderr.contains("--slots must be at most 1024 (got 1025)"), "\(many.stderr)")
         }
     }
 }

@@ -37,7 +37,7 @@ public struct Assignment: Codable, Sendable, Hashable {
     public var chunk: Chunk { Chunk(index: index, start: start, end: end) }
 }
 
-public struct Heartbeat: Codable, Sendable {
+public struct Heartbeat: Codable, Sendable, Hashable {
     public var worker: WorkerInfo
     /// Attempts the worker holds: rendering, uploading or waiting to start.
     public var running: [AttemptKey]
@@ -56,7 +56,7 @@ public struct Heartbeat: Codable, Sendable {
     }
 }
 
-public struct ProgressReport: Codable, Sendable {
+public struct ProgressReport: Codable, Sendable, Hashable {
     public var key: AttemptKey
     public var frames: Int64
     public var fps: Double
@@ -69,7 +69,7 @@ public struct ProgressReport: Codable, Sendable {
 }
 
 /// One bounded piece of an encoded result; its bytes travel in the message's payload frame.
-public struct UploadPiece: Codable, Sendable {
+public struct UploadPiece: Codable, Sendable, Hashable {
     public var key: AttemptKey
     public var offset: Int64
     public var total: Int64
@@ -81,7 +81,7 @@ public struct UploadPiece: Codable, Sendable {
     }
 }
 
-public struct UploadAck: Codable, Sendable {
+public struct UploadAck: Codable, Sendable, Hashable {
     public var key: AttemptKey
     /// Bytes the coordinator holds; the worker continues from here.
     public var received: Int64
@@ -92,7 +92,7 @@ public struct UploadAck: Codable, Sendable {
     }
 }
 
-public struct ChunkDone: Codable, Sendable {
+public struct ChunkDone: Codable, Sendable, Hashable {
     public var key: AttemptKey
     public var bytes: Int64
     /// Hex SHA-256 of the whole file.
@@ -120,7 +120,7 @@ public struct ChunkDone: Codable, Sendable {
     }
 }
 
-public struct ChunkFailed: Codable, Sendable {
+public struct ChunkFailed: Codable, Sendable, Hashable {
     public var key: AttemptKey
     public var error: String
     /// Rendering again cannot help (the media changed since submission): fail the job now.
@@ -134,7 +134,7 @@ public struct ChunkFailed: Codable, Sendable {
     }
 }
 
-public struct Verdict: Codable, Sendable {
+public struct Verdict: Codable, Sendable, Hashable {
     public var key: AttemptKey
     public var reason: String
 

@@ -2,8 +2,9 @@ import FarmCore
 import Foundation
 
 /// The farm's wire protocol. A message is the frames `["farm/1", type, JSON body]`, plus one
-/// raw payload frame for upload pieces. Peers speaking another version are refused by name.
-public enum WireMessage: Sendable {
+/// raw payload frame for upload pieces. Peers speaking another version are refused by name, and
+/// a message whose numbers lie outside `WireBounds` is refused as malformed.
+public enum WireMessage: Sendable, Hashable {
     case hello(WorkerInfo)
     case welcome
     case heartbeat(Heartbeat)
@@ -72,5 +73,6 @@ public enum WireMessage: Sendable {
         case "cancel": self = .cancel(try body(Verdict.self))
         default: throw TransportError(message: "unknown message type \"\(type)\"")
         }
+        if let problem = outOfBounds { throw TransportError(message: "\(type): \(problem)") }
     }
 }

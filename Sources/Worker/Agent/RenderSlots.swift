@@ -6,11 +6,15 @@ import Foundation
 /// order. A render thread touches only its task's locked fields; the loop reads them.
 final class RenderSlots {
     private let slots: Int
-    private let renderer: AssignmentRenderer
+    private let renderer: ChunkRendering
+    private let clock: WorkerClock
+    private let threads: RenderThreads
 
-    init(slots: Int, renderer: AssignmentRenderer) {
+    init(slots: Int, renderer: ChunkRendering, clock: WorkerClock, threads: RenderThreads) {
         self.slots = slots
         self.renderer = renderer
+        self.clock = clock
+        self.threads = threads
     }
 
     /// Starts as many queued tasks as there are free slots.
@@ -19,9 +23,8 @@ final class RenderSlots {
         let waiting = tasks.filter(\.isQueued).sorted { $0.key.chunk < $1.key.chunk }
         for task in waiting.prefix(max(0, slots - busy)) {
             task.phase = .rendering
-            let renderer = self.renderer
-            let thread = Thread {
-                let clock = ContinuousClock()
+            let (renderer, clock) = (self.renderer, self.clock)
+            threads.start {
                 let started = clock.now
                 do {
                     let output = try renderer.render(task.assignment, cancellation: task.cancellation) { progress in
@@ -35,8 +38,6 @@ final class RenderSlots {
                     task.outcome.withLock { $0 = .failure(failure) }
                 }
             }
-            thread.stackSize = 8 << 20
-            thread.start()
         }
     }
 }

@@ -10,15 +10,19 @@ final class Uploader {
     /// How long an unanswered piece or `done` waits before it is sent again.
     private let patience: Duration
     private let send: (WireMessage) -> Void
-    private let clock = ContinuousClock()
+    private let clock: WorkerClock
     /// With an upload limit: the earliest the next piece of any upload may go.
     private var pacing: (limit: ByteRate, nextPiece: ContinuousClock.Instant)?
 
-    init(pieceBytes: Int, patience: Duration, limit: ByteRate? = nil, send: @escaping (WireMessage) -> Void) {
+    init(
+        pieceBytes: Int, patience: Duration, limit: ByteRate? = nil, clock: WorkerClock,
+        send: @escaping (WireMessage) -> Void
+    ) {
         // Pieces of a tenth of a second's worth keep a limited upload smooth.
         self.pieceBytes = limit.map { Int(min(Double(pieceBytes), max(4096, $0.bytesPerSecond / 10))) } ?? pieceBytes
         self.patience = patience
         self.send = send
+        self.clock = clock
         pacing = limit.map { ($0, clock.now) }
     }
 

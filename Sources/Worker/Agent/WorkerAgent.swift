@@ -15,6 +15,9 @@ import Logging
 ///
 /// When the coordinator goes away the worker keeps rendering; ZeroMQ reconnects it and the
 /// next heartbeat tells the (possibly restarted) coordinator what it holds.
+///
+/// Its socket, renderer, clock and render threads are protocols (`CoordinatorLink`,
+/// `ChunkRendering`, `WorkerClock`, `RenderThreads`), so unit tests turn its loop by hand.
 public final class WorkerAgent {
     public struct Configuration: Sendable {
         public var coordinator: String
@@ -42,68 +45,90 @@ public final class WorkerAgent {
 
     public let configuration: Configuration
     private let info: WorkerInfo
-    private let socket: MessageSocket
-    private let renderer: AssignmentRenderer
+    private let socket: CoordinatorLink
+    private let renderer: ChunkRendering
     private let renderSlots: RenderSlots
     private var uploader: Uploader!
     private let logger: Logger
     private let stopFlag = StopFlag()
-    private let clock = ContinuousClock()
+    private let clock: WorkerClock
     private var tasks: [AttemptKey: WorkerTask] = [:]
     private var lastHeard: ContinuousClock.Instant
     private var coordinatorReachable = true
     private var lastHeartbeat: ContinuousClock.Instant
     private var lastProgress: ContinuousClock.Instant
 
-    public init(configuration: Configuration, logger: Logger = Logger(label: "farm.worker")) throws {
+    public convenience init(configuration: Configuration, logger: Logger = Logger(label: "farm.worker")) throws {
+        try FileManager.default.createDirectory(at: configuration.scratch, withIntermediateDirectories: true)
+        let socket = try MessageSocket(.dealer)
+        if let keys = configuration.keys { try socket.useCurve(keys.own, server: keys.coordinator) }
+        let renderer = AssignmentRenderer(
+            mediaRoot: configuration.mediaRoot, scratch: configuration.scratch,
+            encoderThreads: configuration.encoderThreads)
+        try self.init(
+            configuration: configuration, socket: socket, renderer: renderer, clock: ContinuousClock(),
+            threads: OwnThreads(), logger: logger)
+    }
+
+    /// The agent on its seams: a farm's worker gets the DEALER socket, the compositor, the
+    /// continuous clock and a thread per render; unit tests give it stand-ins for all four.
+    init(
+        configuration: Configuration, socket: CoordinatorLink, renderer: ChunkRendering, clock: WorkerClock,
+        threads: RenderThreads, logger: Logger
+    ) throws {
         self.configuration = configuration
         self.logger = logger
+        self.socket = socket
+        self.renderer = renderer
+        self.clock = clock
         let cores = ProcessInfo.processInfo.activeProcessorCount
         info = WorkerInfo(
             id: configuration.id, host: Self.hostName, cores: cores, slots: configuration.slots,
             version: FarmVersion.current)
-        try FileManager.default.createDirectory(at: configuration.scratch, withIntermediateDirectories: true)
-        renderer = AssignmentRenderer(
-            mediaRoot: configuration.mediaRoot, scratch: configuration.scratch,
-            encoderThreads: configuration.encoderThreads)
-        renderSlots = RenderSlots(slots: configuration.slots, renderer: renderer)
-        socket = try MessageSocket(.dealer)
-        if let keys = configuration.keys { try socket.useCurve(keys.own, server: keys.coordinator) }
+        renderSlots = RenderSlots(slots: configuration.slots, renderer: renderer, clock: clock, threads: threads)
         try socket.connect(configuration.coordinator)
         lastHeard = clock.now
         lastHeartbeat = clock.now
         lastProgress = clock.now
         uploader = Uploader(
             pieceBytes: configuration.pieceBytes, patience: .seconds(3 * configuration.heartbeatSeconds),
-            limit: configuration.uploadLimit
+            limit: configuration.uploadLimit, clock: clock
         ) { [unowned self] message in self.send(message) }
     }
 
     public func stop() { stopFlag.raise() }
 
     public func run() throws {
+        begin()
+        while !stopFlag.isRaised { try turn() }
+        for task in tasks.values { task.cancellation.raise() }
+    }
+
+    /// Says hello: the coordinator learns of this worker before anything else.
+    func begin() {
         logger.info(
             "worker \(info.id) on \(info.host): \(info.slots) slot(s), connecting to \(configuration.coordinator)")
         send(.hello(info))
-        while !stopFlag.isRaised {
-            // A render may finish any moment: look often while one runs, so its upload starts at once.
-            let rendering = tasks.values.contains { $0.isRendering }
-            if let frames = try socket.receive(timeout: rendering ? 0.005 : 0.05) {
-                lastHeard = clock.now
-                if !coordinatorReachable {
-                    coordinatorReachable = true
-                    logger.info("coordinator reachable again")
-                    send(.hello(info))
-                }
-                do {
-                    try handle(WireMessage(frames: frames))
-                } catch {
-                    logger.warning("ignoring a message: \(error)")
-                }
+    }
+
+    /// One turn of the loop: a message if one comes in time, then the periodic work.
+    func turn() throws {
+        // A render may finish any moment: look often while one runs, so its upload starts at once.
+        let rendering = tasks.values.contains { $0.isRendering }
+        if let frames = try socket.receive(timeout: rendering ? 0.005 : 0.05) {
+            lastHeard = clock.now
+            if !coordinatorReachable {
+                coordinatorReachable = true
+                logger.info("coordinator reachable again")
+                send(.hello(info))
             }
-            try periodic()
+            do {
+                try handle(WireMessage(frames: frames))
+            } catch {
+                logger.warning("ignoring a message: \(error)")
+            }
         }
-        for task in tasks.values { task.cancellation.raise() }
+        try periodic()
     }
 
     // MARK: Messages

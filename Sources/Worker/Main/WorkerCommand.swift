@@ -52,7 +52,7 @@ struct WorkerCommand: ParsableCommand {
             """)
     var mediaRoot: String?
 
-    @Option(name: .long, help: "Chunks rendered at the same time (default: 1).")
+    @Option(name: .long, help: "Chunks rendered at the same time, at most 1024 (default: 1).")
     var slots: Int?
 
     @Option(name: .long, help: "Encoder threads per chunk (default: 1).")
@@ -96,6 +96,10 @@ struct WorkerCommand: ParsableCommand {
         }
         let (slots, threads) = (self.slots ?? 1, self.threads ?? 1)
         if slots < 1 { throw ValidationError("--slots must be >= 1 (got \(slots))") }
+        // The coordinator refuses a worker claiming more (`WireBounds`): say so here, not there.
+        if slots > WireBounds.slots.upperBound {
+            throw ValidationError("--slots must be at most \(WireBounds.slots.upperBound) (got \(slots))")
+        }
         if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
         if let problem = EndpointSyntax.problem(in: coordinator) { throw ValidationError("--coordinator \(problem)") }
         if (key == nil) != (coordinatorKey == nil) {

@@ -1,0 +1,56 @@
+import FarmCore
+
+/// The numbers a decoded message may carry. A count, an offset or an index that its receiver
+/// sizes work by or computes with is refused here, so no peer can make the other side
+/// allocate, loop or overflow on a number it made up. Unchecked, a hello claiming 2^31 slots
+/// stopped the coordinator (a 32-bit column refused it, and the error ended `farm serve`), and
+/// fewer made every claim build a row per slot; a piece at offset `Int64.max` would trap the
+/// intake's sum, a media block of 2^62 the verifier's seek, and an acknowledgement of -1 bytes
+/// the worker's.
+public enum WireBounds {
+    /// Render slots one worker may have (`farm-worker --slots`): each is a row of every claim.
+    public static let slots = 0...1024
+    /// The farm's database keeps a worker's cores as a 32-bit integer.
+    public static let cores = 0...Int(Int32.max)
+    /// Block indices whose byte offset (`index * MediaReads.blockSize`) fits in 64 bits.
+    public static let mediaBlocks = 0...(Int64.max / Int64(MediaReads.blockSize))
+}
+
+extension WireMessage {
+    /// What in this message lies outside `WireBounds`, or nil.
+    var outOfBounds: String? {
+        switch self {
+        case .hello(let info):
+            return Self.problem(in: info)
+        case .heartbeat(let beat):
+            return Self.problem(in: beat.worker)
+        case .assign(let assignment):
+            guard assignment.start >= 0, assignment.end >= assignment.start else {
+                return "frames [\(assignment.start), \(assignment.end)) are not a range from 0 on"
+            }
+            return nil
+        case .piece(let piece, let bytes):
+            // Written so that no sum overflows: offset + payload <= total.
+            guard piece.offset >= 0, piece.total >= piece.offset, Int64(bytes.count) <= piece.total - piece.offset
+            else {
+                return "a piece of \(bytes.count) bytes at offset \(piece.offset) does not fit in \(piece.total) bytes"
+            }
+            return nil
+        case .pieceAck(let ack):
+            return ack.received >= 0 ? nil : "received \(ack.received) bytes"
+        case .done(let done):
+            for block in done.mediaBlocks ?? [] where !WireBounds.mediaBlocks.contains(block.block) {
+                return "media block \(block.block) is outside \(WireBounds.mediaBlocks)"
+            }
+            return nil
+        case .welcome, .coordinatorHeartbeat, .progress, .failed, .accepted, .rejected, .cancel:
+            return nil
+        }
+    }
+
+    private static func problem(in info: WorkerInfo) -> String? {
+        if !WireBounds.slots.contains(info.slots) { return "slots \(info.slots) is outside \(WireBounds.slots)" }
+        if !WireBounds.cores.contains(info.cores) { return "cores \(info.cores) is outside \(WireBounds.cores)" }
+        return nil
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// Where a render runs: on a farm a thread of its own; in unit tests the render waits until the
+/// test runs it, so whether a message comes before or after a render ends is the test's choice.
+protocol RenderThreads {
+    func start(_ render: @escaping @Sendable () -> Void)
+}
+
+/// Each render on a new thread, with stack enough for the compositor and FFmpeg.
+struct OwnThreads: RenderThreads {
+    func start(_ render: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: render)
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}
