@@ -51,7 +51,7 @@ public final class CoordinatorServer {
     /// The endpoint bound, with a `*` port resolved.
     public let endpoint: String
     private let store: FarmStore
-    private let socket: MessageSocket
+    private let socket: any RouterSocket
     private let keyGate: KeyGate?
     private let outbox: Outbox
     private let sessions: WorkerSessions
@@ -67,24 +67,36 @@ public final class CoordinatorServer {
     private static let messagesPerBatch = 256
     private var ticks = 0
 
-    public init(configuration: Configuration, logger: Logger = Logger(label: "farm.coordinator")) throws {
-        self.configuration = configuration
-        self.logger = logger
-        store = try FarmStore.connectWhenUp(url: configuration.database) { [logger] error in
+    public convenience init(configuration: Configuration, logger: Logger = Logger(label: "farm.coordinator")) throws {
+        let store = try FarmStore.connectWhenUp(url: configuration.database) { [logger] error in
             logger.warning("waiting for the database: \(error)")
         }
-        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
-        try DataFolderClaim.claim(configuration.dataDirectory, identity: store.identity())
-        socket = try MessageSocket(.router)
+        let socket = try MessageSocket(.router)
+        var keyGate: KeyGate?
         if let keys = configuration.keys {
             // The gate first: a CURVE socket bound without one would let any key in.
             keyGate = try KeyGate(allowedKeys: keys.allowedWorkers) { [logger] refusal in logger.warning("\(refusal)") }
             try socket.serveCurve(keys.own)
-        } else {
-            keyGate = nil
         }
         try socket.bind(configuration.bind)
-        endpoint = socket.lastEndpoint
+        try self.init(
+            configuration: configuration, logger: logger, store: store, socket: socket, endpoint: socket.lastEndpoint,
+            keyGate: keyGate)
+    }
+
+    /// A coordinator on a given store and socket: `farm serve`'s, or a test's scripted workers.
+    init(
+        configuration: Configuration, logger: Logger, store: FarmStore, socket: any RouterSocket, endpoint: String,
+        keyGate: KeyGate?
+    ) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.store = store
+        self.socket = socket
+        self.endpoint = endpoint
+        self.keyGate = keyGate
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        try DataFolderClaim.claim(configuration.dataDirectory, identity: store.identity())
         outbox = Outbox(socket: socket, logger: logger)
         sessions = WorkerSessions(
             store: store, outbox: outbox, logger: logger, leaseSeconds: configuration.leaseSeconds)
@@ -137,7 +149,7 @@ public final class CoordinatorServer {
         keyGate?.stop()
     }
 
-    private func serve(lastTick: inout ContinuousClock.Instant) throws {
+    func serve(lastTick: inout ContinuousClock.Instant) throws {
         // Whatever is waiting, up to a bound, then one claim for every slot those messages
         // freed: a busy farm's assignments cost a round trip per batch, not per message.
         var timeout = 0.05
@@ -163,7 +175,7 @@ public final class CoordinatorServer {
     /// Takes the database's lead (one coordinator per farm database: two would re-queue each
     /// other's work), then gives every running attempt a lease from now: chunks rendered or
     /// uploading while no coordinator listened are accepted, not thrown away.
-    private func lead() throws {
+    func lead() throws {
         var announced = false
         while try !store.tryLead() {
             guard configuration.waitsForLeadership else {
@@ -290,7 +302,7 @@ public final class CoordinatorServer {
 
     // MARK: Periodic work
 
-    private func tick() throws {
+    func tick() throws {
         ticks += 1
         // Each statement that changes chunks adds a row of counts for its job; every five
         // seconds they are folded, so `farm status` sums a handful of rows per job.

@@ -4,10 +4,10 @@ import Logging
 /// Sends messages to workers through the coordinator's ROUTER socket. Owned by the loop's
 /// thread, like the socket.
 final class Outbox {
-    private let socket: MessageSocket
+    private let socket: any RouterSocket
     private let logger: Logger
 
-    init(socket: MessageSocket, logger: Logger) {
+    init(socket: any RouterSocket, logger: Logger) {
         self.socket = socket
         self.logger = logger
     }
