@@ -142,6 +142,7 @@ MODULES = [
     ("Sources/Shared/Store", "FarmStore"),
     ("Sources/Shared/Wire", "FarmWire"),
     ("Sources/Coordinator/Server", "FarmCoordinator"),
+    ("Sources/Coordinator/HTTP", "FarmHTTP"),
     ("Sources/Worker/Agent", "FarmWorker"),
     ("Sources/Coordinator/CLI", "FarmCLI"),
     ("Sources/Coordinator/Main", "FarmMain"),
