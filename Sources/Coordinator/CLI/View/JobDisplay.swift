@@ -82,7 +82,7 @@ struct TerminalJobDisplay: JobDisplay {
                 ? "waiting to start"
                 : "\(Format.bar(fraction, width: 12)) \(chunk.framesDone)/\(frames)  \(StatusText.fps(chunk.fps)) fps"
             lines.append(
-                "  \(StatusText.chunkName(chunk.kind, chunk.index).padding(toLength: 11, withPad: " ", startingAt: 0))"
+                "  \(StatusText.chunkName(chunk.kind, chunk.index).padding(toLength: 15, withPad: " ", startingAt: 0))"
                     + " \(StatusText.range(chunk).padding(toLength: 13, withPad: " ", startingAt: 0))"
                     + " \((chunk.worker ?? "-").padding(toLength: 16, withPad: " ", startingAt: 0)) \(figures)")
         }

@@ -19,7 +19,10 @@ enum StatusText {
 
     static func range(_ chunk: ChunkStatus) -> String { "\(chunk.start)..\(chunk.end)" }
 
-    static func chunkName(_ kind: ChunkKind, _ index: Int) -> String { kind == .audio ? "audio" : "chunk \(index)" }
+    /// "chunk 3", "audio block 1": how every view and error names a work item.
+    static func chunkName(_ kind: ChunkKind, _ index: Int) -> String {
+        kind == .audio ? "audio block \(index)" : "chunk \(index)"
+    }
 
     /// `reused`: how many of the done the segment cache did.
     static func counts(_ counts: ChunkCounts, reused: Int = 0) -> String {
