@@ -94,7 +94,9 @@ import Testing
 
     @Test func aBusyWorkerHoldsNoChunkAnotherWorkerCouldRender() throws {
         try withTemporaryDirectory { dir in
-            let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 8)
+            // Eight video chunks: long enough that the worker is caught mid-chunk however fast
+            // the machine (with three, a fast one rendered them all between two looks).
+            let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 24)
             // A long lease: the stopped worker keeps what it holds, and only the scheduling
             // decides where the other chunks go.
             let farm = try TestFarm(directory: dir, leaseSeconds: 120)
