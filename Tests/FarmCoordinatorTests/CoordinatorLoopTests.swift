@@ -15,31 +15,18 @@ import Testing
     /// Workers as the loop sees them: frames queued to it, frames it sent.
     final class ScriptedWorkers: RouterSocket {
         var inbox: [[[UInt8]]] = []
-        private(set) var sent: [(route: [UInt8], message: WireMessage)] = []
+        /// What the loop sent, decoded.
+        let sent = SentMessages()
         var lastSender: String? { nil }
 
         func send(_ frames: [[UInt8]]) throws -> Bool {
-            sent.append((frames[0], try WireMessage(frames: Array(frames.dropFirst()))))
+            sent.send(try WireMessage(frames: Array(frames.dropFirst())), to: frames[0])
             return true
         }
 
         func receive(timeout: Double) throws -> [[UInt8]]? { inbox.isEmpty ? nil : inbox.removeFirst() }
 
         func deliver(_ message: WireMessage, from route: [UInt8]) { inbox.append([route] + message.encoded()) }
-
-        func assignments(to route: [UInt8]) -> [AttemptKey] {
-            sent.compactMap { entry in
-                guard entry.route == route, case .assign(let assignment) = entry.message else { return nil }
-                return assignment.key
-            }
-        }
-
-        func cancels(to route: [UInt8]) -> [AttemptKey] {
-            sent.compactMap { entry in
-                guard entry.route == route, case .cancel(let verdict) = entry.message else { return nil }
-                return verdict.key
-            }
-        }
     }
 
     struct Loop {
@@ -63,20 +50,9 @@ import Testing
     /// A private PostgreSQL, a job of `chunks` video chunks and one audio block, and a
     /// coordinator leading it on scripted workers.
     static func withLoop(chunks: Int = 3, leaseSeconds: Double = 60, _ body: (inout Loop) throws -> Void) throws {
-        try withTemporaryDirectory { dir in
-            let server = try PrivatePostgres(directory: dir.appendingPathComponent("pg"))
-            try server.start()
-            defer { server.stop() }
-            let store = try FarmStore(url: server.connectionString)
-            let job = try store.submit(
-                JobSubmission(
-                    name: "job", projectFile: "/projects/job.json", projectText: "{}", mediaRoot: "/media",
-                    outputPath: "/out/job.mp4", container: .mp4, fps: Rational(30), frameCount: Int64(chunks * 30),
-                    width: 64, height: 64, priority: 0,
-                    chunks: (0..<chunks).map { Chunk(index: $0, start: Int64($0 * 30), end: Int64($0 * 30 + 30)) },
-                    audioBlocks: [Chunk(index: 0, start: 0, end: 48000)], sampleRate: 48000))
+        try withJobInPrivateDatabase(chunks: chunks) { dir, database, store, job in
             var configuration = CoordinatorServer.Configuration(
-                database: server.connectionString, dataDirectory: dir.appendingPathComponent("data"))
+                database: database, dataDirectory: dir.appendingPathComponent("data"))
             configuration.leaseSeconds = leaseSeconds
             let workers = ScriptedWorkers()
             let coordinator = try CoordinatorServer(
@@ -92,7 +68,7 @@ import Testing
         try Self.withLoop { loop in
             loop.workers.deliver(.hello(Self.info("w1", slots: 2)), from: Self.w1)
             try loop.turn()
-            let assigned = loop.workers.assignments(to: Self.w1)
+            let assigned = loop.workers.sent.assignments(to: Self.w1)
             #expect(assigned.count == 2)
             #expect(Set(assigned).count == 2)
             #expect(assigned.allSatisfy { $0.attempt == 1 })
@@ -103,7 +79,7 @@ import Testing
         try Self.withLoop(chunks: 1) { loop in
             loop.workers.deliver(.hello(Self.info("w1")), from: Self.w1)
             try loop.turn()
-            let first = try #require(loop.workers.assignments(to: Self.w1).first)
+            let first = try #require(loop.workers.sent.assignments(to: Self.w1).first)
             // Another worker cannot report on w1's attempt.
             loop.workers.deliver(.hello(Self.info("w2", slots: 0)), from: Self.w2)
             loop.workers.deliver(.failed(ChunkFailed(key: first, error: "not mine")), from: Self.w2)
@@ -113,7 +89,7 @@ import Testing
             loop.workers.deliver(.failed(ChunkFailed(key: first, error: "decoder gave up")), from: Self.w1)
             try loop.turn()
             #expect(try loop.store.current(first) == nil)
-            let next = loop.workers.assignments(to: Self.w1)
+            let next = loop.workers.sent.assignments(to: Self.w1)
             #expect(next.count == 2)
             #expect(next[1].chunk != first.chunk || next[1].attempt == 2)
             // A late report of the failed attempt no longer counts.
@@ -127,10 +103,10 @@ import Testing
         try Self.withLoop { loop in
             loop.workers.deliver(.hello(Self.info("w1", slots: 2)), from: Self.w1)
             try loop.turn()
-            let held = loop.workers.assignments(to: Self.w1)
+            let held = loop.workers.sent.assignments(to: Self.w1)
             _ = try loop.store.cancel(job: loop.job)
             try loop.server.tick()
-            #expect(Set(loop.workers.cancels(to: Self.w1)) == Set(held))
+            #expect(Set(loop.workers.sent.cancels(to: Self.w1)) == Set(held))
             #expect(try held.allSatisfy { try loop.store.current($0) == nil })
         }
     }
@@ -139,17 +115,17 @@ import Testing
         try Self.withLoop(chunks: 1, leaseSeconds: 0.2) { loop in
             loop.workers.deliver(.hello(Self.info("w1")), from: Self.w1)
             try loop.turn()
-            let first = try #require(loop.workers.assignments(to: Self.w1).first)
+            let first = try #require(loop.workers.sent.assignments(to: Self.w1).first)
             // The lease is kept by heartbeats, and w1 sends none.
             Thread.sleep(forTimeInterval: 0.3)
             try loop.server.tick()
             #expect(try loop.store.current(first) == nil)
             // w1, silent longer than a lease, is dropped with it; the chunk waits in the queue
             // for the next worker, as its next attempt.
-            #expect(loop.workers.assignments(to: Self.w1) == [first])
+            #expect(loop.workers.sent.assignments(to: Self.w1) == [first])
             loop.workers.deliver(.hello(Self.info("w2", slots: 2)), from: Self.w2)
             try loop.turn()
-            let taken = loop.workers.assignments(to: Self.w2)
+            let taken = loop.workers.sent.assignments(to: Self.w2)
             #expect(taken.contains { $0.chunk == first.chunk && $0.attempt == first.attempt + 1 })
             #expect(try loop.store.job(loop.job)?.state != .failed)
         }
@@ -161,7 +137,7 @@ import Testing
             loop.workers.inbox.append([Self.w1])
             loop.workers.deliver(.hello(Self.info("w1")), from: Self.w1)
             try loop.turn()
-            #expect(loop.workers.assignments(to: Self.w1).count == 1)
+            #expect(loop.workers.sent.assignments(to: Self.w1).count == 1)
         }
     }
 }

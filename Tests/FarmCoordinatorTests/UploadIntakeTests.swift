@@ -75,17 +75,7 @@ import Testing
     /// A private PostgreSQL, one job of one video chunk and one audio block, and worker w1
     /// assigned its first chunk.
     static func withFarm(_ body: (Farm) throws -> Void) throws {
-        try withTemporaryDirectory { dir in
-            let server = try PrivatePostgres(directory: dir.appendingPathComponent("pg"))
-            try server.start()
-            defer { server.stop() }
-            let store = try FarmStore(url: server.connectionString)
-            let job = try store.submit(
-                JobSubmission(
-                    name: "job", projectFile: "/projects/job.json", projectText: "{}", mediaRoot: "/media",
-                    outputPath: "/out/job.mp4", container: .mp4, fps: Rational(30), frameCount: 30,
-                    width: 64, height: 64, priority: 0, chunks: [Chunk(index: 0, start: 0, end: 30)],
-                    audioBlocks: [Chunk(index: 0, start: 0, end: 48000)], sampleRate: 48000))
+        try withJobInPrivateDatabase(chunks: 1) { dir, _, store, job in
             let sent = SentMessages()
             let logger = Logger(label: "test")
             let sessions = WorkerSessions(store: store, outbox: sent, logger: logger, leaseSeconds: 60)
