@@ -1,5 +1,6 @@
 import FarmCore
 import FarmMedia
+import FarmRender
 import FarmWire
 import Foundation
 import TestSupport
@@ -141,20 +142,39 @@ import Testing
                 return acceptedBeforeKill.count >= 2
             }
             farm.coordinator?.kill(SIGKILL)
-            // The database still holds everything; a new coordinator takes over.
+            // The database still holds everything; a new coordinator takes over. A chunk is
+            // accepted once its row says done and its segment is in place: the row is written
+            // first, so a kill between the two leaves a chunk that is found missing and rendered
+            // again (UploadIntake.conclude), which is the promise, not a redo. What each accepted
+            // chunk's attempts were at the kill is what they must still be at the end.
+            let folder = JobFolder(dataDirectory: farm.dataDirectory, job: job)
             acceptedBeforeKill = try farm.store.connection.query(
-                "SELECT id FROM chunks WHERE job_id = $1 AND state = 'done'", [String(job)]
-            ).map { try $0.decode("id") }
+                "SELECT \(ChunkRecord.columns) FROM chunks WHERE job_id = $1 AND state = 'done'", [String(job)]
+            ).map { try ChunkRecord(row: $0) }.filter {
+                FileManager.default.fileExists(atPath: folder.result(kind: $0.kind, chunk: $0.chunk).path)
+            }.map(\.id)
+            let attemptsAtKill = try acceptedBeforeKill.map { try Self.attempts(of: $0, in: farm) }
             Thread.sleep(forTimeInterval: 1)
             try farm.startCoordinator()
             let record = try farm.finish(job)
             #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")
             #expect(try frameHashes(output) == reference)
-            for chunk in acceptedBeforeKill {
-                let attempts = try farm.store.connection.query(
-                    "SELECT count(*) FROM attempts WHERE chunk_id = $1", [String(chunk)])
-                #expect(try attempts.first?.decode("count", as: Int64.self) == 1, "chunk \(chunk) was rendered again")
+            for (chunk, atKill) in zip(acceptedBeforeKill, attemptsAtKill) {
+                let atEnd = try Self.attempts(of: chunk, in: farm)
+                #expect(
+                    atEnd == atKill, "chunk \(chunk) was rendered again: \(atKill) at the kill, \(atEnd) at the end")
+                #expect(atEnd.last?.hasSuffix("done") == true, "chunk \(chunk): \(atEnd)")
             }
+        }
+    }
+
+    /// A chunk's attempts as "attempt worker outcome" lines, in order.
+    private static func attempts(of chunk: Int64, in farm: TestFarm) throws -> [String] {
+        try farm.store.connection.query(
+            "SELECT attempt, worker_id, outcome FROM attempts WHERE chunk_id = $1 ORDER BY attempt", [String(chunk)]
+        ).map {
+            "\(try $0.decode("attempt", as: Int.self)) \(try $0.decode("worker_id", as: String.self)) "
+                + (try $0.decode("outcome", as: String.self))
         }
     }
 
