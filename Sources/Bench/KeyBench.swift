@@ -17,27 +17,26 @@ enum KeyBench {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var baselineKeys = 0
-        for (kind, list) in [(ChunkKind.video, chunks), (.audio, blocks)] {
-            for material in ChunkKeys.materials(of: project, kind: kind, chunks: list, container: container, pins: pins)
-            {
-                let hasher = SHA256()
-                hasher.update(try encoder.encode(material))
-                baselineKeys += hasher.finishFormatted().isEmpty ? 0 : 1
-            }
+        let allMaterials =
+            ChunkKeys.materials(of: project, work: chunks, container: container, pins: pins)
+            + ChunkKeys.materials(of: project, work: blocks, container: container, pins: pins)
+        for material in allMaterials {
+            let hasher = SHA256()
+            hasher.update(try encoder.encode(material))
+            baselineKeys += hasher.finishFormatted().isEmpty ? 0 : 1
         }
         let baseline = clock.now - start
 
         start = clock.now
-        let video = ChunkKeys.keys(of: project, kind: .video, chunks: chunks, container: container, pins: pins)
-        let audio = ChunkKeys.keys(of: project, kind: .audio, chunks: blocks, container: container, pins: pins)
+        let video = ChunkKeys.keys(of: project, work: chunks, container: container, pins: pins)
+        let audio = ChunkKeys.keys(of: project, work: blocks, container: container, pins: pins)
         let current = clock.now - start
 
         // What the keys are made from, built alone: the rest of the time is hashing.
         start = clock.now
-        var built = 0
-        for (kind, list) in [(ChunkKind.video, chunks), (.audio, blocks)] {
-            built += ChunkKeys.materials(of: project, kind: kind, chunks: list, container: container, pins: pins).count
-        }
+        let built =
+            ChunkKeys.materials(of: project, work: chunks, container: container, pins: pins).count
+            + ChunkKeys.materials(of: project, work: blocks, container: container, pins: pins).count
         let materials = clock.now - start
 
         let count = video.count + audio.count

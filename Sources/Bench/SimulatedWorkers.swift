@@ -100,7 +100,9 @@ final class SimulatedWorkers {
             if !workers[index].freeSince.isEmpty { latencies.append((now - workers[index].freeSince[0]) / .seconds(1)) }
         }
         if !workers[index].freeSince.isEmpty { workers[index].freeSince.removeFirst() }
-        rendering.append((now + renderTime, index, assignment.key, assignment.end - assignment.start))
+        // Progress counts frames; an audio block has none.
+        let frames: Int64 = if case .video(let chunk) = assignment.work { chunk.frameCount } else { 0 }
+        rendering.append((now + renderTime, index, assignment.key, frames))
         try finishRenders()
     }
 

@@ -111,8 +111,10 @@ import Testing
             try socket.send(
                 WireMessage.piece(UploadPiece(key: key, offset: 0, total: Int64(bytes.count)), bytes).encoded())
             try socket.send(
-                WireMessage.done(ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", frames: 60, fps: 1))
-                    .encoded())
+                WireMessage.done(
+                    ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", made: .frames(60, fps: 1))
+                )
+                .encoded())
             var answers: [WireMessage] = []
             let deadline = Date().addingTimeInterval(3)
             while Date() < deadline {
@@ -151,7 +153,7 @@ import Testing
             acceptedBeforeKill = try farm.store.connection.query(
                 "SELECT \(ChunkRecord.columns) FROM chunks WHERE job_id = $1 AND state = 'done'", [String(job)]
             ).map { try ChunkRecord(row: $0) }.filter {
-                FileManager.default.fileExists(atPath: folder.result(kind: $0.kind, chunk: $0.chunk).path)
+                FileManager.default.fileExists(atPath: folder.result(of: $0.work).path)
             }.map(\.id)
             let attemptsAtKill = try acceptedBeforeKill.map { try Self.attempts(of: $0, in: farm) }
             Thread.sleep(forTimeInterval: 1)

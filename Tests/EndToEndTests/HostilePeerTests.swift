@@ -33,8 +33,10 @@ import Testing
             try rogue.send(
                 WireMessage.piece(UploadPiece(key: key, offset: 0, total: Int64(bytes.count)), bytes).encoded())
             try rogue.send(
-                WireMessage.done(ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", frames: 30, fps: 1))
-                    .encoded())
+                WireMessage.done(
+                    ChunkDone(key: key, bytes: Int64(bytes.count), sha256: "00", made: .frames(30, fps: 1))
+                )
+                .encoded())
 
             let record = try farm.finish(job)
             #expect(record.state == .done, "\(record.error ?? "")\n\(farm.logs)")

@@ -301,7 +301,7 @@ import Testing
                 zip(details, details.dropFirst()).allSatisfy { $0 != $1 }, "watch --json repeated an unchanged line")
             let watchedFrames = details.filter { $0.job.state != .cancelled }.map(\.job.framesDone)
             #expect(watchedFrames == watchedFrames.sorted(), "frames went back: \(watchedFrames)")
-            #expect(details.contains { $0.chunks.contains { $0.state == .running && $0.framesDone > 0 } })
+            #expect(details.contains { $0.chunks.contains { $0.state == .running && ($0.framesDone ?? 0) > 0 } })
 
             // A second cancel is refused with its own exit code.
             let again = try farm.cli(["cancel", String(job)])

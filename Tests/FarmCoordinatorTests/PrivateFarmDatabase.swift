@@ -19,7 +19,7 @@ func withJobInPrivateDatabase(
                 outputPath: "/out/job.mp4", container: .mp4, fps: Rational(30), frameCount: Int64(chunks * 30),
                 width: 64, height: 64, priority: 0,
                 chunks: (0..<chunks).map { Chunk(index: $0, start: Int64($0 * 30), end: Int64($0 * 30 + 30)) },
-                audioBlocks: [Chunk(index: 0, start: 0, end: 48000)], sampleRate: 48000))
+                audioBlocks: [AudioBlock(index: 0, start: 0, end: 48000)], sampleRate: 48000))
         try body(dir, server.connectionString, store, job)
     }
 }

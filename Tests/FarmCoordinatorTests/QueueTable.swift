@@ -56,8 +56,8 @@ final class QueueTable: SessionStore {
 
     static func chunk(_ chunk: Int64, worker: String) -> ClaimedChunk {
         ClaimedChunk(
-            worker: worker, key: AttemptKey(chunk: chunk, attempt: 1), job: 1, kind: .video,
-            chunk: Chunk(index: Int(chunk), start: chunk * 10, end: chunk * 10 + 10), projectText: "{}",
+            worker: worker, key: AttemptKey(chunk: chunk, attempt: 1), job: 1,
+            work: .video(Chunk(index: Int(chunk), start: chunk * 10, end: chunk * 10 + 10)), projectText: "{}",
             projectFile: "/p.json", mediaRoot: "/", mediaPins: [:])
     }
 

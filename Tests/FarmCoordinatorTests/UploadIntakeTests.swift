@@ -97,7 +97,7 @@ import Testing
     static func done(_ key: AttemptKey, bytes: [UInt8] = segment) -> ChunkDone {
         let hasher = SHA256()
         hasher.update(bytes)
-        return ChunkDone(key: key, bytes: Int64(bytes.count), sha256: hasher.finish(), frames: 30, fps: 30)
+        return ChunkDone(key: key, bytes: Int64(bytes.count), sha256: hasher.finish(), made: .frames(30, fps: 30))
     }
 
     @Test func piecesInOrderAreAcknowledgedAndAGapAsksFromWhereTheFileEnds() throws {
@@ -144,7 +144,7 @@ import Testing
             #expect(farm.check.checked.count == 1)
             #expect(farm.verdicts() == ["accepted: accepted"])
             #expect(try farm.store.isAccepted(key))
-            let result = farm.intake.folder(farm.job).result(kind: claimed.kind, chunk: claimed.chunk)
+            let result = farm.intake.folder(farm.job).result(of: claimed.work)
             #expect(try Data(contentsOf: result) == Data(Self.segment))
             // The same `done` again, for an attempt its acceptance released, is not checked again.
             try farm.intake.done(Self.done(key), from: farm.route)

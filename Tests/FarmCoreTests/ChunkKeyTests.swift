@@ -39,12 +39,12 @@ import Testing
         -> [String]
     {
         ChunkKeys.keys(
-            of: project, kind: .video, chunks: project.videoChunks(.seconds(Rational(1))), container: .mov,
+            of: project, work: project.videoChunks(.seconds(Rational(1))), container: .mov,
             pins: pins, rendererVersion: renderer)
     }
 
     static func audioKeys(_ project: Project) -> [String] {
-        ChunkKeys.keys(of: project, kind: .audio, chunks: project.audioBlocks(), container: .mov, pins: pins)
+        ChunkKeys.keys(of: project, work: project.audioBlocks(), container: .mov, pins: pins)
     }
 
     /// The indices where two lists of keys differ.
@@ -56,7 +56,7 @@ import Testing
         let project = try Self.project()
         let chunks = project.videoChunks(.seconds(Rational(1)))
         let material = try #require(
-            ChunkKeys.materials(of: project, kind: .video, chunks: [chunks[6]], container: .mov, pins: Self.pins).first)
+            ChunkKeys.materials(of: project, work: [chunks[6]], container: .mov, pins: Self.pins).first)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = try #require(try JSONSerialization.jsonObject(with: encoder.encode(material)) as? [String: Any])
@@ -85,12 +85,14 @@ import Testing
     /// the key its material has alone.
     @Test func keysMadeTogetherAreKeysMadeOneByOne() throws {
         let project = try Self.project()
-        for (kind, chunks) in [(ChunkKind.video, project.videoChunks(.frames(7))), (.audio, project.audioBlocks())] {
-            let together = ChunkKeys.keys(of: project, kind: kind, chunks: chunks, container: .mov, pins: Self.pins)
-            let alone = ChunkKeys.materials(of: project, kind: kind, chunks: chunks, container: .mov, pins: Self.pins)
+        func check<Span: WorkSpan>(_ spans: [Span]) {
+            let together = ChunkKeys.keys(of: project, work: spans, container: .mov, pins: Self.pins)
+            let alone = ChunkKeys.materials(of: project, work: spans, container: .mov, pins: Self.pins)
                 .map(ChunkKeys.key)
-            #expect(together == alone && Set(together).count == chunks.count, "\(kind)")
+            #expect(together == alone && Set(together).count == spans.count, "\(Span.kind)")
         }
+        check(project.videoChunks(.frames(7)))
+        check(project.audioBlocks())
     }
 
     /// Every field the key covers changes it, whichever part of the key it is hashed in; the
@@ -99,7 +101,7 @@ import Testing
         let project = try Self.project()
         let chunks = project.videoChunks(.seconds(Rational(1)))
         let material = try #require(
-            ChunkKeys.materials(of: project, kind: .video, chunks: [chunks[6]], container: .mov, pins: Self.pins).first)
+            ChunkKeys.materials(of: project, work: [chunks[6]], container: .mov, pins: Self.pins).first)
         let key = ChunkKeys.key(material)
         func changed(_ change: (inout ChunkMaterial) -> Void) -> Bool {
             var edited = material
@@ -197,7 +199,7 @@ import Testing
         let one = try project(dissolve: "1")
         let two = try project(dissolve: "2")
         let keys = { (project: Project) in
-            ChunkKeys.keys(of: project, kind: .audio, chunks: project.audioBlocks(), container: .mov, pins: Self.pins)
+            ChunkKeys.keys(of: project, work: project.audioBlocks(), container: .mov, pins: Self.pins)
         }
         // The block around the cut at 12 s, and the next, which reads the clip the dissolve
         // touches (a key cannot tell where a transition's effect ends): never the first.

@@ -21,7 +21,7 @@ import Testing
         #expect(claimed.map(\.worker) == ["w1", "w1", "w3", "w3", "w3", "w3", "w3"])
         #expect(claimed.map(\.job) == [older, older, older, older, newer, newer, newer])
         #expect(claimed.map(\.kind) == [.audio, .video, .video, .video, .audio, .video, .video])
-        #expect(claimed.map(\.chunk.index) == [0, 0, 1, 2, 0, 0, 1])
+        #expect(claimed.map(\.work.index) == [0, 0, 1, 2, 0, 0, 1])
         #expect(Set(claimed.map(\.key)).count == claimed.count)
         #expect(claimed.allSatisfy { $0.key.attempt == 1 && $0.projectText == "{}" && $0.mediaRoot == "/media" })
         for chunk in claimed {
@@ -32,7 +32,7 @@ import Testing
         #expect(try store.job(newer)?.state == .running)
         // What is left: the newer job's last three chunks, and no more.
         let rest = try store.claim([ClaimRequest(worker: "w2", count: 10)], leaseSeconds: 30)
-        #expect(rest.map(\.chunk.index) == [2, 3])
+        #expect(rest.map(\.work.index) == [2, 3])
         #expect(try store.claim([ClaimRequest(worker: "w1", count: 1)], leaseSeconds: 30).isEmpty)
     }
 

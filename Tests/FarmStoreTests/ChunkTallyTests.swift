@@ -57,7 +57,7 @@ import Testing
             video.map { FarmStore.ProgressRecord(key: $0.key, worker: $0.worker, frames: 4, fps: 20) })
         try Self.expectKeptCountsMatch(store, jobs, "progress")
 
-        #expect(try store.accept(video[0].key, fps: 20, frames: 10))
+        #expect(try store.accept(video[0].key, made: .frames(10, fps: 20)))
         try Self.expectKeptCountsMatch(store, jobs, "an acceptance")
         _ = try store.fail(video[1].key, error: "broken")
         try Self.expectKeptCountsMatch(store, jobs, "a failure")
@@ -95,8 +95,8 @@ import Testing
         try SchedulingTests.seen(store, "w1")
         let job = try SchedulingTests.submit(store, chunks: 3)
         let claimed = try store.claim([ClaimRequest(worker: "w1", count: 3)], leaseSeconds: 30)
-        for chunk in claimed where chunk.kind == .video && chunk.chunk.index < 2 {
-            #expect(try store.accept(chunk.key, fps: 20, frames: 10))
+        for chunk in claimed where chunk.kind == .video && chunk.work.index < 2 {
+            #expect(try store.accept(chunk.key, made: .frames(10, fps: 20)))
         }
         _ = try store.cancel(job: job)
         _ = try store.retry(job: job)

@@ -12,8 +12,8 @@ import Testing
         let job = try SchedulingTests.submit(store, chunks: 3)
         try SchedulingTests.seen(store, "w1")
         while let claimed = try store.claim(worker: "w1", leaseSeconds: 30) {
-            let frames = claimed.chunk.end - claimed.chunk.start
-            #expect(try store.accept(claimed.key, fps: 25, frames: frames))
+            let frames = claimed.work.end - claimed.work.start
+            #expect(try store.accept(claimed.key, made: .frames(frames, fps: 25)))
         }
         let points = try store.renderRate(job: job)
         let width = try #require(points.first?.seconds, "a span once chunks are accepted")

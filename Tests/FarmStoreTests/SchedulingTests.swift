@@ -16,7 +16,7 @@ import Testing
                 name: "job", projectFile: "/projects/job.json", projectText: "{}", mediaRoot: "/media",
                 outputPath: "/out/job.mp4", container: .mp4, fps: Rational(30), frameCount: Int64(chunks * 10),
                 width: 64, height: 64, priority: priority, chunks: planned,
-                audioBlocks: [Chunk(index: 0, start: 0, end: 48000)], sampleRate: 48000))
+                audioBlocks: [AudioBlock(index: 0, start: 0, end: 48000)], sampleRate: 48000))
     }
 
     static func seen(_ store: FarmStore, _ ids: String...) throws {
@@ -58,8 +58,8 @@ import Testing
             claimed.append(next)
         }
         #expect(claimed.map(\.kind) == [.audio, .video, .video, .video])
-        #expect(claimed.dropFirst().map(\.chunk.index) == [0, 1, 2])
-        #expect(claimed.dropFirst().map(\.chunk.start) == [0, 10, 20])
+        #expect(claimed.dropFirst().map(\.work.index) == [0, 1, 2])
+        #expect(claimed.dropFirst().map(\.work.start) == [0, 10, 20])
         #expect(claimed.allSatisfy { $0.key.attempt == 1 && $0.job == job && $0.projectText == "{}" })
         #expect(Set(claimed.map(\.key)).count == 4)
         #expect(try store.job(job)?.state == .running)
@@ -89,9 +89,9 @@ import Testing
         #expect(second.key == AttemptKey(chunk: first.key.chunk, attempt: 2))
 
         #expect(try store.current(first.key) == nil)
-        #expect(try store.accept(first.key, fps: 10, frames: 0) == false)
+        #expect(try store.accept(first.key, made: .frames(0, fps: 10)) == false)
         #expect(try store.chunk(first.key.chunk)?.state == .running)
-        #expect(try store.accept(second.key, fps: 10, frames: 0) == true)
+        #expect(try store.accept(second.key, made: .frames(0, fps: 10)) == true)
         let chunk = try #require(try store.chunk(first.key.chunk))
         #expect(chunk.state == .done)
         #expect(chunk.attempt == 2)
@@ -152,22 +152,22 @@ import Testing
         #expect(audio.kind == .audio)
 
         let chunk0 = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
-        #expect(chunk0.chunk.index == 0)
+        #expect(chunk0.work.index == 0)
         #expect(try store.fail(chunk0.key, error: "decoder broke") == nil)
         // Chunk 0 is queued again, but w1 failed it while w2 has not: w1 gets chunk 1.
         let chunk1 = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
-        #expect(chunk1.chunk.index == 1)
+        #expect(chunk1.work.index == 1)
         let retry0 = try #require(try store.claim(worker: "w2", leaseSeconds: 30))
-        #expect(retry0.chunk.index == 0)
+        #expect(retry0.work.index == 0)
         #expect(retry0.key.attempt == 2)
 
         #expect(try store.fail(chunk1.key, error: "decoder broke") == nil)
         let chunk2 = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
-        #expect(chunk2.chunk.index == 2)
+        #expect(chunk2.work.index == 2)
         #expect(try store.fail(chunk2.key, error: "decoder broke") == nil)
         // Three failed chunks of this job: w1 gets nothing more of it, though chunks wait.
         #expect(try store.claim(worker: "w1", leaseSeconds: 30) == nil)
-        #expect(try store.claim(worker: "w2", leaseSeconds: 30)?.chunk.index == 1)
+        #expect(try store.claim(worker: "w2", leaseSeconds: 30)?.work.index == 1)
         #expect(try store.job(job)?.state == .running)
     }
 

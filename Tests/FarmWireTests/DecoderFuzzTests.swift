@@ -36,7 +36,7 @@ import Testing
         switch message {
         case .hello(let worker): return fits(worker)
         case .heartbeat(let beat): return fits(beat.worker)
-        case .assign(let assignment): return 0 <= assignment.start && assignment.start <= assignment.end
+        case .assign(let assignment): return 0 <= assignment.work.start && assignment.work.start <= assignment.work.end
         case .piece(let piece, let bytes):
             return piece.offset >= 0 && piece.total >= piece.offset && Int64(bytes.count) <= piece.total - piece.offset
         case .pieceAck(let ack): return ack.received >= 0

@@ -37,16 +37,18 @@ enum MessageSamples {
 
     static var every: [WireMessage] {
         var assignment = Assignment(
-            key: key, job: 7, kind: .video, chunk: Chunk(index: 3, start: 90, end: 120),
+            key: key, job: 7, work: .video(Chunk(index: 3, start: 90, end: 120)),
             projectText: #"{"tracks": [], "note": "é ✓ \"quoted\" \u{0001}"}"#, projectFile: "/projects/ad.json",
             mediaRoot: "/mnt/media", mediaPins: ["clip": MediaPin(stamp)])
-        var older = assignment
-        older.kind = .audio
+        var older = Assignment(
+            key: key, job: 7, work: .audio(AudioBlock(index: 1, start: 480_256, end: 960_512)),
+            projectText: assignment.projectText, projectFile: assignment.projectFile, mediaRoot: assignment.mediaRoot,
+            mediaPins: [:])
         older.mediaPins = nil
         var pinWithoutStamp = MediaPin(stamp)
         pinWithoutStamp.stamp = nil
         assignment.mediaPins?["still"] = pinWithoutStamp
-        var oldDone = ChunkDone(key: key, bytes: 0, sha256: "", frames: 0, fps: 0)
+        var oldDone = ChunkDone(key: key, bytes: 0, sha256: "", made: .frames(0, fps: 0))
         oldDone.mediaBlocks = nil
         return [
             .hello(worker),
@@ -64,12 +66,13 @@ enum MessageSamples {
             .pieceAck(UploadAck(key: key, received: 1 << 20)),
             .done(
                 ChunkDone(
-                    key: key, bytes: 3 << 20, sha256: String(repeating: "0f", count: 32), frames: 30, fps: 61.5,
+                    key: key, bytes: 3 << 20, sha256: String(repeating: "0f", count: 32), made: .frames(30, fps: 61.5),
                     mediaBlocks: [
                         block, MediaReads.Block(asset: "a", path: "/a", version: "v", block: 0, sha256: "cd"),
                     ],
                     thumbnail: [0xFF, 0xD8, 0xFF, 0xE0, 0, 1, 2])),
             .done(oldDone),
+            .done(ChunkDone(key: key, bytes: 1 << 16, sha256: "ab", made: .samples(480_256))),
             .failed(ChunkFailed(key: key, error: "assets.clip: media changed", fatal: true)),
             .failed(ChunkFailed(key: key, error: "")),
             .accepted(Verdict(key: key, reason: "verified")),
@@ -95,10 +98,10 @@ enum MessageSamples {
             let start = Int64.random(in: 0...Int64.max, using: &random)
             var assignment = Assignment(
                 key: key, job: .random(in: .min ... .max, using: &random),
-                kind: Bool.random(using: &random) ? .video : .audio,
-                chunk: Chunk(
-                    index: .random(in: .min ... .max, using: &random), start: start,
-                    end: .random(in: start...Int64.max, using: &random)),
+                work: WorkItem(
+                    kind: Bool.random(using: &random) ? .video : .audio,
+                    index: .random(in: .min ... .max, using: &random),
+                    start: start, end: .random(in: start...Int64.max, using: &random)),
                 projectText: text(&random), projectFile: text(&random), mediaRoot: text(&random),
                 mediaPins: [text(&random): MediaPin(randomStamp(&random))])
             if Bool.random(using: &random) { assignment.mediaPins = nil }
@@ -115,7 +118,9 @@ enum MessageSamples {
         case 8:
             var done = ChunkDone(
                 key: key, bytes: .random(in: .min ... .max, using: &random), sha256: text(&random),
-                frames: .random(in: .min ... .max, using: &random), fps: number(&random),
+                made: Bool.random(using: &random)
+                    ? .frames(.random(in: .min ... .max, using: &random), fps: number(&random))
+                    : .samples(.random(in: .min ... .max, using: &random)),
                 mediaBlocks: (0..<Int.random(in: 0...3, using: &random)).map { _ in randomBlock(&random) },
                 thumbnail: optional(&random) { bytes(&$0, upTo: 48) })
             if Bool.random(using: &random) { done.mediaBlocks = nil }

@@ -71,21 +71,25 @@ import Testing
         #expect(Self.refusal(WireMessage.pieceAck(UploadAck(key: Self.key, received: 0)).encoded()) == nil)
     }
 
-    @Test func anAssignmentWhoseFramesAreNoRangeIsRefused() {
-        guard
-            case .assign(var assignment) = MessageSamples.every.first(where: { MessageSamples.type(of: $0) == "assign" }
-            )
-        else { return }
-        (assignment.start, assignment.end) = (-1, .max)
+    @Test func anAssignmentWhoseSpanIsNoRangeIsRefused() {
+        func refusal(_ work: WorkItem) -> String? {
+            Self.refusal(
+                WireMessage.assign(
+                    Assignment(
+                        key: Self.key, job: 7, work: work, projectText: "{}", projectFile: "/p.json", mediaRoot: "/",
+                        mediaPins: [:])
+                ).encoded())
+        }
         #expect(
-            Self.refusal(WireMessage.assign(assignment).encoded())
-                == "assign: frames [-1, 9223372036854775807) are not a range from 0 on")
-        (assignment.start, assignment.end) = (30, 29)
+            refusal(.video(Chunk(index: 3, start: -1, end: .max)))
+                == "assign: chunk 3 spans [-1, 9223372036854775807), not a range from 0 on")
         #expect(
-            Self.refusal(WireMessage.assign(assignment).encoded())
-                == "assign: frames [30, 29) are not a range from 0 on")
-        (assignment.start, assignment.end) = (30, 30)
-        #expect(Self.refusal(WireMessage.assign(assignment).encoded()) == nil)
+            refusal(.video(Chunk(index: 3, start: 30, end: 29)))
+                == "assign: chunk 3 spans [30, 29), not a range from 0 on")
+        #expect(
+            refusal(.audio(AudioBlock(index: 2, start: 960_512, end: 0)))
+                == "assign: audio block 2 spans [960512, 0), not a range from 0 on")
+        #expect(refusal(.video(Chunk(index: 3, start: 30, end: 30))) == nil)
     }
 
     @Test func aMediaBlockPastAnyFileIsRefused() {
@@ -94,12 +98,12 @@ import Testing
             MediaReads.Block(asset: "a", path: "/a", version: "v", block: Self.huge, sha256: "00"),
         ]
         let done = WireMessage.done(
-            ChunkDone(key: Self.key, bytes: 1, sha256: "00", frames: 1, fps: 1, mediaBlocks: blocks))
+            ChunkDone(key: Self.key, bytes: 1, sha256: "00", made: .frames(1, fps: 1), mediaBlocks: blocks))
         #expect(Self.refusal(done.encoded()) == "done: media block 4611686018427387904 is outside 0...2199023255551")
         let last = MediaReads.Block(
             asset: "a", path: "/a", version: "v", block: WireBounds.mediaBlocks.upperBound, sha256: "00")
         let largest = WireMessage.done(
-            ChunkDone(key: Self.key, bytes: 1, sha256: "00", frames: 1, fps: 1, mediaBlocks: [last]))
+            ChunkDone(key: Self.key, bytes: 1, sha256: "00", made: .frames(1, fps: 1), mediaBlocks: [last]))
         #expect(Self.refusal(largest.encoded()) == nil)
         // The largest index's offset still fits in 64 bits.
         #expect(

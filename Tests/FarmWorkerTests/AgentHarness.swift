@@ -79,8 +79,8 @@ final class AgentHarness {
 
     static func assignment(chunk: Int64, attempt: Int = 1, frames: Int64 = 30) -> Assignment {
         Assignment(
-            key: AttemptKey(chunk: chunk, attempt: attempt), job: 9, kind: .video,
-            chunk: Chunk(index: Int(chunk), start: chunk * frames, end: (chunk + 1) * frames),
+            key: AttemptKey(chunk: chunk, attempt: attempt), job: 9,
+            work: .video(Chunk(index: Int(chunk), start: chunk * frames, end: (chunk + 1) * frames)),
             projectText: "{}", projectFile: "/projects/p.json", mediaRoot: "/media", mediaPins: [:])
     }
 }

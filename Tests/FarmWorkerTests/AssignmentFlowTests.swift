@@ -35,7 +35,7 @@ import Testing
         let hasher = SHA256()
         hasher.update(content)
         let done = ChunkDone(
-            key: key, bytes: 2_500, sha256: hasher.finish(), frames: 30, fps: 25,
+            key: key, bytes: 2_500, sha256: hasher.finish(), made: .frames(30, fps: 25),
             mediaBlocks: [StandInRenderer.block(of: key)], thumbnail: StandInRenderer.thumbnail)
         #expect(upload.last == .done(done))
 

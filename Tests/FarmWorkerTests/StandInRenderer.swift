@@ -76,7 +76,7 @@ final class StandInRenderer: ChunkRendering {
             record.withLock { $0.cancelled.append(key) }
             throw Cancelled()
         }
-        let frames = assignment.end - assignment.start
+        let frames = assignment.work.end - assignment.work.start
         let pause = record.withLock { record in
             defer { record.pause = nil }
             return record.pause
@@ -93,7 +93,8 @@ final class StandInRenderer: ChunkRendering {
         let url = folder.appendingPathComponent("chunk-\(key.chunk)-attempt-\(key.attempt).mov")
         try Data(Self.content(of: key, count: resultBytes)).write(to: url)
         return AssignmentRenderer.Output(
-            url: url, frames: frames, fps: 25, mediaBlocks: [Self.block(of: key)], mediaCost: MediaReads.Cost(),
+            url: url, made: .frames(frames, fps: 25), sampleRate: 48000, mediaBlocks: [Self.block(of: key)],
+            mediaCost: MediaReads.Cost(),
             thumbnail: Self.thumbnail)
     }
 

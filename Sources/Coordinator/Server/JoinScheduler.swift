@@ -50,19 +50,15 @@ final class JoinScheduler {
                 logger.info("job \(job.id): removed \(name), left by a join that was killed")
             }
             let folder = folder(job.id)
-            let segments = try store.chunks(job: job.id, kind: .video).map {
-                SegmentJoiner.Segment(url: folder.result(kind: .video, chunk: $0), chunk: $0)
-            }
-            let audio = try store.chunks(job: job.id, kind: .audio).map {
-                SegmentJoiner.Segment(url: folder.result(kind: .audio, chunk: $0), chunk: $0)
-            }
+            let segments = folder.segments(try store.chunks(job: job.id))
+            let audio = folder.segments(try store.audioBlocks(job: job.id))
             // Chunks done by the segment cache are put in the folder by the join's thread, which
             // reads each one whole to check it: never the coordinator's loop.
             let cached = try store.reusedChunks(job: job.id)
             let fromCache = Set(cached.map { "\($0.kind) \($0.index)" })
             if try requeueMissing(
-                job: job.id, segments: segments.filter { !fromCache.contains("video \($0.chunk.index)") },
-                audio: audio.filter { !fromCache.contains("audio \($0.chunk.index)") })
+                job: job.id, segments: segments.filter { !fromCache.contains("video \($0.span.index)") },
+                audio: audio.filter { !fromCache.contains("audio \($0.span.index)") })
             {
                 joining.remove(job.id)
                 continue
@@ -102,7 +98,7 @@ final class JoinScheduler {
         guard !entries.isEmpty else { return [] }
         try? folder.create()
         return entries.filter { entry in
-            let result = folder.result(kind: entry.kind, chunk: Chunk(index: entry.index, start: 0, end: 0))
+            let result = folder.result(kind: entry.kind, index: entry.index)
             if FileManager.default.fileExists(atPath: result.path) { return false }
             let thumbnail = entry.kind == .video ? folder.thumbnail(chunk: entry.index) : nil
             return !cache.take(entry, to: result, thumbnail: thumbnail)
@@ -112,12 +108,11 @@ final class JoinScheduler {
     /// Segments removed after an earlier join (a job sent back by `farm retry`), or lost before
     /// their accepted file was in place, are rendered again rather than failing the join.
     /// Returns whether any were missing.
-    private func requeueMissing(job: Int64, segments: [SegmentJoiner.Segment], audio: [SegmentJoiner.Segment])
-        throws -> Bool
-    {
-        let absent = { (segment: SegmentJoiner.Segment) in !FileManager.default.fileExists(atPath: segment.url.path) }
-        let missing = segments.filter(absent).map(\.chunk.index)
-        let audioMissing = audio.filter(absent).map(\.chunk.index)
+    private func requeueMissing(
+        job: Int64, segments: [SegmentJoiner.Segment<Chunk>], audio: [SegmentJoiner.Segment<AudioBlock>]
+    ) throws -> Bool {
+        let missing = segments.filter { !FileManager.default.fileExists(atPath: $0.url.path) }.map(\.span.index)
+        let audioMissing = audio.filter { !FileManager.default.fileExists(atPath: $0.url.path) }.map(\.span.index)
         guard !missing.isEmpty || !audioMissing.isEmpty else { return false }
         let what = "\(missing.count) segment(s) and \(audioMissing.count) audio block(s)"
         logger.warning("job \(job): \(what) missing; rendering them again")

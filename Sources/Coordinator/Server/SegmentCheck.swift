@@ -31,10 +31,16 @@ final class SegmentCheck: SegmentChecking {
     }
 
     func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws {
+        // Where the encoder's priming and flush may lie: in the timeline's first and last blocks.
+        let (length, startsRender, endsRender): (Int64, Bool, Bool) =
+            switch chunk.work {
+            case .video(let chunk): (chunk.frameCount, false, false)
+            case .audio(let block):
+                (block.sampleCount, block.start == job.samples.lowerBound, block.end == job.samples.upperBound)
+            }
         let request = SegmentVerifier.Request(
-            path: url.path, kind: chunk.kind, length: chunk.end - chunk.start, fps: job.fps,
-            sampleRate: job.sampleRate, startsRender: chunk.start == job.samples.lowerBound,
-            endsRender: chunk.end == job.samples.upperBound)
+            path: url.path, kind: chunk.kind, length: length, fps: job.fps, sampleRate: job.sampleRate,
+            startsRender: startsRender, endsRender: endsRender)
         let answer: String
         do {
             answer = try helper.ask(json: request)

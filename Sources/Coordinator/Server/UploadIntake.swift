@@ -15,6 +15,8 @@ final class UploadIntake {
         var done: ChunkDone
         var route: [UInt8]
         var chunk: ChunkRecord
+        /// The job's, to say how much sound a block holds.
+        var sampleRate: Int
         var file: URL
         var outcome: Outcome
         /// The pinned version's digests of blocks the render read from a copy, read from the
@@ -183,7 +185,8 @@ final class UploadIntake {
             results.withLock {
                 $0.append(
                     Verified(
-                        done: done, route: route, chunk: chunk, file: upload.url, outcome: outcome,
+                        done: done, route: route, chunk: chunk, sampleRate: job.sampleRate, file: upload.url,
+                        outcome: outcome,
                         pinnedBlocks: pinned, seconds: (clock.now - started) / .seconds(1)))
             }
         }
@@ -238,11 +241,11 @@ final class UploadIntake {
             if let failed = try store.fail(key, error: problem) { logger.error("job \(failed) failed: \(problem)") }
             return false
         }
+        let made = result.done.made(by: result.chunk.kind)
         // A result sent again after the database went away mid-commit finds its own acceptance:
         // put in place again, but counted once (by the acceptance).
         guard
-            try store.accept(key, fps: result.done.fps, frames: result.done.frames, bytes: result.done.bytes)
-                || store.isAccepted(key)
+            try store.accept(key, made: made, bytes: result.done.bytes) || store.isAccepted(key)
         else {
             try? FileManager.default.removeItem(at: result.file)
             outbox.send(.rejected(Verdict.stale(key)), to: result.route)
@@ -252,7 +255,7 @@ final class UploadIntake {
         // before the join and rendered again, never joined half-written.
         let chunk = result.chunk
         try AtomicFile.replace(
-            folder(chunk.job).result(kind: chunk.kind, chunk: chunk.chunk), with: result.file, synced: true)
+            folder(chunk.job).result(of: chunk.work), with: result.file, synced: true)
         let jobFolder = folder(chunk.job)
         if chunk.kind == .video { jobFolder.keepThumbnail(result.done.thumbnail, chunk: chunk.index) }
         if let key = chunk.contentKey {
@@ -266,7 +269,7 @@ final class UploadIntake {
                     sha256: result.done.sha256)
                 do {
                     try cache.keep(
-                        jobFolder.result(kind: chunk.kind, chunk: chunk.chunk),
+                        jobFolder.result(of: chunk.work),
                         thumbnail: chunk.kind == .video ? jobFolder.thumbnail(chunk: chunk.index) : nil, key: key)
                 } catch {
                     try store.forgetCachedSegments([key])
@@ -275,16 +278,13 @@ final class UploadIntake {
             } catch let error as PostgresError {
                 throw error
             } catch {
-                logger.warning("job \(chunk.job) \(chunk.kind) \(chunk.index): not kept in the cache: \(error)")
+                logger.warning("job \(chunk.job) \(chunk.work.name): not kept in the cache: \(error)")
             }
         }
-        let what =
-            chunk.kind == .audio ? "audio block \(chunk.index)" : "chunk \(chunk.index) [\(chunk.start), \(chunk.end))"
-        let fps = String(format: "%.1f", result.done.fps)
         logger.info(
             """
-            job \(chunk.job) \(what) accepted from \(sessions.name(of: result.route)) \
-            (attempt \(key.attempt), \(fps) fps)
+            job \(chunk.job) \(chunk.label) accepted from \(sessions.name(of: result.route)) \
+            (attempt \(key.attempt), \(made.description(sampleRate: result.sampleRate)))
             """
         )
         outbox.send(.accepted(Verdict(key: key, reason: "accepted")), to: result.route)

@@ -277,8 +277,7 @@ extension Assignment {
     /// What the worker is told about a chunk the store leased to it.
     init(_ claimed: ClaimedChunk) {
         self.init(
-            key: claimed.key, job: claimed.job, kind: claimed.kind, chunk: claimed.chunk,
-            projectText: claimed.projectText,
+            key: claimed.key, job: claimed.job, work: claimed.work, projectText: claimed.projectText,
             projectFile: claimed.projectFile, mediaRoot: claimed.mediaRoot, mediaPins: claimed.mediaPins)
     }
 }

@@ -13,12 +13,12 @@ import FarmMedia
 public final class AudioBlockEncoder {
     let encoder: MediaEncoder
     private let loaded: LoadedProject
-    private let block: Chunk
+    private let block: AudioBlock
     private let render: Range<Int64>
     private let overlaps: Bool
 
     /// `block` is a range of timeline samples inside `render`, the samples of the whole render.
-    init(loaded: LoadedProject, block: Chunk, render: Range<Int64>, globalHeader: Bool) throws {
+    init(loaded: LoadedProject, block: AudioBlock, render: Range<Int64>, globalHeader: Bool) throws {
         let project = loaded.project
         encoder = try MediaEncoder.audio(
             output: project.output.audio, settings: project.export.audio, globalHeader: globalHeader)

@@ -6,7 +6,7 @@ import Foundation
 /// rebuilt in samples from its block's first sample: a block's timestamps count samples from
 /// its own start, so none depends on the container's idea of where the file begins.
 final class AudioBlockSequence {
-    private let blocks: [SegmentJoiner.Segment]
+    private let blocks: [SegmentJoiner.Segment<AudioBlock>]
     private let sampleRate: Int
     private var index = 0
     private var current: DemuxedStream?
@@ -16,7 +16,7 @@ final class AudioBlockSequence {
     /// The unit of the timestamps `read` gives.
     var timeBase: Rational { Rational(1, Int64(sampleRate)) }
 
-    init(blocks: [SegmentJoiner.Segment], sampleRate: Int) throws {
+    init(blocks: [SegmentJoiner.Segment<AudioBlock>], sampleRate: Int) throws {
         precondition(!blocks.isEmpty, "an audio sequence needs a block")
         self.blocks = blocks
         self.sampleRate = sampleRate
@@ -32,7 +32,7 @@ final class AudioBlockSequence {
             current = input
             if try input.read(into: packet) {
                 let toSamples = input.timeBase * Rational(Int64(sampleRate))
-                let offset = block.chunk.start - blocks[0].chunk.start
+                let offset = block.span.start - blocks[0].span.start
                 let samples = { (stamp: Int64) in offset + (Rational(stamp) * toSamples).rounded }
                 packet.pts = packet.pts.map(samples)
                 packet.dts = packet.dts.map(samples)

@@ -8,7 +8,7 @@ import FarmMedia
 /// its own, which the coordinator joins with the others.
 final class AudioTrackWriter {
     private let loaded: LoadedProject
-    private var blocks: ArraySlice<Chunk>
+    private var blocks: ArraySlice<AudioBlock>
     private let render: Range<Int64>
     private let stream: Int
     private let globalHeader: Bool
@@ -18,7 +18,7 @@ final class AudioTrackWriter {
     private var firstEncoder: AudioBlockEncoder?
 
     /// `blocks`, in order, of the render that covers timeline samples `render`.
-    init(loaded: LoadedProject, blocks: [Chunk], render: Range<Int64>, muxer: Muxer) throws {
+    init(loaded: LoadedProject, blocks: [AudioBlock], render: Range<Int64>, muxer: Muxer) throws {
         precondition(!blocks.isEmpty, "an audio track needs a block")
         self.loaded = loaded
         self.blocks = blocks[...]

@@ -24,12 +24,17 @@ public struct ChunkedRender {
 
     /// The file name of a chunk's segment or of an audio block. Both are MOV: it carries every
     /// export codec (H.264, HEVC, FFV1, PCM, AAC) with exact timestamps.
-    public static func fileName(kind: ChunkKind, chunk: Chunk) -> String {
-        String(format: kind == .audio ? "audio-%06d.mov" : "segment-%06d.mov", chunk.index)
+    public static func fileName(kind: ChunkKind, index: Int) -> String {
+        String(format: kind == .audio ? "audio-%06d.mov" : "segment-%06d.mov", index)
     }
 
-    public func url(kind: ChunkKind, chunk: Chunk) -> URL {
-        workDirectory.appendingPathComponent(Self.fileName(kind: kind, chunk: chunk))
+    public func url<Span: WorkSpan>(of span: Span) -> URL {
+        workDirectory.appendingPathComponent(Self.fileName(kind: Span.kind, index: span.index))
+    }
+
+    /// The segment or block files of `spans`, for the joiner.
+    public func segments<Span: WorkSpan>(_ spans: [Span]) -> [SegmentJoiner.Segment<Span>] {
+        spans.map { SegmentJoiner.Segment(url: url(of: $0), span: $0) }
     }
 
     /// Every timeline sample of the project.
@@ -37,7 +42,7 @@ public struct ChunkedRender {
 
     /// Renders one chunk's frames, video only, with a fresh encoder.
     public func renderSegment(_ chunk: Chunk, progress: (RenderProgress) -> Void = { _ in }) throws -> URL {
-        let url = url(kind: .video, chunk: chunk)
+        let url = url(of: chunk)
         try TimelineRenderer(loaded: loaded, configuration: configuration(video: true))
             .render(frames: chunk.frames, to: url, progress: progress)
         return url
@@ -45,8 +50,8 @@ public struct ChunkedRender {
 
     /// Mixes and encodes one audio block of a render covering timeline samples `render` (by
     /// default the whole timeline, as on a farm).
-    public func renderAudioBlock(_ block: Chunk, of render: Range<Int64>? = nil) throws -> URL {
-        let url = url(kind: .audio, chunk: block)
+    public func renderAudioBlock(_ block: AudioBlock, of render: Range<Int64>? = nil) throws -> URL {
+        let url = url(of: block)
         try TimelineRenderer(loaded: loaded, configuration: configuration(video: false))
             .render(audioBlock: block, of: render ?? samples, to: url)
         return url
@@ -67,11 +72,10 @@ public struct ChunkedRender {
     }
 
     public func join(
-        chunks: [Chunk], blocks: [Chunk], container: ExportSettings.Container? = nil, to destination: URL
+        chunks: [Chunk], blocks: [AudioBlock], container: ExportSettings.Container? = nil, to destination: URL
     ) throws {
         try SegmentJoiner.join(
-            segments: chunks.map { SegmentJoiner.Segment(url: url(kind: .video, chunk: $0), chunk: $0) },
-            audio: blocks.map { SegmentJoiner.Segment(url: url(kind: .audio, chunk: $0), chunk: $0) },
+            segments: segments(chunks), audio: segments(blocks),
             fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
             container: container ?? loaded.project.export.container, to: destination)
     }

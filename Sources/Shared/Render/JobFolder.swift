@@ -12,8 +12,15 @@ public struct JobFolder: Sendable {
     public var incoming: URL { url.appendingPathComponent("incoming") }
 
     /// The accepted file of a video chunk or of an audio block.
-    public func result(kind: ChunkKind, chunk: Chunk) -> URL {
-        url.appendingPathComponent(ChunkedRender.fileName(kind: kind, chunk: chunk))
+    public func result(kind: ChunkKind, index: Int) -> URL {
+        url.appendingPathComponent(ChunkedRender.fileName(kind: kind, index: index))
+    }
+
+    public func result(of item: WorkItem) -> URL { result(kind: item.kind, index: item.index) }
+
+    /// The accepted files of `spans`, for the joiner.
+    public func segments<Span: WorkSpan>(_ spans: [Span]) -> [SegmentJoiner.Segment<Span>] {
+        spans.map { SegmentJoiner.Segment(url: result(kind: Span.kind, index: $0.index), span: $0) }
     }
 
     /// A video chunk's first frame as a small JPEG, beside its segment (the dashboard's picture).

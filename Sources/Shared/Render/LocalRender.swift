@@ -31,7 +31,7 @@ public struct LocalRender {
     /// One task of the pool.
     private enum Task {
         case segment(Chunk)
-        case audio(Chunk)
+        case audio(AudioBlock)
     }
 
     /// Renders output frames `frames` to `destination`, which appears only once complete.
@@ -56,8 +56,7 @@ public struct LocalRender {
         try run(
             tasks, chunked: chunked, samples: samples, frameCount: Int64(frames.count), stop: stop, progress: progress)
         try SegmentJoiner.join(
-            segments: chunks.map { SegmentJoiner.Segment(url: chunked.url(kind: .video, chunk: $0), chunk: $0) },
-            audio: blocks.map { SegmentJoiner.Segment(url: chunked.url(kind: .audio, chunk: $0), chunk: $0) },
+            segments: chunked.segments(chunks), audio: chunked.segments(blocks),
             fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
             container: configuration.container ?? loaded.project.export.container, to: destination)
     }

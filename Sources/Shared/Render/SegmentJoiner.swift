@@ -11,21 +11,23 @@ import Foundation
 /// the seams. Each segment must hold exactly its chunk's frame count, else the join fails.
 /// Audio packets are timed in samples from their block's first sample (`AudioBlockSequence`).
 public enum SegmentJoiner {
-    public struct Segment: Sendable {
+    /// A video chunk's segment (`Segment<Chunk>`, frames) or an audio block's file
+    /// (`Segment<AudioBlock>`, samples).
+    public struct Segment<Span: WorkSpan>: Sendable {
         public var url: URL
-        public var chunk: Chunk
+        public var span: Span
 
-        public init(url: URL, chunk: Chunk) {
+        public init(url: URL, span: Span) {
             self.url = url
-            self.chunk = chunk
+            self.span = span
         }
     }
 
     /// Writes `destination` atomically from `segments` (in frame order) and `audio` (audio blocks
     /// in sample order; none for a silent file).
     public static func join(
-        segments: [Segment], audio: [Segment], fps: Rational, sampleRate: Int, container: ExportSettings.Container,
-        to destination: URL
+        segments: [Segment<Chunk>], audio: [Segment<AudioBlock>], fps: Rational, sampleRate: Int,
+        container: ExportSettings.Container, to destination: URL
     ) throws {
         let file = AtomicFile(destination: destination)
         do {
@@ -40,16 +42,16 @@ public enum SegmentJoiner {
     }
 
     /// Each part must start where the one before it ends.
-    private static func checkContiguous(_ parts: [Segment], _ what: String) throws {
-        for (previous, next) in zip(parts, parts.dropFirst()) where previous.chunk.end != next.chunk.start {
-            throw FFmpegError(
-                operation: "join",
-                message: "\(what) are not contiguous: \(previous.chunk.frames) then \(next.chunk.frames)")
+    private static func checkContiguous<Span>(_ parts: [Segment<Span>], _ what: String) throws {
+        for (previous, next) in zip(parts, parts.dropFirst()) where previous.span.end != next.span.start {
+            let (before, after) = (previous.span.start..<previous.span.end, next.span.start..<next.span.end)
+            throw FFmpegError(operation: "join", message: "\(what) are not contiguous: \(before) then \(after)")
         }
     }
 
     private static func joinUnsafely(
-        segments: [Segment], audio: [Segment], fps: Rational, sampleRate: Int, container: ExportSettings.Container,
+        segments: [Segment<Chunk>], audio: [Segment<AudioBlock>], fps: Rational, sampleRate: Int,
+        container: ExportSettings.Container,
         path: String
     ) throws {
         guard let first = segments.first else { throw FFmpegError(operation: "join", message: "no segments") }
@@ -94,24 +96,24 @@ public enum SegmentJoiner {
             let input = segment.url == first.url ? videoInput : try DemuxedStream(path: segment.url.path, kind: .video)
             let toFrames = input.framesPerTick(fps: fps)
             var count: Int64 = 0
-            try copyAudio(until: Rational(segment.chunk.end) / fps)
+            try copyAudio(until: Rational(segment.span.end) / fps)
             while try input.read(into: packet) {
                 guard let pts = packet.pts else {
                     throw FFmpegError(
                         operation: "join \(segment.url.lastPathComponent)", message: "packet without timestamp")
                 }
-                let presentation = segment.chunk.start + (Rational(pts) * toFrames).rounded
-                packet.dts = packet.dts.map { segment.chunk.start + (Rational($0) * toFrames).rounded } ?? presentation
+                let presentation = segment.span.start + (Rational(pts) * toFrames).rounded
+                packet.dts = packet.dts.map { segment.span.start + (Rational($0) * toFrames).rounded } ?? presentation
                 packet.pts = presentation
                 packet.duration = 1
                 try muxer.write(packet, stream: videoStream, from: frameBase)
                 packet.unref()
                 count += 1
             }
-            guard count == segment.chunk.frameCount else {
+            guard count == segment.span.frameCount else {
                 throw FFmpegError(
                     operation: "join \(segment.url.lastPathComponent)",
-                    message: "holds \(count) frames, chunk \(segment.chunk.index) needs \(segment.chunk.frameCount)")
+                    message: "holds \(count) frames, chunk \(segment.span.index) needs \(segment.span.frameCount)")
             }
         }
         try copyAudio(until: nil)

@@ -69,7 +69,7 @@ public enum SegmentVerifier {
     /// An audio block must hold packets that follow each other without a gap, timed in samples
     /// from the block's start, covering the block: exactly, but for the encoder's priming before
     /// a render's first block and its flush after the last.
-    public static func verifyAudio(_ url: URL, block: Chunk, sampleRate: Int, startsRender: Bool, endsRender: Bool)
+    public static func verifyAudio(_ url: URL, block: AudioBlock, sampleRate: Int, startsRender: Bool, endsRender: Bool)
         throws
     {
         let input = try DemuxedStream(path: url.path, kind: .audio)
@@ -133,13 +133,13 @@ extension SegmentVerifier {
 
         public func check() throws {
             let url = URL(fileURLWithPath: path)
-            let chunk = Chunk(index: 0, start: 0, end: length)
             switch kind {
             case .video:
-                try verifyVideo(url, chunk: chunk, fps: fps)
+                try verifyVideo(url, chunk: Chunk(index: 0, start: 0, end: length), fps: fps)
             case .audio:
                 try verifyAudio(
-                    url, block: chunk, sampleRate: sampleRate, startsRender: startsRender, endsRender: endsRender)
+                    url, block: AudioBlock(index: 0, start: 0, end: length), sampleRate: sampleRate,
+                    startsRender: startsRender, endsRender: endsRender)
             }
         }
     }

@@ -62,7 +62,7 @@ public final class TimelineRenderer {
 
     /// Renders one audio block (`AudioBlocks`) of a render covering timeline samples `render`,
     /// sound only, to `destination`: a farm's audio block.
-    public func render(audioBlock block: Chunk, of render: Range<Int64>, to destination: URL) throws {
+    public func render(audioBlock block: AudioBlock, of render: Range<Int64>, to destination: URL) throws {
         try write(destination, movieTimescale: loaded.project.output.audio.sampleRate) { muxer in
             let audio = try AudioTrackWriter(loaded: loaded, blocks: [block], render: render, muxer: muxer)
             try muxer.start()

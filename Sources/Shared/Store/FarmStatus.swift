@@ -56,7 +56,7 @@ public struct ChunkStatus: Codable, Sendable, Equatable {
     public var index: Int
     /// video or audio.
     public var kind: ChunkKind
-    /// Output frames start..<end.
+    /// Its span, start..<end: output frames of a video chunk, timeline samples of an audio block.
     public var start: Int64
     public var end: Int64
     /// queued, running, done, failed (queued again after a failed attempt) or reused (done by
@@ -66,7 +66,16 @@ public struct ChunkStatus: Codable, Sendable, Equatable {
     public var worker: String?
     /// The latest attempt's number (0 before the first).
     public var attempt: Int
-    public var framesDone: Int64
+    /// A video chunk's frames done (absent for an audio block).
+    public var framesDone: Int64?
+    /// An audio block's timeline samples done, and the seconds of sound they make (absent for a
+    /// video chunk).
+    public var samplesDone: Int64?
+    public var soundSeconds: Double?
+    /// An audio block's samples per second: the unit of its `start`, `end` and `samplesDone`
+    /// (absent for a video chunk).
+    public var sampleRate: Int?
+    /// A video chunk's frames per second (absent for an audio block).
     public var fps: Double?
     /// Seconds the latest attempt has taken since it was assigned.
     public var seconds: Double?
@@ -92,8 +101,13 @@ public struct AttemptStatus: Codable, Sendable, Equatable {
     public var startedAt: String
     public var finishedAt: String?
     public var seconds: Double
-    public var framesDone: Int64
+    /// A video chunk's frames made, and how fast (absent for an audio block).
+    public var framesDone: Int64?
     public var fps: Double?
+    /// An audio block's timeline samples made, and the seconds of sound they make (absent for a
+    /// video chunk).
+    public var samplesDone: Int64?
+    public var soundSeconds: Double?
     public var error: String?
 }
 

@@ -50,8 +50,9 @@ extension FarmStore {
     /// become done together. Returns false when the fence rejects it. The caller puts the file
     /// in place after this commits; a file lost in between is found missing before the join and
     /// rendered again (`requeue`). The farm's counters of work (`/metrics`) take the chunk's
-    /// frames or samples and the upload's `bytes` in the same transaction.
-    public func accept(_ key: AttemptKey, fps: Double, frames: Int64, bytes: Int64 = 0) throws -> Bool {
+    /// frames or the block's samples and the upload's `bytes` in the same transaction; `made` is
+    /// what the worker says it made, recorded on the attempt.
+    public func accept(_ key: AttemptKey, made: WorkMade, bytes: Int64 = 0) throws -> Bool {
         try connection.transaction {
             let locked = try connection.query(
                 "SELECT job_id FROM chunks WHERE id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
@@ -60,18 +61,24 @@ extension FarmStore {
             let chunk = try connection.query(
                 """
                 UPDATE chunks SET state = 'done', lease_expires = NULL WHERE id = $1
-                RETURNING kind, end_frame - start_frame AS length
+                RETURNING end_frame - start_frame AS frames, end_sample - start_sample AS samples
                 """, [String(key.chunk)])[0]
+            let (fps, frames, samples): (String?, String, String?) =
+                switch made {
+                case .frames(let count, let fps): (String(fps), String(count), nil)
+                case .samples(let count): (nil, "0", String(count))
+                }
             try connection.query(
                 """
-                UPDATE attempts SET outcome = 'done', finished_at = now(), fps = $3, frames_done = $4
+                UPDATE attempts SET outcome = 'done', finished_at = now(), fps = $3, frames_done = $4, samples_done = $5
                 WHERE chunk_id = $1 AND attempt = $2
-                """, [String(key.chunk), String(key.attempt), String(fps), String(frames)])
-            let length = Double(try chunk.decode("length", as: Int64.self))
-            let video = try chunk.decode("kind", as: ChunkKind.self) == .video
+                """, [String(key.chunk), String(key.attempt), fps, frames, samples])
+            // One of the two is NULL: the pair of the other unit.
+            let framesRendered = try chunk.decode("frames", as: Int64?.self) ?? 0
+            let samplesRendered = try chunk.decode("samples", as: Int64?.self) ?? 0
             try count([
-                (.uploadBytes, Double(bytes)), (.framesRendered, video ? length : 0),
-                (.samplesRendered, video ? 0 : length),
+                (.uploadBytes, Double(bytes)), (.framesRendered, Double(framesRendered)),
+                (.samplesRendered, Double(samplesRendered)),
             ])
             try notify(job: job)
             return true

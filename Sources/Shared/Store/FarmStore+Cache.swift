@@ -19,15 +19,16 @@ extension FarmStore {
                 UPDATE chunks c SET state = 'done', attempt = 1
                 FROM segment_cache s
                 WHERE c.job_id = $1 AND c.content_key = s.key AND s.kind = c.kind
-                RETURNING c.id, c.kind, c.start_frame, c.end_frame, s.key),
+                RETURNING c.id, c.kind, c.end_frame - c.start_frame AS frames, c.end_sample - c.start_sample AS samples,
+                          s.key),
             used AS (UPDATE segment_cache SET last_used_at = now() WHERE key IN (SELECT key FROM hits)),
             -- Frames no worker renders: the job's fps and ETA count what this run renders.
             kept AS (
                 UPDATE jobs SET frames_kept = frames_kept
-                    + (SELECT coalesce(sum(end_frame - start_frame), 0) FROM hits WHERE kind = 'video')
+                    + (SELECT coalesce(sum(frames), 0) FROM hits)
                 WHERE id = $1)
-            INSERT INTO attempts (chunk_id, attempt, worker_id, outcome, finished_at, frames_done)
-            SELECT id, 1, 'cache', 'reused', now(), CASE WHEN kind = 'video' THEN end_frame - start_frame ELSE 0 END
+            INSERT INTO attempts (chunk_id, attempt, worker_id, outcome, finished_at, frames_done, samples_done)
+            SELECT id, 1, 'cache', 'reused', now(), coalesce(frames, 0), samples
             FROM hits
             RETURNING chunk_id
             """, [String(id)])

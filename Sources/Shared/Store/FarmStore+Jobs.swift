@@ -19,21 +19,8 @@ extension FarmStore {
                     job.notifyURL, job.useCache ? "true" : "false",
                 ])[0].decode("id", as: Int64.self)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
-            let kinds = [(ChunkKind.audio, job.audioBlocks, job.audioKeys), (.video, job.chunks, job.videoKeys)]
-            for (kind, chunks, keys) in kinds where !chunks.isEmpty {
-                try connection.query(
-                    """
-                    INSERT INTO chunks (job_id, kind, idx, start_frame, end_frame, content_key)
-                    SELECT $1, $2, i, s, e, nullif(k, '')
-                    FROM unnest($3::integer[], $4::bigint[], $5::bigint[], $6::text[]) AS u(i, s, e, k)
-                    """,
-                    [
-                        String(id), kind.rawValue, PostgresArray.integers(chunks.map(\.index)),
-                        PostgresArray.integers(chunks.map(\.start)), PostgresArray.integers(chunks.map(\.end)),
-                        keys.count == chunks.count
-                            ? PostgresArray.text(keys) : PostgresArray.text(chunks.map { _ in "" }),
-                    ])
-            }
+            try insertChunks(job: id, job.audioBlocks, keys: job.audioKeys)
+            try insertChunks(job: id, job.chunks, keys: job.videoKeys)
             if job.useCache { try reuseCachedSegments(job: id) }
             try notify(job: id)
             return id
@@ -45,15 +32,38 @@ extension FarmStore {
             JobRecord.init(row:))
     }
 
-    /// A job's chunks of one kind in order: video chunks (output frames) or audio blocks
-    /// (timeline samples).
-    public func chunks(job: Int64, kind: ChunkKind) throws -> [Chunk] {
+    /// A job's video chunks in order, in output frames.
+    public func chunks(job: Int64) throws -> [Chunk] {
+        try workItems(job: job, kind: .video).compactMap { if case .video(let chunk) = $0 { chunk } else { nil } }
+    }
+
+    /// A job's audio blocks in order, in timeline samples.
+    public func audioBlocks(job: Int64) throws -> [AudioBlock] {
+        try workItems(job: job, kind: .audio).compactMap { if case .audio(let block) = $0 { block } else { nil } }
+    }
+
+    private func workItems(job: Int64, kind: ChunkKind) throws -> [WorkItem] {
         try connection.query(
-            "SELECT idx, start_frame, end_frame FROM chunks WHERE job_id = $1 AND kind = $2 ORDER BY idx",
+            "SELECT \(WorkItem.columns()) FROM chunks WHERE job_id = $1 AND kind = $2 ORDER BY idx",
             [String(job), kind.rawValue]
-        ).map { row in
-            Chunk(index: try row.decode("idx"), start: try row.decode("start_frame"), end: try row.decode("end_frame"))
-        }
+        ).map(WorkItem.init(row:))
+    }
+
+    /// Inserts `spans` with their keys, each span in its unit's pair of columns.
+    private func insertChunks<Span: WorkSpan>(job id: Int64, _ spans: [Span], keys: [String]) throws {
+        guard !spans.isEmpty else { return }
+        let columns = Span.kind == .video ? "start_frame, end_frame" : "start_sample, end_sample"
+        try connection.query(
+            """
+            INSERT INTO chunks (job_id, kind, idx, \(columns), content_key)
+            SELECT $1, $2, i, s, e, nullif(k, '')
+            FROM unnest($3::integer[], $4::bigint[], $5::bigint[], $6::text[]) AS u(i, s, e, k)
+            """,
+            [
+                String(id), Span.kind.rawValue, PostgresArray.integers(spans.map(\.index)),
+                PostgresArray.integers(spans.map(\.start)), PostgresArray.integers(spans.map(\.end)),
+                keys.count == spans.count ? PostgresArray.text(keys) : PostgresArray.text(spans.map { _ in "" }),
+            ])
     }
 
     /// Unfinished jobs whose every chunk is done: they are waiting to be joined.

@@ -102,9 +102,12 @@ extension FarmStore {
                     SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::bigint[], $5::double precision[])
                         AS p(chunk, attempt, worker, frames, fps)),
                 updated AS (
-                    UPDATE attempts a SET frames_done = greatest(a.frames_done, p.frames), fps = p.fps FROM p
+                    UPDATE attempts a SET frames_done = greatest(a.frames_done, p.frames), fps = p.fps
+                    FROM p JOIN chunks c ON c.id = p.chunk
                     WHERE a.chunk_id = p.chunk AND a.attempt = p.attempt AND a.outcome = 'running'
                       AND a.worker_id = p.worker
+                      -- Progress counts frames: an audio block has none to report.
+                      AND c.kind = 'video'
                     RETURNING a.chunk_id)
                 SELECT pg_notify('farm', x.job_id::text)
                 FROM (SELECT DISTINCT c.job_id FROM updated u JOIN chunks c ON c.id = u.chunk_id) x

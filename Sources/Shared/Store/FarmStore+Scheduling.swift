@@ -5,8 +5,8 @@ import Foundation
 /// renewals come with heartbeats: FarmStore+Reports.)
 extension FarmStore {
     /// Leases up to `count` chunks to each worker of `requests`, in that order, in one round
-    /// trip (`farm_claim`, migration 8): highest priority job first, then oldest, the audio
-    /// task before video, video in frame order; paused jobs wait and draining workers get
+    /// trip (`farm_claim`, migration 8): highest priority job first, then oldest, audio
+    /// blocks before video, video in frame order; paused jobs wait and draining workers get
     /// nothing. Skips chunks a worker already failed or lost while another live worker has not, and
     /// jobs on which it failed `failuresPerWorker` chunks.
     public func claim(_ requests: [ClaimRequest], leaseSeconds: Double) throws -> [ClaimedChunk] {
@@ -31,7 +31,8 @@ extension FarmStore {
             connection.query(
                 """
                 SELECT worker_id AS claimed_worker, id AS claimed_chunk, job_id AS claimed_job, kind AS claimed_kind,
-                       idx AS claimed_index, start_frame AS claimed_start, end_frame AS claimed_end,
+                       idx AS claimed_index, coalesce(start_frame, start_sample) AS claimed_start,
+                       coalesce(end_frame, end_sample) AS claimed_end,
                        attempt AS claimed_attempt
                 FROM chunks
                 WHERE state = 'running' AND worker_id = ANY($1::text[])
@@ -62,10 +63,10 @@ extension FarmStore {
             return ClaimedChunk(
                 worker: try row.decode("claimed_worker"),
                 key: AttemptKey(chunk: try row.decode("claimed_chunk"), attempt: try row.decode("claimed_attempt")),
-                job: job, kind: try row.decode("claimed_kind"),
-                chunk: Chunk(
-                    index: try row.decode("claimed_index"), start: try row.decode("claimed_start"),
-                    end: try row.decode("claimed_end")),
+                job: job,
+                work: WorkItem(
+                    kind: try row.decode("claimed_kind"), index: try row.decode("claimed_index"),
+                    start: try row.decode("claimed_start"), end: try row.decode("claimed_end")),
                 projectText: document.text, projectFile: document.file, mediaRoot: document.root,
                 mediaPins: document.pins)
         }

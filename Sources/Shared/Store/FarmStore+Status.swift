@@ -53,12 +53,17 @@ extension FarmStore {
     public func chunkStatuses(job id: Int64, everyChunk: Bool, withErrors: Bool) throws -> [ChunkStatus] {
         try connection.query(
             """
-            SELECT c.idx, c.kind, c.start_frame, c.end_frame,
+            SELECT \(WorkItem.columns(of: "c")),
                    CASE WHEN c.state = 'queued' AND a.outcome = 'failed' THEN 'failed'
                         WHEN c.state = 'done' AND a.outcome = 'reused' THEN 'reused' ELSE c.state END AS state,
                    a.worker_id, c.attempt,
-                   CASE WHEN c.state = 'done' THEN c.end_frame - c.start_frame
+                   CASE WHEN c.kind <> 'video' THEN NULL
+                        WHEN c.state = 'done' THEN c.end_frame - c.start_frame
                         WHEN c.state = 'running' THEN coalesce(a.frames_done, 0) ELSE 0 END AS frames_done,
+                   CASE WHEN c.kind <> 'audio' THEN NULL
+                        WHEN c.state = 'done' THEN c.end_sample - c.start_sample
+                        WHEN c.state = 'running' THEN coalesce(a.samples_done, 0) ELSE 0 END AS samples_done,
+                   j.sample_rate,
                    CASE WHEN c.state <> 'queued' THEN a.fps END AS fps,
                    CASE WHEN c.state <> 'queued'
                         THEN extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) END AS seconds,
@@ -66,6 +71,7 @@ extension FarmStore {
                         THEN (SELECT x.error FROM attempts x WHERE x.chunk_id = c.id AND x.outcome IN ('failed', 'lost')
                               ORDER BY x.attempt DESC LIMIT 1) END AS error
             FROM chunks c LEFT JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+                 JOIN jobs j ON j.id = c.job_id
             WHERE c.job_id = $1
               AND ($2::boolean
                    OR (c.state <> 'done' AND c.attempt > 0  -- chunks_tried
@@ -73,11 +79,16 @@ extension FarmStore {
             ORDER BY c.kind = 'audio' DESC, c.idx
             """, [String(id), everyChunk ? "true" : "false", withErrors ? "true" : "false"]
         ).map { row in
-            ChunkStatus(
-                index: try row.decode("idx"), kind: try row.decode("kind"), start: try row.decode("start_frame"),
-                end: try row.decode("end_frame"), state: try row.decode("state"), worker: try row.decode("worker_id"),
-                attempt: try row.decode("attempt"), framesDone: try row.decode("frames_done"),
-                fps: try row.decode("fps"), seconds: try row.decode("seconds"), error: try row.decode("error"))
+            let work = try WorkItem(row: row)
+            let samples: Int64? = try row.decode("samples_done")
+            let rate: Int = try row.decode("sample_rate")
+            return ChunkStatus(
+                index: work.index, kind: work.kind, start: work.start, end: work.end, state: try row.decode("state"),
+                worker: try row.decode("worker_id"), attempt: try row.decode("attempt"),
+                framesDone: try row.decode("frames_done"), samplesDone: samples,
+                soundSeconds: Self.seconds(of: samples, rate: rate), sampleRate: work.kind == .audio ? rate : nil,
+                fps: try row.decode("fps"),
+                seconds: try row.decode("seconds"), error: try row.decode("error"))
         }
     }
 
@@ -143,20 +154,29 @@ extension FarmStore {
             """
             SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome,
                    extract(epoch FROM a.started_at) AS started, extract(epoch FROM a.finished_at) AS finished,
-                   extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) AS seconds, a.frames_done, a.fps,
-                   a.error
-            FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                   extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) AS seconds,
+                   CASE WHEN c.kind = 'video' THEN a.frames_done END AS frames_done, a.fps, a.samples_done,
+                   j.sample_rate, a.error
+            FROM attempts a JOIN chunks c ON c.id = a.chunk_id JOIN jobs j ON j.id = c.job_id
             WHERE c.job_id = $1 AND \(condition)
             ORDER BY a.id \(newestFirst ? "DESC" : "") LIMIT $2
             """, [String(job), String(limit)] + parameters
         ).map { row in
-            AttemptStatus(
+            let samples: Int64? = try row.decode("samples_done")
+            return AttemptStatus(
                 chunk: try row.decode("idx"), kind: try row.decode("kind"), attempt: try row.decode("attempt"),
                 worker: try row.decode("worker_id"), outcome: try row.decode("outcome"),
                 startedAt: Self.timestamp(try row.decode("started", as: Double.self)) ?? "",
                 finishedAt: Self.timestamp(try row.decode("finished")), seconds: try row.decode("seconds"),
-                framesDone: try row.decode("frames_done"), fps: try row.decode("fps"), error: try row.decode("error"))
+                framesDone: try row.decode("frames_done"), fps: try row.decode("fps"), samplesDone: samples,
+                soundSeconds: try Self.seconds(of: samples, rate: row.decode("sample_rate")),
+                error: try row.decode("error"))
         }
+    }
+
+    /// Seconds of sound in `samples` at `rate`.
+    private static func seconds(of samples: Int64?, rate: Int) -> Double? {
+        samples.map { Double($0) / Double(max(1, rate)) }
     }
 
     private static func jobStatus(_ row: PostgresRow) throws -> JobStatus {

@@ -18,7 +18,7 @@ public struct JobSubmission: Sendable {
     /// Video chunks: ranges of output frames.
     public var chunks: [Chunk]
     /// Audio blocks: ranges of timeline samples (`AudioBlocks`).
-    public var audioBlocks: [Chunk]
+    public var audioBlocks: [AudioBlock]
     public var sampleRate: Int
     /// The version of each asset the job renders from (`MediaPin`); empty pins nothing.
     public var mediaPins: [String: MediaPin] = [:]
@@ -34,7 +34,7 @@ public struct JobSubmission: Sendable {
     public init(
         name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,
         container: ExportSettings.Container, fps: Rational, frameCount: Int64, width: Int, height: Int, priority: Int,
-        chunks: [Chunk], audioBlocks: [Chunk], sampleRate: Int
+        chunks: [Chunk], audioBlocks: [AudioBlock], sampleRate: Int
     ) {
         self.name = name
         self.projectFile = projectFile
@@ -78,8 +78,7 @@ public struct JobSubmission: Sendable {
         audioBlocks = project.audioBlocks()
         // One `stat` per asset: what a job costs to pin never grows with what its media weighs.
         mediaPins = try MediaPin.pins(of: project)
-        videoKeys = ChunkKeys.keys(of: project, kind: .video, chunks: chunks, container: container, pins: mediaPins)
-        audioKeys = ChunkKeys.keys(
-            of: project, kind: .audio, chunks: audioBlocks, container: container, pins: mediaPins)
+        videoKeys = ChunkKeys.keys(of: project, work: chunks, container: container, pins: mediaPins)
+        audioKeys = ChunkKeys.keys(of: project, work: audioBlocks, container: container, pins: mediaPins)
     }
 }

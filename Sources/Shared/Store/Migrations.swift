@@ -277,6 +277,7 @@ public enum Migrations {
         (15, cache),
         (16, workCounters),
         (17, sessions),
+        (18, units),
     ]
 
     /// The newest schema version this build knows.

@@ -51,39 +51,38 @@ public struct JobRecord: Sendable {
 /// A chunk row.
 public struct ChunkRecord: Sendable {
     /// What `init(row:)` reads, by these names.
-    static let columns = "id, job_id, kind, idx, start_frame, end_frame, state, attempt, worker_id, content_key"
+    static let columns = "id, job_id, \(WorkItem.columns()), state, attempt, worker_id, content_key"
 
     public var id: Int64
     public var job: Int64
-    public var kind: ChunkKind
-    public var index: Int
-    public var start: Int64
-    public var end: Int64
+    /// A video chunk in output frames or an audio block in timeline samples.
+    public var work: WorkItem
     public var state: ChunkState
     public var attempt: Int
     public var worker: String?
     /// Its key in the segment cache (`ChunkKeys`); nil for chunks queued before 0.9.
     public var contentKey: String?
 
-    /// How a job's error names this chunk.
-    var label: String {
-        kind == .audio ? "audio block \(index)" : "chunk \(index) (frames \(start)..\(end))"
+    public var kind: ChunkKind { work.kind }
+    public var index: Int { work.index }
+
+    /// How errors and logs name it: a video chunk with its frames, an audio block by number.
+    public var label: String {
+        switch work {
+        case .video(let chunk): "chunk \(chunk.index) (frames \(chunk.start)..\(chunk.end))"
+        case .audio(let block): "audio block \(block.index)"
+        }
     }
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
         job = try row.decode("job_id")
-        kind = try row.decode("kind")
-        index = try row.decode("idx")
-        start = try row.decode("start_frame")
-        end = try row.decode("end_frame")
+        work = try WorkItem(row: row)
         state = try row.decode("state")
         attempt = try row.decode("attempt")
         worker = try row.decode("worker_id")
         contentKey = try row.decode("content_key")
     }
-
-    public var chunk: Chunk { Chunk(index: index, start: start, end: end) }
 }
 
 /// Free render slots of one worker, to fill in a claim.
@@ -103,8 +102,8 @@ public struct ClaimedChunk: Sendable, Hashable {
     public var worker: String
     public var key: AttemptKey
     public var job: Int64
-    public var kind: ChunkKind
-    public var chunk: Chunk
+    /// A video chunk in output frames or an audio block in timeline samples.
+    public var work: WorkItem
     /// The project document exactly as submitted.
     public var projectText: String
     public var projectFile: String
@@ -113,15 +112,16 @@ public struct ClaimedChunk: Sendable, Hashable {
     /// The version of each asset the job was submitted with.
     public var mediaPins: [String: MediaPin]
 
+    public var kind: ChunkKind { work.kind }
+
     public init(
-        worker: String, key: AttemptKey, job: Int64, kind: ChunkKind, chunk: Chunk, projectText: String,
-        projectFile: String, mediaRoot: String, mediaPins: [String: MediaPin]
+        worker: String, key: AttemptKey, job: Int64, work: WorkItem, projectText: String, projectFile: String,
+        mediaRoot: String, mediaPins: [String: MediaPin]
     ) {
         self.worker = worker
         self.key = key
         self.job = job
-        self.kind = kind
-        self.chunk = chunk
+        self.work = work
         self.projectText = projectText
         self.projectFile = projectFile
         self.mediaRoot = mediaRoot

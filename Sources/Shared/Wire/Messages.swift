@@ -5,10 +5,11 @@ import Foundation
 public struct Assignment: Codable, Sendable, Hashable {
     public var key: AttemptKey
     public var job: Int64
-    public var kind: ChunkKind
-    public var index: Int
-    public var start: Int64
-    public var end: Int64
+    /// The span travels as its kind, index and bounds in the kind's unit; `work` reads it typed.
+    private var kind: ChunkKind
+    private var index: Int
+    private var start: Int64
+    private var end: Int64
     /// The project document exactly as submitted.
     public var projectText: String
     public var projectFile: String
@@ -19,22 +20,23 @@ public struct Assignment: Codable, Sendable, Hashable {
     public var mediaPins: [String: MediaPin]?
 
     public init(
-        key: AttemptKey, job: Int64, kind: ChunkKind, chunk: Chunk, projectText: String, projectFile: String,
-        mediaRoot: String, mediaPins: [String: MediaPin]
+        key: AttemptKey, job: Int64, work: WorkItem, projectText: String, projectFile: String, mediaRoot: String,
+        mediaPins: [String: MediaPin]
     ) {
         self.key = key
         self.job = job
-        self.kind = kind
-        index = chunk.index
-        start = chunk.start
-        end = chunk.end
+        kind = work.kind
+        index = work.index
+        start = work.start
+        end = work.end
         self.projectText = projectText
         self.projectFile = projectFile
         self.mediaRoot = mediaRoot
         self.mediaPins = mediaPins
     }
 
-    public var chunk: Chunk { Chunk(index: index, start: start, end: end) }
+    /// A video chunk in output frames or an audio block in timeline samples.
+    public var work: WorkItem { WorkItem(kind: kind, index: index, start: start, end: end) }
 }
 
 public struct Heartbeat: Codable, Sendable, Hashable {
@@ -97,8 +99,12 @@ public struct ChunkDone: Codable, Sendable, Hashable {
     public var bytes: Int64
     /// Hex SHA-256 of the whole file.
     public var sha256: String
-    public var frames: Int64
-    public var fps: Double
+    /// A video chunk's frames and their rate; 0 for an audio block.
+    private var frames: Int64
+    private var fps: Double
+    /// An audio block's timeline samples. Absent from older workers, which sent them as
+    /// `frames` (read as samples for an audio block, see `made(by:)`).
+    private var samples: Int64?
     /// The digest of every block of pinned media the render read, for the coordinator to hold
     /// against every other render's (`MediaReads`). Absent from workers older than 0.7.
     public var mediaBlocks: [MediaReads.Block]?
@@ -107,16 +113,27 @@ public struct ChunkDone: Codable, Sendable, Hashable {
     public var thumbnail: String?
 
     public init(
-        key: AttemptKey, bytes: Int64, sha256: String, frames: Int64, fps: Double, mediaBlocks: [MediaReads.Block] = [],
+        key: AttemptKey, bytes: Int64, sha256: String, made: WorkMade, mediaBlocks: [MediaReads.Block] = [],
         thumbnail: [UInt8]? = nil
     ) {
         self.key = key
         self.bytes = bytes
         self.sha256 = sha256
-        self.frames = frames
-        self.fps = fps
+        frames = made.frames
+        fps = made.fps ?? 0
+        if case .samples(let count) = made { samples = count }
         self.mediaBlocks = mediaBlocks
         self.thumbnail = thumbnail.map { Data($0).base64EncodedString() }
+    }
+}
+
+extension ChunkDone {
+    /// What the attempt made, in the unit of its item's `kind`.
+    public func made(by kind: ChunkKind) -> WorkMade {
+        switch kind {
+        case .video: .frames(frames, fps: fps)
+        case .audio: .samples(samples ?? frames)
+        }
     }
 }
 

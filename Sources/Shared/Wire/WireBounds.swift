@@ -25,8 +25,9 @@ extension WireMessage {
         case .heartbeat(let beat):
             return Self.problem(in: beat.worker)
         case .assign(let assignment):
-            guard assignment.start >= 0, assignment.end >= assignment.start else {
-                return "frames [\(assignment.start), \(assignment.end)) are not a range from 0 on"
+            let work = assignment.work
+            guard work.start >= 0, work.end >= work.start else {
+                return "\(work.name) spans [\(work.start), \(work.end)), not a range from 0 on"
             }
             return nil
         case .piece(let piece, let bytes):

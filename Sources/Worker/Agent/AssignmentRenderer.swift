@@ -12,8 +12,10 @@ import Foundation
 public final class AssignmentRenderer: @unchecked Sendable {
     public struct Output: Sendable {
         public var url: URL
-        public var frames: Int64
-        public var fps: Double
+        /// A video chunk's frames and their rate, or an audio block's samples.
+        public var made: WorkMade
+        /// The project's sample rate, to say how much sound a block made.
+        public var sampleRate: Int
         /// The blocks of pinned media the render read, with their digests.
         public var mediaBlocks: [MediaReads.Block]
         /// What reading the pinned media cost.
@@ -46,19 +48,24 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let url: URL
-        switch assignment.kind {
-        case .video: url = try chunked.renderSegment(assignment.chunk, progress: progress)
-        case .audio: url = try chunked.renderAudioBlock(assignment.chunk)
+        let work = assignment.work
+        switch work {
+        case .video(let chunk): url = try chunked.renderSegment(chunk, progress: progress)
+        case .audio(let block): url = try chunked.renderAudioBlock(block)
         }
         // A reader that found another version fails the render, whatever FFmpeg made of it.
         if let changed = loaded.reads?.failure { throw changed }
         let seconds = (clock.now - started) / .seconds(1)
-        let frames = assignment.end - assignment.start
+        let made: WorkMade =
+            switch work {
+            case .video(let chunk): .frames(chunk.frameCount, fps: Double(chunk.frameCount) / max(seconds, 0.001))
+            case .audio(let block): .samples(block.sampleCount)
+            }
         // Made after the speed is measured: a picture for people, not part of the render. A
         // chunk without one is still a good chunk.
-        let thumbnail = assignment.kind == .video ? try? Thumbnail.jpeg(ofFirstFrameIn: url.path) : nil
+        let thumbnail = work.kind == .video ? try? Thumbnail.jpeg(ofFirstFrameIn: url.path) : nil
         return Output(
-            url: url, frames: frames, fps: Double(frames) / max(seconds, 0.001),
+            url: url, made: made, sampleRate: loaded.project.output.audio.sampleRate,
             mediaBlocks: loaded.reads?.blocks ?? [], mediaCost: loaded.reads?.cost ?? MediaReads.Cost(),
             thumbnail: thumbnail)
     }
@@ -104,6 +111,6 @@ public final class AssignmentRenderer: @unchecked Sendable {
 
     /// The assets of the items the assignment's chunk shows or sounds (`ChunkInputs`).
     static func assets(of project: Project, for assignment: Assignment) -> Set<String> {
-        ChunkInputs(project: project, kind: assignment.kind, chunk: assignment.chunk).assets
+        ChunkInputs(project: project, work: assignment.work).assets
     }
 }

@@ -45,8 +45,8 @@ final class Uploader {
         guard let result = task.upload else { return }
         if acked >= result.bytes {
             let done = ChunkDone(
-                key: task.key, bytes: result.bytes, sha256: result.sha256, frames: result.output.frames,
-                fps: result.output.fps, mediaBlocks: result.output.mediaBlocks,
+                key: task.key, bytes: result.bytes, sha256: result.sha256, made: result.output.made,
+                mediaBlocks: result.output.mediaBlocks,
                 thumbnail: result.output.thumbnail)
             send(.done(done))
             task.phase = .awaitingVerdict(sentAt: clock.now)

@@ -140,8 +140,10 @@ public final class WorkerAgent {
         case .assign(let assignment):
             guard tasks[assignment.key] == nil else { return }
             let what =
-                assignment.kind == .audio
-                ? "audio" : "chunk \(assignment.index) [\(assignment.start), \(assignment.end))"
+                switch assignment.work {
+                case .video(let chunk): "chunk \(chunk.index) (frames \(chunk.start)..<\(chunk.end))"
+                case .audio(let block): "audio block \(block.index) (samples \(block.start)..<\(block.end))"
+                }
             logger.info("job \(assignment.job) \(what): attempt \(assignment.key.attempt) assigned")
             tasks[assignment.key] = WorkerTask(assignment)
         case .cancel(let verdict):
@@ -213,7 +215,7 @@ public final class WorkerAgent {
             case .success(let output):
                 logger.info(
                     """
-                    \(task.key) rendered: \(output.frames) frames at \(String(format: "%.1f", output.fps)) fps; \
+                    \(task.key) rendered: \(output.made.description(sampleRate: output.sampleRate)); \
                     read \(output.mediaCost.blocks) blocks (\(output.mediaCost.blockBytes) bytes) of pinned media \
                     for \(output.mediaCost.demuxedBytes) bytes demuxed, \(output.mediaCost.jumps) seeks; uploading
                     """

@@ -36,52 +36,54 @@ struct Diff: ParsableCommand {
         let oldLoaded = try before.load()
         let newLoaded = try new.load()
         let size = chunking.size
-        var changed = 0
-        var total = 0
         // Each asset's stamp once per project: one stat per file.
         let (oldPins, newPins) = (try MediaPin.pins(of: oldLoaded.project), try MediaPin.pins(of: newLoaded.project))
-        for kind in [ChunkKind.video, .audio] {
-            let old = Self.Side(oldLoaded.project, kind: kind, size: size, pins: oldPins)
-            let new = Self.Side(newLoaded.project, kind: kind, size: size, pins: newPins)
-            total += new.keys.count
-            let differing = new.keys.indices.filter { $0 >= old.keys.count || old.keys[$0] != new.keys[$0] }
-            // What each key hashed, read only when some differ: a few MB a thousand chunks.
-            let (oldMaterials, newMaterials) = differing.isEmpty ? ([], []) : (old.materials(), new.materials())
-            for index in differing {
-                changed += 1
-                let material = newMaterials[index]
-                let what = kind == .video ? "chunk \(index)" : "audio block \(index)"
-                let reasons =
-                    index < oldMaterials.count
-                    ? Self.reasons(old: oldMaterials[index], new: material) : ["not in the old timeline"]
-                print("\(what) [\(material.start), \(material.end)): \(reasons.joined(separator: "; "))")
-            }
-        }
+        let video = Self.changes(
+            from: Side(oldLoaded.project, oldLoaded.project.videoChunks(size), pins: oldPins),
+            to: Side(newLoaded.project, newLoaded.project.videoChunks(size), pins: newPins))
+        let audio = Self.changes(
+            from: Side(oldLoaded.project, oldLoaded.project.audioBlocks(), pins: oldPins),
+            to: Side(newLoaded.project, newLoaded.project.audioBlocks(), pins: newPins))
+        for line in video.lines + audio.lines { print(line) }
+        let changed = video.lines.count + audio.lines.count
+        let total = video.total + audio.total
         print("\(changed) of \(Format.count(total, "chunk")) (video chunks and audio blocks) would be rendered again")
         if changed > 0 { throw ExitCode(1) }
     }
 
-    /// One project's chunks of one kind and their keys.
-    private struct Side {
+    /// One project's video chunks or audio blocks and their keys.
+    private struct Side<Span: WorkSpan> {
         let project: Project
-        let kind: ChunkKind
-        let chunks: [Chunk]
+        let spans: [Span]
         let pins: [String: MediaPin]
         let keys: [String]
 
-        init(_ project: Project, kind: ChunkKind, size: ChunkPlanner.Size, pins: [String: MediaPin]) {
+        init(_ project: Project, _ spans: [Span], pins: [String: MediaPin]) {
             self.project = project
-            self.kind = kind
-            chunks = kind == .video ? project.videoChunks(size) : project.audioBlocks()
+            self.spans = spans
             self.pins = pins
-            keys = ChunkKeys.keys(
-                of: project, kind: kind, chunks: chunks, container: project.export.container, pins: pins)
+            keys = ChunkKeys.keys(of: project, work: spans, container: project.export.container, pins: pins)
         }
 
         func materials() -> [ChunkMaterial] {
-            ChunkKeys.materials(
-                of: project, kind: kind, chunks: chunks, container: project.export.container, pins: pins)
+            ChunkKeys.materials(of: project, work: spans, container: project.export.container, pins: pins)
         }
+    }
+
+    /// A line per chunk or block whose key differs, with why; and how many the new side has.
+    private static func changes<Span>(from old: Side<Span>, to new: Side<Span>) -> (lines: [String], total: Int) {
+        let differing = new.keys.indices.filter { $0 >= old.keys.count || old.keys[$0] != new.keys[$0] }
+        // What each key hashed, read only when some differ: a few MB a thousand chunks.
+        let (oldMaterials, newMaterials) = differing.isEmpty ? ([], []) : (old.materials(), new.materials())
+        let lines = differing.map { index in
+            let material = newMaterials[index]
+            let what = Span.kind == .video ? "chunk \(index)" : "audio block \(index)"
+            let reasons =
+                index < oldMaterials.count
+                ? Self.reasons(old: oldMaterials[index], new: material) : ["not in the old timeline"]
+            return "\(what) [\(material.start), \(material.end)): \(reasons.joined(separator: "; "))"
+        }
+        return (lines, new.keys.count)
     }
 
     /// What differs between two versions of one chunk, in words.

@@ -45,14 +45,14 @@ struct Logs: ParsableCommand {
             return
         }
         var table = TextTable(
-            ["CHUNK", "ATTEMPT", "WORKER", "OUTCOME", "STARTED", "TIME", "FRAMES", "FPS", "ERROR"],
+            ["CHUNK", "ATTEMPT", "WORKER", "OUTCOME", "STARTED", "TIME", "MADE", "SPEED", "ERROR"],
             numeric: [1, 5, 6, 7])
         for attempt in attempts {
             table.add([
                 StatusText.chunkName(attempt.kind, attempt.chunk), String(attempt.attempt), attempt.worker,
                 attempt.outcome.rawValue,
-                attempt.startedAt, Format.seconds(attempt.seconds), String(attempt.framesDone),
-                StatusText.fps(attempt.fps),
+                attempt.startedAt, Format.seconds(attempt.seconds), StatusText.made(attempt),
+                StatusText.speed(fps: attempt.fps, soundSeconds: attempt.soundSeconds, seconds: attempt.seconds),
                 attempt.error ?? "",
             ])
         }

@@ -110,12 +110,13 @@ struct Status: ParsableCommand {
                     + "(farm status \(job.id) --all lists every chunk)")
         }
         var table = TextTable(
-            ["CHUNK", "FRAMES", "STATE", "WORKER", "ATTEMPT", "DONE", "FPS", "TIME"], numeric: [4, 5, 6, 7])
+            ["CHUNK", "SPAN", "STATE", "WORKER", "ATTEMPT", "DONE", "SPEED", "TIME"], numeric: [4, 5, 6, 7])
         for chunk in detail.chunks {
             table.add([
                 StatusText.chunkName(chunk.kind, chunk.index), StatusText.range(chunk), chunk.state.rawValue,
                 chunk.worker ?? "-",
-                String(chunk.attempt), "\(chunk.framesDone)/\(chunk.end - chunk.start)", StatusText.fps(chunk.fps),
+                String(chunk.attempt), StatusText.done(chunk),
+                StatusText.speed(fps: chunk.fps, soundSeconds: chunk.soundSeconds, seconds: chunk.seconds),
                 chunk.seconds.map(Format.seconds) ?? "-",
             ])
         }

@@ -75,12 +75,16 @@ struct TerminalJobDisplay: JobDisplay {
         let running = detail.chunks.filter { $0.state == .running }
         for chunk in running.prefix(maximumChunkBars) {
             let frames = chunk.end - chunk.start
-            let fraction = Double(chunk.framesDone) / Double(max(frames, 1))
+            let framesDone = chunk.framesDone ?? 0
+            let fraction = Double(framesDone) / Double(max(frames, 1))
             // A worker holds one chunk beyond its slots, to start it the moment the last one ends.
+            // An audio block reports no progress until it is done: its span says what it mixes.
             let figures =
-                chunk.framesDone == 0 && chunk.fps == nil
-                ? "waiting to start"
-                : "\(Format.bar(fraction, width: 12)) \(chunk.framesDone)/\(frames)  \(StatusText.fps(chunk.fps)) fps"
+                chunk.kind == .audio
+                ? "mixing \(StatusText.range(chunk))"
+                : framesDone == 0 && chunk.fps == nil
+                    ? "waiting to start"
+                    : "\(Format.bar(fraction, width: 12)) \(framesDone)/\(frames)  \(StatusText.fps(chunk.fps)) fps"
             lines.append(
                 "  \(StatusText.chunkName(chunk.kind, chunk.index).padding(toLength: 15, withPad: " ", startingAt: 0))"
                     + " \(StatusText.range(chunk).padding(toLength: 13, withPad: " ", startingAt: 0))"

@@ -17,7 +17,34 @@ enum StatusText {
 
     static func eta(_ seconds: Double?) -> String { seconds.map(Format.clock) ?? "-" }
 
-    static func range(_ chunk: ChunkStatus) -> String { "\(chunk.start)..\(chunk.end)" }
+    /// A video chunk's frames ("0..60"), an audio block's sound in seconds ("0.00..10.01 s").
+    static func range(_ chunk: ChunkStatus) -> String {
+        guard let rate = chunk.sampleRate.map(Double.init) else { return "\(chunk.start)..\(chunk.end)" }
+        return String(format: "%.2f..%.2f s", Double(chunk.start) / rate, Double(chunk.end) / rate)
+    }
+
+    /// How far a chunk is, in its unit: "30/60" frames, or "4.0/10.0 s" of sound.
+    static func done(_ chunk: ChunkStatus) -> String {
+        guard let rate = chunk.sampleRate.map(Double.init) else {
+            return "\(chunk.framesDone ?? 0)/\(chunk.end - chunk.start)"
+        }
+        return String(format: "%.1f/%.1f s", chunk.soundSeconds ?? 0, Double(chunk.end - chunk.start) / rate)
+    }
+
+    /// What an attempt made, in its unit: "60 frames" or "10.0 s of sound".
+    static func made(_ attempt: AttemptStatus) -> String {
+        if let sound = attempt.soundSeconds { return String(format: "%.1f s of sound", sound) }
+        return Format.count(Int(attempt.framesDone ?? 0), "frame")
+    }
+
+    /// How fast: frames per second, or seconds of sound per second of work ("18.5x").
+    static func speed(fps: Double?, soundSeconds: Double?, seconds: Double?) -> String {
+        if let sound = soundSeconds {
+            guard let seconds, seconds > 0, sound > 0 else { return "-" }
+            return String(format: "%.1fx", sound / seconds)
+        }
+        return fps.map { "\(Format.rate($0)) fps" } ?? "-"
+    }
 
     /// "chunk 3", "audio block 1": how every view and error names a work item.
     static func chunkName(_ kind: ChunkKind, _ index: Int) -> String {

@@ -204,8 +204,11 @@ async function openChunk(kind, index) {
     cell(row, attempt.seconds.toFixed(2));
     cell(row, attempt.fps == null ? "" : attempt.fps.toFixed(1));
     const end = attempt.finishedAt ? ` → ${attempt.outcome} at ${attempt.finishedAt}` : " (running)";
+    // A video chunk counts frames, an audio block seconds of sound.
+    const made = attempt.soundSeconds == null
+      ? `${attempt.framesDone ?? 0} frames` : `${attempt.soundSeconds.toFixed(1)} s of sound`;
     lines.push(`${attempt.startedAt} attempt ${attempt.attempt} on ${attempt.worker}${end}` +
-      `, ${attempt.framesDone} frames` + (attempt.error ? `\n    error: ${attempt.error}` : ""));
+      `, ${made}` + (attempt.error ? `\n    error: ${attempt.error}` : ""));
   }
   text($("#chunk-log"), lines.join("\n") || "no attempts yet");
 }

@@ -3,8 +3,7 @@
 /// Boundaries depend on the render range alone (for a farm job, the whole timeline: the project
 /// alone), never on the video chunking or the number of workers: so the encoded sound is the
 /// same however a job is spread. Every boundary is a whole number of AAC frames from the range's
-/// start, so each block's packets line up with its neighbours' at the seam. A block's `start`
-/// and `end` are timeline sample indices.
+/// start, so each block's packets line up with its neighbours' at the seam.
 public enum AudioBlocks {
     /// Samples per AAC frame.
     public static let frameSamples: Int64 = 1024
@@ -15,7 +14,7 @@ public enum AudioBlocks {
 
     /// The timeline seconds a block's mix reads, pre-roll and tail included: the items that
     /// sound then are the ones it needs.
-    public static func timeSpan(of block: Chunk, sampleRate: Int) -> Range<Rational> {
+    public static func timeSpan(of block: AudioBlock, sampleRate: Int) -> Range<Rational> {
         let rate = Rational(Int64(sampleRate))
         return Rational(max(0, block.start - preRoll)) / rate..<Rational(block.end + tail) / rate
     }
@@ -28,10 +27,10 @@ public enum AudioBlocks {
 
     /// The blocks covering timeline samples `samples`: boundaries every `length` samples from the
     /// range's start, the last block cut at its end.
-    public static func plan(samples: Range<Int64>, sampleRate: Int) -> [Chunk] {
+    public static func plan(samples: Range<Int64>, sampleRate: Int) -> [AudioBlock] {
         let length = length(sampleRate: sampleRate)
         return stride(from: samples.lowerBound, to: samples.upperBound, by: Int(length)).enumerated().map {
-            Chunk(index: $0, start: $1, end: min($1 + length, samples.upperBound))
+            AudioBlock(index: $0, start: $1, end: min($1 + length, samples.upperBound))
         }
     }
 

@@ -18,8 +18,11 @@ public struct ChunkInputs: Sendable {
     public let tracks: [TrackItems]
     private let project: Project
 
-    public init(project: Project, kind: ChunkKind, chunk: Chunk) {
-        self = Self.of(project, kind: kind, chunks: [chunk])[0]
+    public init(project: Project, work: WorkItem) {
+        switch work {
+        case .video(let chunk): self = Self.of(project, [chunk])[0]
+        case .audio(let block): self = Self.of(project, [block])[0]
+        }
     }
 
     private init(project: Project, span: Range<Rational>, tracks: [TrackItems]) {
@@ -28,16 +31,12 @@ public struct ChunkInputs: Sendable {
         self.tracks = tracks
     }
 
-    /// The inputs of every chunk of `chunks` (in timeline order), in one sweep per track: a job
-    /// of 100,000 chunks looks at each item once, plus once per chunk it plays in.
-    public static func of(_ project: Project, kind: ChunkKind, chunks: [Chunk]) -> [ChunkInputs] {
-        let spans = chunks.map { chunk -> Range<Rational> in
-            switch kind {
-            case .video: return project.output.time(ofFrame: chunk.start)..<project.output.time(ofFrame: chunk.end)
-            case .audio: return AudioBlocks.timeSpan(of: chunk, sampleRate: project.output.audio.sampleRate)
-            }
-        }
-        var perChunk = [[TrackItems]](repeating: [], count: chunks.count)
+    /// The inputs of every chunk or block of `work` (in timeline order), in one sweep per track:
+    /// a job of 100,000 chunks looks at each item once, plus once per chunk it plays in.
+    public static func of<Span: WorkSpan>(_ project: Project, _ work: [Span]) -> [ChunkInputs] {
+        let kind = Span.kind
+        let spans = work.map { $0.timeRead(in: project.output) }
+        var perChunk = [[TrackItems]](repeating: [], count: spans.count)
         for (trackIndex, track) in project.tracks.enumerated() {
             if kind == .video && (track.kind != .video || track.hidden) { continue }
             // Each item's reach on the timeline, transitions included, by where it starts.

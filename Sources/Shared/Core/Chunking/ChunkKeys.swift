@@ -28,9 +28,9 @@ public enum ChunkKeys {
     /// start) and decoded from 1 s before a seek; pitch-kept speed in 5.1 aligned on the stereo mix.
     public static let rendererVersion = 4
 
-    /// The keys of `chunks` (in timeline order) of `kind`.
-    public static func keys(
-        of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
+    /// The keys of the chunks or blocks of `work` (in timeline order).
+    public static func keys<Span: WorkSpan>(
+        of project: Project, work chunks: [Span], container: ExportSettings.Container,
         pins: [String: MediaPin], rendererVersion: Int = rendererVersion
     ) -> [String] {
         var keys: [String] = []
@@ -39,7 +39,7 @@ public enum ChunkKeys {
         // them all: each item is encoded once however many chunks it plays in.
         let writer = ChunkKeyWriter()
         forEachMaterial(
-            of: project, kind: kind, chunks: chunks, container: container, pins: pins,
+            of: project, work: chunks, container: container, pins: pins,
             rendererVersion: rendererVersion
         ) { keys.append(writer.key($0)) }
         return keys
@@ -51,21 +51,21 @@ public enum ChunkKeys {
     }
 
     /// What each key hashes.
-    public static func materials(
-        of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
+    public static func materials<Span: WorkSpan>(
+        of project: Project, work chunks: [Span], container: ExportSettings.Container,
         pins: [String: MediaPin], rendererVersion: Int = rendererVersion
     ) -> [ChunkMaterial] {
         var all: [ChunkMaterial] = []
         all.reserveCapacity(chunks.count)
         forEachMaterial(
-            of: project, kind: kind, chunks: chunks, container: container, pins: pins,
+            of: project, work: chunks, container: container, pins: pins,
             rendererVersion: rendererVersion
         ) { all.append($0) }
         return all
     }
 
-    private static func forEachMaterial(
-        of project: Project, kind: ChunkKind, chunks: [Chunk], container: ExportSettings.Container,
+    private static func forEachMaterial<Span: WorkSpan>(
+        of project: Project, work chunks: [Span], container: ExportSettings.Container,
         pins: [String: MediaPin], rendererVersion: Int, _ body: (ChunkMaterial) -> Void
     ) {
         let totalSamples = project.output.samples(ofFrames: 0..<project.frameCount).upperBound
@@ -79,11 +79,9 @@ public enum ChunkKeys {
             }
             return byItem
         }
-        for (chunk, inputs) in zip(chunks, ChunkInputs.of(project, kind: kind, chunks: chunks)) {
-            let origin =
-                kind == .video
-                ? project.output.time(ofFrame: chunk.start)
-                : Rational(chunk.start) / Rational(Int64(project.output.audio.sampleRate))
+        let kind = Span.kind
+        for (chunk, inputs) in zip(chunks, ChunkInputs.of(project, chunks)) {
+            let origin = chunk.origin(in: project.output)
             var media: [String: ChunkMaterial.Media] = [:]
             for id in inputs.assets {
                 media[id] = ChunkMaterial.Media(path: project.assets[id]?.path ?? "", pin: pins[id])

@@ -47,7 +47,7 @@ extension Project {
     }
 
     /// The audio blocks of a render of output frames `frames` (the whole timeline by default).
-    public func audioBlocks(ofFrames frames: Range<Int64>? = nil) -> [Chunk] {
+    public func audioBlocks(ofFrames frames: Range<Int64>? = nil) -> [AudioBlock] {
         AudioBlocks.plan(
             samples: output.samples(ofFrames: frames ?? 0..<frameCount), sampleRate: output.audio.sampleRate)
     }
