@@ -162,6 +162,18 @@ import Testing
                 every.split(separator: "\n").filter { $0.hasPrefix("chunk ") || $0.hasPrefix("audio ") }.count == 13,
                 "\(every)")
             #expect(!every.contains("more are done or queued"))
+            // The audio block in its own unit: seconds of sound, never its samples as frames.
+            let audioLine = every.split(separator: "\n").first { $0.hasPrefix("audio block 0 ") } ?? ""
+            #expect(audioLine.contains("0.00..8.00 s") && audioLine.contains("8.0/8.0 s"), "\(every)")
+            let log = try farm.cli(["logs", String(job)]).stdout
+            let audioAttempt = log.split(separator: "\n").first { $0.hasPrefix("audio block 0 ") } ?? ""
+            #expect(audioAttempt.contains("8.0 s of sound") && !audioAttempt.contains("384000"), "\(log)")
+            #expect(log.contains(" 20 frames "), "\(log)")
+            print("farm status --all, audio: \(audioLine)\nfarm logs, audio: \(audioAttempt)")
+            let attempts = try farm.json([AttemptStatus].self, ["logs", String(job)])
+            let audioDone = try #require(attempts.first { $0.kind == .audio && $0.outcome == .done })
+            #expect(audioDone.samplesDone == 384_000 && audioDone.soundSeconds == 8, "\(audioDone)")
+            #expect(audioDone.framesDone == nil && audioDone.fps == nil, "\(audioDone)")
             let workers = try farm.json([WorkerStatus].self, ["workers"])
             #expect(workers.map(\.id) == ["w1", "w2"])
             #expect(workers.map(\.chunksDone).reduce(0, +) == 13)

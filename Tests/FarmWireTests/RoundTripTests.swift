@@ -46,4 +46,27 @@ import Testing
             "\(error)" == #"peer speaks "farm/2", this farm speaks "farm/1""#
         }
     }
+
+    /// A video chunk's `done` carries frames and their rate, an audio block's its samples; a
+    /// worker from before samples had their own field sent them as `frames`, and is read so.
+    @Test func whatAnAttemptMadeIsReadInItsItemsUnitFromOldAndNewWorkers() throws {
+        let key = MessageSamples.key
+        let video = ChunkDone(key: key, bytes: 1, sha256: "ab", made: .frames(30, fps: 12.5))
+        let audio = ChunkDone(key: key, bytes: 1, sha256: "ab", made: .samples(480_256))
+        #expect(video.made(by: .video) == .frames(30, fps: 12.5))
+        #expect(audio.made(by: .audio) == .samples(480_256))
+        let body = { (message: ChunkDone) in
+            String(decoding: WireMessage.done(message).encoded()[2], as: UTF8.self)
+        }
+        #expect(!body(video).contains("samples"), "\(body(video))")
+        #expect(body(audio).contains(#""samples":480256"#) && body(audio).contains(#""frames":0"#), "\(body(audio))")
+
+        let older = #"{"key":{"chunk":5,"attempt":1},"bytes":1,"sha256":"ab","frames":480256,"fps":550743.9}"#
+        let decoded = try WireMessage(frames: [Array("farm/1".utf8), Array("done".utf8), Array(older.utf8)])
+        guard case .done(let done) = decoded else {
+            Issue.record("decoded as \(decoded)")
+            return
+        }
+        #expect(done.made(by: .audio) == .samples(480_256))
+    }
 }

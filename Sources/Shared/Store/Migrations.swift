@@ -283,9 +283,10 @@ public enum Migrations {
     /// The newest schema version this build knows.
     public static var latest: Int { steps.last?.version ?? 0 }
 
-    /// Applies every step the database has not seen; returns the versions applied.
+    /// Applies every step the database has not seen, up to `target` (a test builds an older
+    /// farm's database with it, to upgrade); returns the versions applied.
     @discardableResult
-    public static func apply(on connection: PostgresConnection) throws -> [Int] {
+    public static func apply(on connection: PostgresConnection, upTo target: Int = latest) throws -> [Int] {
         try connection.transaction {
             // Any fixed key: it serialises concurrent migrators and is released at COMMIT.
             try connection.query("SELECT pg_advisory_xact_lock(4242001)")
@@ -302,7 +303,7 @@ public enum Migrations {
                     state: nil)
             }
             var applied: [Int] = []
-            for step in steps where step.version > current {
+            for step in steps where step.version > current && step.version <= target {
                 try connection.run(script: step.sql)
                 try connection.query("INSERT INTO schema_migrations (version) VALUES ($1)", [String(step.version)])
                 applied.append(step.version)
