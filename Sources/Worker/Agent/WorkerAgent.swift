@@ -185,7 +185,8 @@ public final class WorkerAgent {
         renderSlots.start(from: Array(tasks.values))
         if now - lastProgress >= .seconds(configuration.progressSeconds) {
             lastProgress = now
-            for task in tasks.values where task.isRendering {
+            // Progress counts frames: an audio block has none to report until it is done.
+            for task in tasks.values where task.isRendering && task.assignment.work.kind == .video {
                 let (frames, fps) = task.progress.current
                 send(.progress(ProgressReport(key: task.key, frames: frames, fps: fps)))
             }
