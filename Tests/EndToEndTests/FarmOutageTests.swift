@@ -129,27 +129,6 @@ import Testing
         }
     }
 
-    @Test func aKilledJoinsTemporaryFileIsRemovedByTheNextJoin() throws {
-        try withTemporaryDirectory { dir in
-            let project = try FarmTests.seamProject(in: dir)
-            let farm = try TestFarm(directory: dir)
-            defer { farm.stopAll() }
-            let output = dir.appendingPathComponent("out.mov")
-            // What a coordinator killed mid-join leaves: its temporary file, named for its pid.
-            let dead = Process()
-            dead.executableURL = URL(fileURLWithPath: "/bin/true")
-            try dead.run()
-            dead.waitUntilExit()
-            let leftover = dir.appendingPathComponent(".out.mov.partial-\(dead.processIdentifier)")
-            try Data("half a file".utf8).write(to: leftover)
-            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
-            try farm.start(workers: ["w1"])
-            #expect(try farm.finish(job).state == .done, "\(farm.logs)")
-            #expect(!FileManager.default.fileExists(atPath: leftover.path))
-            #expect(farm.coordinator?.output.contains("removed .out.mov.partial-\(dead.processIdentifier)") == true)
-        }
-    }
-
     @Test func secondCoordinatorStandsByUntilTheFirstStops() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)

@@ -186,7 +186,7 @@ import Testing
             #expect(samples["farm_upload_bytes_total"] == Double(resultBytes), "\(samples)")
             #expect(
                 samples["farm_samples_rendered_total"]
-                    == (try sql("SELECT sum(end_frame - start_frame) AS total FROM chunks WHERE kind = 'audio'")))
+                    == (try sql("SELECT sum(end_sample - start_sample) AS total FROM chunks WHERE kind = 'audio'")))
             #expect(samples["farm_samples_rendered_total"] == Double(8 * 48000), "8 s at 48 kHz")
             #expect(samples["farm_verify_seconds_count"] == accepted && accepted == 5, "\(samples)")
             #expect(samples[#"farm_verify_seconds_bucket{le="+Inf"}"#] == accepted)
