@@ -12,7 +12,10 @@ import Testing
 /// Long projects on many workers: the sound is parallel work whose result depends on the
 /// project alone, long timelines come out exact, and no chunk waits behind a busy worker.
 @Suite(.serialized) struct ScalingTests {
-    @Test(arguments: ["pcm", "aac"]) func soundIsTheSameLocallyAndOnAnyFarm(codec: String) throws {
+    /// AAC, whose seams are the hard ones (each block's encoder starts four frames early): any
+    /// chunking in process, with either codec, is AudioBlockTests'; here two real farms.
+    @Test func soundIsTheSameLocallyAndOnAnyFarm() throws {
+        let codec = "aac"
         try withTemporaryDirectory { dir in
             let project = try TestProjects.soundAcrossBlocks(in: dir, audioCodec: codec)
             let local = dir.appendingPathComponent("local.mov")
@@ -24,13 +27,11 @@ import Testing
             for (name, arguments) in [
                 ("one worker", ["--workers", "1", "--chunk-seconds", "4"]),
                 ("three workers", ["--workers", "3", "--chunk-frames", "30"]),
-                ("local, two threads", ["--local", "--threads", "2"]),
             ] {
                 let output = dir.appendingPathComponent("\(name).mov")
                 // A data folder of its own: another suite's farm may use the default one at the same time.
                 let farm = ["--database", database, "--data", dir.appendingPathComponent("farm-data").path]
-                let database = arguments.contains("--local") ? [] : farm
-                let result = try FarmTests.farm(["render", project.path, "-o", output.path] + arguments + database)
+                let result = try FarmTests.farm(["render", project.path, "-o", output.path] + arguments + farm)
                 #expect(try audioHash(output) == sound, "\(codec), \(name): \(result.stdout)")
                 #expect(try frameHashes(output) == frames, "\(codec), \(name)")
             }

@@ -3,107 +3,19 @@ import Foundation
 import TestSupport
 import Testing
 
-/// 5.1 output (`output.audio.channels: 6`): a 5.1 (side) source, a 7.1 source, a stereo one and
-/// a mono one, overlapping, rendered by `farm render --local` and by a farm in 4-second chunks
-/// (two audio blocks), in every container and codec that holds 5.1. ffmpeg is the oracle: the
-/// PCM mix is each source's own decode through `-ac 6`, summed where the items lie.
+/// 5.1 output (`output.audio.channels: 6`) rendered by a farm in 4-second chunks (two audio
+/// blocks on two workers) equals `farm render --local` and ffmpeg's mix (`SurroundSources`).
+/// Every container and codec that holds 5.1 is checked in process by FarmRenderTests'
+/// SurroundMixTests, through the same `ChunkedRender` the workers run; here the farm's own path.
 @Suite(.serialized) struct SurroundExportTests {
-    static let seconds = 12
-    static let samples = seconds * 48000
-
-    /// The items: asset, its file, timeline start, source start, seconds.
-    static let items: [(asset: String, file: String, at: Int, start: Double, length: Int)] = [
-        ("side", "side51.wav", 0, 1, 7), ("seven", "seven71.wav", 2, 1.5, 4), ("stereo", "stereo.wav", 5, 0.5, 7),
-        ("mono", "mono.wav", 9, 0, 2),
-    ]
-
-    static func makeSources(in dir: URL) throws {
-        for (file, source) in [
-            ("side51.wav", "aevalsrc=0.3*sin(2*PI*(200+100*ch)*t):c=5.1(side):s=48000:d=14"),
-            ("seven71.wav", "aevalsrc=0.3*sin(2*PI*(250+90*ch)*t):c=7.1:s=48000:d=6"),
-            ("stereo.wav", "aevalsrc=0.3*sin(2*PI*(1000+300*ch)*t):c=stereo:s=48000:d=10"),
-            ("mono.wav", "sine=frequency=1500:sample_rate=48000:duration=5"),
-        ] where !FileManager.default.fileExists(atPath: dir.appendingPathComponent(file).path) {
-            try TestMedia.make(file, in: dir, audio: source)
-        }
-    }
-
-    static func project(export: String, channels: Int = 6) -> String {
-        let assets = items.map { #""\#($0.asset)": {"path": "\#($0.file)"}"# }.joined(separator: ", ")
-        let tracks = items.map {
-            #"{"kind": "audio", "items": [{"asset": "\#($0.asset)", "at": "\#($0.at)", "duration": "\#($0.length)", "#
-                + #""source": {"start": "\#($0.start)"}}]}"#
-        }
-        return """
-            {
-              "output": {"width": 64, "height": 36, "fps": "30",
-                "audio": {"sampleRate": 48000, "channels": \(channels)}},
-              "export": \(export),
-              "assets": {\(assets)},
-              "tracks": [\(tracks.joined(separator: ",\n"))]
-            }
-            """
-    }
-
-    /// Interleaved 16-bit samples of `file`'s sound as ffmpeg decodes it, through `filter`.
-    static func decoded(_ file: URL, _ arguments: [String] = []) throws -> [Int16] {
-        let raw = file.deletingLastPathComponent().appendingPathComponent(UUID().uuidString + ".s16")
-        defer { try? FileManager.default.removeItem(at: raw) }
-        try ffmpeg(["-i", file.path, "-map", "0:a"] + arguments + ["-f", "s16le", raw.path])
-        return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-    }
-
-    /// ffmpeg's mix: each item's span of its source through `-ac 6`, summed at its place.
-    static func oracle(in dir: URL) throws -> [Int] {
-        var mix = [Int](repeating: 0, count: samples * 6)
-        for item in items {
-            let first = Int(item.start * 48000)
-            let span = try decoded(
-                dir.appendingPathComponent(item.file),
-                ["-af", "atrim=start_sample=\(first):end_sample=\(first + item.length * 48000)", "-ac", "6"])
-            #expect(span.count == item.length * 48000 * 6, "\(item.file): ffmpeg decoded \(span.count / 6)")
-            for (index, sample) in span.enumerated() { mix[item.at * 48000 * 6 + index] += Int(sample) }
-        }
-        return mix
-    }
-
-    /// Each channel's signal-to-noise ratio in dB of `decoded` against `reference`.
-    static func channelSNR(_ decoded: [Int16], _ reference: [Int]) -> [Double] {
-        (0..<6).map { channel in
-            var signal = 0.0
-            var noise = 0.0
-            for index in stride(from: channel, to: min(decoded.count, reference.count), by: 6) {
-                let wanted = Double(reference[index])
-                signal += wanted * wanted
-                noise += (Double(decoded[index]) - wanted) * (Double(decoded[index]) - wanted)
-            }
-            return 10 * log10(signal / max(noise, 1))
-        }
-    }
-
-    struct Export: CustomStringConvertible, Sendable {
-        var container: String
-        var audio: String
-        var description: String { "\(audio) in \(container)" }
-        var json: String {
-            let video = container == "mp4" ? #"{"codec": "h264", "lossless": true}"# : #"{"codec": "ffv1"}"#
-            let bitrate = audio == "aac" ? #", "bitrate": 384000"# : ""
-            return #"{"container": "\#(container)", "video": \#(video), "audio": {"codec": "\#(audio)"\#(bitrate)}}"#
-        }
-    }
-
-    @Test(arguments: [
-        Export(container: "mkv", audio: "pcm"), Export(container: "mov", audio: "pcm"),
-        Export(container: "mp4", audio: "aac"), Export(container: "mov", audio: "aac"),
-        Export(container: "mkv", audio: "aac"),
-    ])
-    func renders51LocallyAndInChunksAsFFmpegMixesIt(export: Export) throws {
+    @Test func aFarmRenders51AsLocallyAndAsFFmpegMixesIt() throws {
+        let export = SurroundSources.Export(container: "mp4", audio: "aac")
         try withTemporaryDirectory { dir in
-            try Self.makeSources(in: dir)
+            try SurroundSources.makeSources(in: dir)
             let project = dir.appendingPathComponent("surround.json")
-            try Data(Self.project(export: export.json).utf8).write(to: project)
-            let local = dir.appendingPathComponent("local.\(export.container)")
-            let chunked = dir.appendingPathComponent("chunked.\(export.container)")
+            try Data(SurroundSources.project(export: export.json).utf8).write(to: project)
+            let local = dir.appendingPathComponent("local.mp4")
+            let chunked = dir.appendingPathComponent("chunked.mp4")
             try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
             let database = try TestDatabase.create()
             let result = try FarmTests.farm(
@@ -111,54 +23,23 @@ import Testing
                     "render", project.path, "-o", chunked.path, "--workers", "2", "--chunk-seconds", "4",
                     "--database", database, "--data", dir.appendingPathComponent("farm-data").path,
                 ])
-            #expect(result.stdout.contains("2 audio blocks"), "\(export): \(result.stdout)")
-
-            // What a reader sees: six channels, laid out as 5.1. Matroska's PCM track has no
-            // place for channel positions: ffprobe names no layout, as for ffmpeg's own such file.
-            let layout: String? = export.audio == "pcm" && export.container == "mkv" ? nil : "5.1"
-            for file in [local, chunked] {
-                let info = try probe(
-                    file, ["-select_streams", "a", "-show_entries", "stream=codec_name,channels,channel_layout"])
-                let stream = (info["streams"] as? [[String: Any]])?.first ?? [:]
-                #expect(stream["codec_name"] as? String == (export.audio == "aac" ? "aac" : "pcm_s16le"), "\(export)")
-                #expect(stream["channels"] as? Int == 6, "\(export): \(file.lastPathComponent) \(stream)")
-                #expect(stream["channel_layout"] as? String == layout, "\(export): \(file.lastPathComponent) \(stream)")
-            }
-
-            let localSound = try Self.decoded(local)
-            let chunkedSound = try Self.decoded(chunked)
+            #expect(result.stdout.contains("2 audio blocks"), "\(result.stdout)")
+            for file in [local, chunked] { try SurroundSources.expectSixChannels(file, export: export) }
+            let localSound = try SurroundSources.decoded(local)
+            let chunkedSound = try SurroundSources.decoded(chunked)
             let differing = zip(localSound, chunkedSound).filter { $0 != $1 }.count
-            #expect(
-                localSound.count == chunkedSound.count && differing == 0, "\(export): chunks differ at \(differing)")
-
-            let oracle = try Self.oracle(in: dir)
-            if export.audio == "pcm" {
-                #expect(localSound.count == Self.samples * 6, "\(export): \(localSound.count / 6) samples")
-                let worst = zip(localSound, oracle).map { abs(Int($0) - $1) }.max() ?? .max
-                #expect(worst <= 1, "\(export): up to \(worst) from ffmpeg's -ac 6 mix")
-                print("\(export): at most \(worst) from ffmpeg's -ac 6 mix, chunks equal to --local")
-                let peaks = (0..<6).map { channel in
-                    stride(from: channel, to: localSound.count, by: 6).map { abs(Int(localSound[$0])) }.max() ?? 0
-                }
-                #expect(peaks.allSatisfy { $0 > 5000 }, "\(export): channel peaks \(peaks)")
-            } else {
-                // AAC: the encoder's priming is trimmed by MP4's and MOV's edit list, not by
-                // Matroska. Every channel lies where the mix put it, within the codec's noise.
-                let priming = export.container == "mkv" ? 1024 * 6 : 0
-                let snr = Self.channelSNR(Array(localSound.dropFirst(priming)), oracle)
-                #expect(snr.allSatisfy { $0 > 20 }, "\(export): per-channel SNR \(snr)")
-                print("\(export): per-channel SNR against ffmpeg's -ac 6 mix \(snr.map { Int($0) }) dB")
-            }
+            #expect(localSound.count == chunkedSound.count && differing == 0, "chunks differ at \(differing)")
+            print(try SurroundSources.expectMatchesOracle(localSound, export: export, in: dir) + ", on a farm")
         }
     }
 
     /// A count other than 1, 2 or 6 is a validation error at its JSON path.
     @Test func otherChannelCountsAreRefusedByValidate() throws {
         try withTemporaryDirectory { dir in
-            try Self.makeSources(in: dir)
+            try SurroundSources.makeSources(in: dir)
             let project = dir.appendingPathComponent("eight.json")
             try Data(
-                Self.project(export: #"{"container": "mov", "audio": {"codec": "pcm"}}"#, channels: 8).utf8
+                SurroundSources.project(export: #"{"container": "mov", "audio": {"codec": "pcm"}}"#, channels: 8).utf8
             ).write(to: project)
             let result = try runFarm(["validate", project.path])
             #expect(result.status == 2)
