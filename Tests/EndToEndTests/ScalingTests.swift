@@ -95,9 +95,11 @@ import Testing
 
     @Test func aBusyWorkerHoldsNoChunkAnotherWorkerCouldRender() throws {
         try withTemporaryDirectory { dir in
-            // Eight video chunks: long enough that the worker is caught mid-chunk however fast
-            // the machine (with three, a fast one rendered them all between two looks).
-            let project = try FarmTests.seamProject(in: dir, width: 640, height: 360, seconds: 24)
+            // Four 720p chunks of 90 frames, each long enough (seconds, not tenths) that its
+            // progress reaches the database before it ends: the worker is caught mid-chunk
+            // however fast the machine. (At 360p a fast machine rendered chunk after chunk between
+            // two progress reports, and was never seen in the middle of one.)
+            let project = try FarmTests.seamProject(in: dir, width: 1280, height: 720, seconds: 12)
             // A long lease: the stopped worker keeps what it holds, and only the scheduling
             // decides where the other chunks go.
             let farm = try TestFarm(directory: dir, leaseSeconds: 120)
