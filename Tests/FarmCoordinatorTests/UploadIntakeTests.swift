@@ -153,6 +153,43 @@ import Testing
         }
     }
 
+    /// The database goes away after the accepted file was put in place (at the segment cache's
+    /// row): the verdict is taken up again when it is back, and finds its file where it put it.
+    @Test func aVerdictTakenUpAgainAfterTheDatabaseWentAwayFindsItsFileInPlace() throws {
+        try Self.withFarm { farm in
+            let key = try farm.assigned()
+            let claimed = try #require(try farm.store.current(key))
+            // The chunk has a key in the segment cache, whose first row the database refuses (a
+            // sequence counts the tries: it is not rolled back with the refusal).
+            try farm.store.connection.run(
+                script: """
+                    UPDATE chunks SET content_key = 'key-1' WHERE id = \(key.chunk);
+                    CREATE SEQUENCE cache_rows;
+                    CREATE FUNCTION refuse_first() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        IF nextval('cache_rows') = 1 THEN RAISE EXCEPTION 'the database went away'; END IF;
+                        RETURN NEW;
+                    END $$;
+                    CREATE TRIGGER refuse_first BEFORE INSERT ON segment_cache
+                        FOR EACH ROW EXECUTE FUNCTION refuse_first();
+                    """)
+            let keyed = try #require(try farm.store.current(key))
+            #expect(keyed.contentKey == "key-1")
+            try farm.intake.piece(
+                UploadPiece(key: key, offset: 0, total: Int64(Self.segment.count)), bytes: Self.segment,
+                from: farm.route)
+            try farm.intake.done(Self.done(key), from: farm.route)
+            #expect(throws: PostgresError.self) { try farm.collect() }
+            let result = farm.intake.folder(farm.job).result(of: claimed.work)
+            #expect(try Data(contentsOf: result) == Data(Self.segment))
+            #expect(farm.verdicts().isEmpty)
+            #expect(try farm.collect() == [farm.job])
+            #expect(farm.verdicts() == ["accepted: accepted"])
+            #expect(try farm.store.isAccepted(key))
+            #expect(try Data(contentsOf: result) == Data(Self.segment))
+        }
+    }
+
     @Test func aChecksumThatDoesNotMatchAsksForTheWholeFileAgain() throws {
         try Self.withFarm { farm in
             let key = try farm.assigned()

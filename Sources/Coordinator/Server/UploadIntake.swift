@@ -252,10 +252,13 @@ final class UploadIntake {
             return false
         }
         // Accepted in the database first: a file lost before this rename is found missing
-        // before the join and rendered again, never joined half-written.
+        // before the join and rendered again, never joined half-written. A verdict taken up
+        // again because the database went away later in it (the cache's row) finds its file
+        // moved already.
         let chunk = result.chunk
-        try AtomicFile.replace(
-            folder(chunk.job).result(of: chunk.work), with: result.file, synced: true)
+        if FileManager.default.fileExists(atPath: result.file.path) {
+            try AtomicFile.replace(folder(chunk.job).result(of: chunk.work), with: result.file, synced: true)
+        }
         let jobFolder = folder(chunk.job)
         if chunk.kind == .video { jobFolder.keepThumbnail(result.done.thumbnail, chunk: chunk.index) }
         if let key = chunk.contentKey {
