@@ -5,12 +5,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash ops/setup-tests.sh
-bash ops/lint.sh
-# Every key in docs/project-format.md and every flag in docs/cli.md and --help appears in a test.
-python3 ops/check-documented.py
-.build/otio-venv/bin/python3 ops/check-deploy.py   # deploy/k8s against Kubernetes' schemas (no cluster)
-swift build --build-tests
+bash ops/setup.sh
+# The build is the longest of the set-up: the test tools are installed and the style, the
+# documented surface and the manifests checked beside it.
+swift build --build-tests &
+build=$!
+checks=0
+# Every key in docs/project-format.md and every flag in docs/cli.md and --help appears in a test;
+# deploy/k8s is checked against Kubernetes' schemas (no cluster).
+bash ops/setup-tests.sh && bash ops/lint.sh && python3 ops/check-documented.py &&
+    .build/otio-venv/bin/python3 ops/check-deploy.py || checks=$?
+wait "$build"
+((checks == 0)) || exit "$checks"
 
 # Standard input is /dev/null, never closed: CI runners may start us without one, and a closed
 # descriptor 0 is then handed to the first pipe a test opens.
