@@ -11,7 +11,8 @@ import Testing
 /// speaks ZMTP by hand and claims a frame of 2^62 bytes is disconnected by libzmq (the memory
 /// cannot be had, and the claim is refused before a byte of the frame is read), and the socket
 /// serves everyone else as before. The same peer's well-formed message arrives, so it is the
-/// claim that is refused, not the hand-made handshake.
+/// claim that is refused, not the hand-made handshake. A claim the machine could grant is
+/// refused too, at the router's bound (`WireBounds.frameBytes`).
 @Suite struct OversizedFrameTests {
     /// A ZMTP 3.0 greeting for the NULL mechanism.
     static let greeting: [UInt8] =
@@ -113,5 +114,30 @@ import Testing
         try dealer.send(WireMessage.hello(MessageSamples.worker).encoded())
         let frames = try #require(try router.receive(timeout: 10))
         #expect(try WireMessage(frames: Array(frames.dropFirst())) == .hello(MessageSamples.worker))
+    }
+
+    /// A claim the machine could grant (2 GiB, which Linux hands out on credit) but no worker
+    /// sends: the router refuses it at `WireBounds.frameBytes` instead of reserving it and
+    /// waiting for the bytes.
+    @Test func aFrameClaimingTwoGigabytesIsRefusedAtTheBound() throws {
+        let router = try Self.routerOnLoopback()
+        let size = UInt64(2) << 30
+        let claim =
+            withUnsafeBytes(of: size.bigEndian) { [UInt8(0x02)] + Array($0) } + Array(repeating: 0x61, count: 64)
+        let peer = try Self.byHand(to: router, sending: claim)
+        defer { close(peer) }
+        #expect(Self.awaitsEnd(of: peer), "the router kept the connection (errno \(errno))")
+        #expect(try router.receive(timeout: 0.2) == nil)
+    }
+
+    /// A frame at the bound still arrives whole.
+    @Test func aFrameAtTheBoundArrives() throws {
+        let router = try Self.routerOnLoopback()
+        let dealer = try MessageSocket(.dealer)
+        try dealer.connect(router.lastEndpoint)
+        let payload = [UInt8](repeating: 0x5A, count: Int(WireBounds.frameBytes))
+        #expect(try dealer.send([payload]))
+        let frames = try #require(try router.receive(timeout: 30))
+        #expect(frames.count == 2 && frames[1].count == payload.count)
     }
 }

@@ -49,6 +49,10 @@ public final class MessageSocket {
             try set(ZMQ_ROUTER_HANDOVER, 0)
             // Sending to a peer that is gone fails instead of vanishing silently.
             try set(ZMQ_ROUTER_MANDATORY, 1)
+            var limit = WireBounds.frameBytes
+            guard zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &limit, MemoryLayout<Int64>.size) == 0 else {
+                throw TransportError("set the largest frame")
+            }
         }
         if let identity {
             let bytes = Array(identity.utf8)

@@ -14,6 +14,11 @@ public enum WireBounds {
     public static let cores = 0...Int(Int32.max)
     /// Block indices whose byte offset (`index * MediaReads.blockSize`) fits in 64 bits.
     public static let mediaBlocks = 0...(Int64.max / Int64(MediaReads.blockSize))
+    /// The largest frame the coordinator's socket takes from a peer (ZMQ_MAXMSGSIZE): a
+    /// worker's largest is an upload piece of 1 MiB, or a `done` listing a long chunk's media
+    /// blocks (a few hundred KiB). A peer announcing more is disconnected before libzmq reserves
+    /// the memory the announcement asks for.
+    public static let frameBytes: Int64 = 64 << 20
 }
 
 extension WireMessage {
