@@ -38,9 +38,14 @@ import Testing
         /// Runs the joins started and waits for their threads, then records them.
         func joinAndRecord() throws {
             try scheduler.startJoins()
-            let deadline = Date().addingTimeInterval(60)
-            while scheduler.isJoining && !scheduler.hasFinished && Date() < deadline { usleep(10_000) }
+            if scheduler.isJoining { waitForTheJoinsThread() }
             try scheduler.finishJoins()
+        }
+
+        /// Waits (a minute at most) until a join's thread has ended and waits to be recorded.
+        func waitForTheJoinsThread() {
+            let deadline = Date().addingTimeInterval(60)
+            while !scheduler.hasFinished && Date() < deadline { usleep(10_000) }
         }
 
         func state() throws -> JobState { try #require(try store.job(job)).state }
@@ -146,8 +151,7 @@ import Testing
             try farm.scheduler.startJoins()
             #expect(farm.scheduler.isJoining)
             _ = try farm.store.cancel(job: farm.job)
-            let deadline = Date().addingTimeInterval(60)
-            while !farm.scheduler.hasFinished && Date() < deadline { usleep(10_000) }
+            farm.waitForTheJoinsThread()
             // The join's thread wrote the file; recording it finds the job cancelled.
             #expect(FileManager.default.fileExists(atPath: farm.output.path))
             try farm.scheduler.finishJoins()
