@@ -34,7 +34,7 @@ public struct ChunkedRender {
 
     /// The segment or block files of `spans`, for the joiner.
     public func segments<Span: WorkSpan>(_ spans: [Span]) -> [SegmentJoiner.Segment<Span>] {
-        spans.map { SegmentJoiner.Segment(url: url(of: $0), span: $0) }
+        SegmentJoiner.segments(spans, in: workDirectory)
     }
 
     /// Every timeline sample of the project.

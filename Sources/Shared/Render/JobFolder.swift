@@ -20,7 +20,7 @@ public struct JobFolder: Sendable {
 
     /// The accepted files of `spans`, for the joiner.
     public func segments<Span: WorkSpan>(_ spans: [Span]) -> [SegmentJoiner.Segment<Span>] {
-        spans.map { SegmentJoiner.Segment(url: result(kind: Span.kind, index: $0.index), span: $0) }
+        SegmentJoiner.segments(spans, in: url)
     }
 
     /// A video chunk's first frame as a small JPEG, beside its segment (the dashboard's picture).

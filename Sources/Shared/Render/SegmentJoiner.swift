@@ -23,6 +23,15 @@ public enum SegmentJoiner {
         }
     }
 
+    /// The files of `spans` in `folder`, by the names `ChunkedRender.fileName` gives them: a
+    /// worker's scratch folder and a job's folder hold them alike.
+    public static func segments<Span: WorkSpan>(_ spans: [Span], in folder: URL) -> [Segment<Span>] {
+        spans.map {
+            Segment(
+                url: folder.appendingPathComponent(ChunkedRender.fileName(kind: Span.kind, index: $0.index)), span: $0)
+        }
+    }
+
     /// Writes `destination` atomically from `segments` (in frame order) and `audio` (audio blocks
     /// in sample order; none for a silent file).
     public static func join(

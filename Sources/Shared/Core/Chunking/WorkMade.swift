@@ -9,11 +9,6 @@ public enum WorkMade: Sendable, Hashable {
         if case .frames(let count, _) = self { count } else { 0 }
     }
 
-    /// The samples made; none for a video chunk.
-    public var samples: Int64 {
-        if case .samples(let count) = self { count } else { 0 }
-    }
-
     /// Frames per second; nil for an audio block, whose speed is its sound's seconds over the
     /// attempt's.
     public var fps: Double? {
