@@ -91,7 +91,7 @@ let package = Package(
         .executableTarget(name: "FarmMain", dependencies: ["FarmCLI"], path: "Sources/Coordinator/Main"),
         .executableTarget(
             name: "FarmWorkerMain",
-            dependencies: ["FarmCore", "FarmMedia", "FarmWire", "FarmWorker", argumentParser, logging],
+            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmWire", "FarmWorker", argumentParser, logging],
             path: "Sources/Worker/Main"
         ),
         .executableTarget(

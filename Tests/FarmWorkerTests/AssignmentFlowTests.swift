@@ -37,7 +37,20 @@ import Testing
         let done = ChunkDone(
             key: key, bytes: 2_500, sha256: hasher.finish(), made: .frames(30, fps: 25),
             mediaBlocks: [StandInRenderer.block(of: key)], thumbnail: StandInRenderer.thumbnail)
-        #expect(upload.last == .done(done))
+        guard case .done(var sent) = upload.last else {
+            Issue.record("no done message")
+            return
+        }
+        // The attempt's log travels with its result: the worker's own lines about it.
+        #expect(
+            sent.log.map(Self.texts) == [
+                "info assigned (frames 120..<150) to w1 on \(WorkerAgent.hostName), farm 0.5.0 (kind not reported)",
+                "info rendering",
+                "info rendered: 30 frames at 25.0 fps; read 0 blocks (0 bytes) of pinned media for 0 bytes demuxed, "
+                    + "0 seeks; uploading",
+            ])
+        sent.log = []
+        #expect(sent == done)
 
         // Accepted: the attempt is forgotten, its scratch discarded, and the farm told at once.
         let before = farm.sent.count
@@ -115,10 +128,16 @@ import Testing
         try farm.pass(.seconds(5))
 
         let reports = farm.sent.filter { $0.attempt != nil && $0.type != "progress" }
+        let failures = reports.compactMap { message -> ChunkFailed? in
+            guard case .failed(let failed) = message else { return nil }
+            return failed
+        }
+        // Each failure carries its attempt's log, ending with the error.
+        #expect(failures.allSatisfy { $0.log.map(Self.texts)?.last == "error failed: \($0.error)" })
         #expect(
-            Set(reports) == [
-                .failed(ChunkFailed(key: plain.key, error: "decoding clip.mov failed", fatal: false)),
-                .failed(ChunkFailed(key: changed.key, error: mediaChanged.description, fatal: true)),
+            Set(failures.map { ChunkFailed(key: $0.key, error: $0.error, fatal: $0.fatal == true) }) == [
+                ChunkFailed(key: plain.key, error: "decoding clip.mov failed", fatal: false),
+                ChunkFailed(key: changed.key, error: mediaChanged.description, fatal: true),
             ])
         #expect(reports.count == 2)
         #expect(Set(farm.renderer.current.discarded) == [plain.key, changed.key])
@@ -147,5 +166,10 @@ import Testing
         // The render still running when the loop ended finds its cancellation raised.
         farm.renders.runAll()
         #expect(farm.renderer.current.cancelled == [assignment.key])
+    }
+
+    /// Log lines without their time stamps ("   0.00 info rendering" → "info rendering").
+    static func texts(_ lines: [String]) -> [String] {
+        lines.map { String($0.drop { $0 == " " }.drop { $0 != " " }.dropFirst()) }
     }
 }

@@ -260,10 +260,10 @@ public final class CoordinatorServer {
             try intake.done(done, from: route)
         case .failed(let failure):
             guard let worker = holder(of: failure.key, route: route, saying: "failed") else { return }
+            logger.warning("\(sessions.label(failure.key)) failed on \(worker): \(failure.error)")
             sessions.release(failure.key)
-            logger.warning("\(failure.key) failed: \(failure.error)")
             if let job = try store.fail(
-                failure.key, worker: worker, error: failure.error, fatal: failure.fatal == true)
+                failure.key, worker: worker, error: failure.error, fatal: failure.fatal == true, log: failure.log)
             {
                 logger.error("job \(job) failed: \(failure.error)")
             }
@@ -277,7 +277,8 @@ public final class CoordinatorServer {
     /// session and the database never disagree in the sender's favour.
     private func holder(of key: AttemptKey, route: [UInt8], saying what: String) -> String? {
         guard let worker = sessions.worker(at: route), sessions.holds(key, route: route) else {
-            logger.warning("dropped \(what) for \(key) from \(sessions.name(of: route)), which does not hold it")
+            logger.warning(
+                "dropped \(what) for \(sessions.label(key)) from \(sessions.name(of: route)), which does not hold it")
             return nil
         }
         return worker
@@ -315,7 +316,7 @@ public final class CoordinatorServer {
         // Notices go out within a second of a job's end.
         if ticks % 5 == 0 { notifier.poke() }
         for key in try store.expireLeases() {
-            logger.warning("lease of \(key) expired; the chunk goes back to the queue")
+            logger.warning("lease of \(sessions.label(key)) expired; the chunk goes back to the queue")
             sessions.release(key)
             intake.discard(key)
         }

@@ -116,7 +116,7 @@ final class UploadIntake {
             if try store.isAccepted(done.key) {
                 outbox.send(.accepted(Verdict(key: done.key, reason: "already accepted")), to: route)
             } else {
-                logger.warning("rejected a late result: \(done.key) is no longer current")
+                logger.warning("rejected a late result: \(sessions.label(done.key)) is no longer current")
                 outbox.send(.rejected(Verdict.stale(done.key)), to: route)
             }
             return
@@ -125,10 +125,11 @@ final class UploadIntake {
             upload.sha256 == done.sha256
         else {
             // Lost or damaged in transit: ask for the whole file again.
-            logger.warning("\(done.key): upload incomplete or checksum mismatch; asking again")
+            logger.warning("\(sessions.label(done.key)): upload incomplete or checksum mismatch; asking again")
             outbox.send(.pieceAck(UploadAck(key: done.key, received: 0)), to: route)
             return
         }
+        try store.recordLog(done.key, lines: done.log ?? [])
         // Bytes of a pinned file that differ from the job's version's: the output would mix two
         // versions, and rendering again cannot help.
         let blocks = try store.checkMediaBlocks(done.mediaBlocks ?? [])
@@ -219,8 +220,10 @@ final class UploadIntake {
     /// Records a verdict; returns whether the chunk was accepted.
     private func conclude(_ result: Verified) throws -> Bool {
         let key = result.done.key
+        let label = result.chunk.work.label(job: result.chunk.job, attempt: key.attempt)
         if case .deferred(let reason) = result.outcome {
-            logger.error("\(key): cannot check the upload now (\(reason)); it is checked again when the worker reports")
+            logger.error(
+                "\(label): cannot check the upload now (\(reason)); it is checked again when the worker reports")
             return false
         }
         // The pinned version's digests the verifier read for a copy: held against any other
@@ -236,7 +239,7 @@ final class UploadIntake {
         try store.observe(.verifySeconds, result.seconds)
         if case .failed(let problem) = result.outcome {
             try? FileManager.default.removeItem(at: result.file)
-            logger.warning("\(key): \(problem)")
+            logger.warning("\(label): \(problem)")
             outbox.send(.rejected(Verdict(key: key, reason: problem)), to: result.route)
             if let failed = try store.fail(key, error: problem) { logger.error("job \(failed) failed: \(problem)") }
             return false
@@ -269,7 +272,7 @@ final class UploadIntake {
                 // file is missing is found at the next join and rendered again.
                 try store.cacheSegment(
                     key: key, folder: try cacheIdentity(), kind: chunk.kind, bytes: result.done.bytes,
-                    sha256: result.done.sha256)
+                    sha256: result.done.sha256, made: result.done.key)
                 do {
                     try cache.keep(
                         jobFolder.result(of: chunk.work),

@@ -38,6 +38,8 @@ final class WorkerSessions {
     private var workersByRoute: [[UInt8]: String] = [:]
     /// Which worker holds each attempt.
     private var holders: [AttemptKey: String] = [:]
+    /// How log lines name the attempts this coordinator handed out ("job 3 chunk 22 attempt 1").
+    private var labels: [AttemptKey: String] = [:]
     /// Workers that may have a free slot: the next claim asks for them and no one else.
     private var wanting: Set<String> = []
     /// Something freed a slot since the last claim.
@@ -55,8 +57,13 @@ final class WorkerSessions {
     }
 
     func hello(_ info: WorkerInfo, from route: [UInt8]) throws {
+        let tags = (info.tags ?? []).isEmpty ? "" : ", tags \(info.tags!.joined(separator: ","))"
+        let kind = info.kindSignature
         logger.info(
-            "worker \(info.id) joined: \(info.host), \(info.cores) cores, \(info.slots) slots, farm \(info.version)")
+            """
+            worker \(info.id) joined: \(info.host), \(info.cores) cores, \(info.slots) slots\(tags), \
+            kind \(kind.signature) (\(kind.summary))
+            """)
         note(info, route: route)
         // Recorded at once, since it may be new.
         let rendering = sessions[info.id]?.running.isEmpty == false
@@ -128,7 +135,7 @@ final class WorkerSessions {
             }
             if outcome.draining.contains(id) {
                 for key in beat.waiting ?? [] where !stale.contains(key) && holders[key] == id {
-                    logger.info("worker \(id) is draining; taking back \(key) before it starts")
+                    logger.info("worker \(id) is draining; taking back \(label(key)) before it starts")
                     try store.giveBack(key, reason: "worker \(id) is draining")
                     release(key)
                     outbox.send(.cancel(Verdict(key: key, reason: "worker draining")), to: route)
@@ -160,6 +167,7 @@ final class WorkerSessions {
         for claimed in try store.claim(requests, leaseSeconds: leaseSeconds) {
             guard let route = sessions[claimed.worker]?.route else { continue }
             hold(claimed.key, worker: claimed.worker)
+            labels[claimed.key] = claimed.work.label(job: claimed.job, attempt: claimed.key.attempt)
             // The claim marked it rendering in the database.
             sessions[claimed.worker]?.recorded?.rendering = true
             outbox.send(.assign(Assignment(claimed)), to: route)
@@ -178,9 +186,12 @@ final class WorkerSessions {
     func resendLostClaims() throws {
         for claimed in try store.leased(to: sessions.keys.sorted()) where holders[claimed.key] == nil {
             guard let route = sessions[claimed.worker]?.route else { continue }
+            labels[claimed.key] = claimed.work.label(job: claimed.job, attempt: claimed.key.attempt)
             logger.info(
-                "sending \(claimed.key) to \(claimed.worker) again: the database went away before the claim's answer"
-            )
+                """
+                sending \(label(claimed.key)) to \(claimed.worker) again: the database went away before the \
+                claim's answer
+                """)
             hold(claimed.key, worker: claimed.worker)
             outbox.send(.assign(Assignment(claimed)), to: route)
         }
@@ -194,6 +205,7 @@ final class WorkerSessions {
 
     /// Forgets that any worker holds `key` (it ended, failed or was taken back).
     func release(_ key: AttemptKey) {
+        labels[key] = nil
         guard let id = holders.removeValue(forKey: key) else { return }
         sessions[id]?.running.remove(key)
         sessions[id]?.uploading.remove(key)
@@ -232,6 +244,10 @@ final class WorkerSessions {
     }
 
     func route(of worker: String) -> [UInt8]? { sessions[worker]?.route }
+
+    /// How log lines name `key`: by job, chunk or audio block, and attempt, as the worker and the
+    /// command line do; by its row only if this coordinator did not hand it out.
+    func label(_ key: AttemptKey) -> String { labels[key] ?? key.description }
 
     /// Whether the worker behind `route` holds `key` (assigned it, or reported it since).
     func holds(_ key: AttemptKey, route: [UInt8]) -> Bool {

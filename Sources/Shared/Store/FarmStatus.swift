@@ -36,6 +36,14 @@ public struct JobStatus: Codable, Sendable, Equatable {
     /// Bytes its segments hold in the coordinator's data folder once it ended (0 once pruned);
     /// nil while it runs or until the coordinator has measured them.
     public var segmentBytes: Int64? = nil
+    /// The tags a worker needs to render it (`farm submit --requires`).
+    public var requires: [String] = []
+    /// The kind of render node its chunks are rendered by (`RenderNodeKind.summary`), once its
+    /// first chunk was claimed or reused from the cache.
+    public var renderKind: String? = nil
+    /// Why none of its chunks renders while some wait ("no live worker has tags 4k"); nil
+    /// when one renders, when it is paused or once it ended.
+    public var waitingFor: String? = nil
 
     public var isFinished: Bool { state.isFinished }
 }
@@ -109,6 +117,9 @@ public struct AttemptStatus: Codable, Sendable, Equatable {
     public var samplesDone: Int64?
     public var soundSeconds: Double?
     public var error: String?
+    /// The tail of what the worker logged for this attempt, its own lines and FFmpeg's
+    /// (`farm logs JOB --chunk N`); absent in a job's whole list, and from workers older than 0.6.
+    public var log: [String]? = nil
 }
 
 /// A job with its chunks and its latest errors: `farm status JOB` and each refresh of `farm watch`.
@@ -143,4 +154,9 @@ public struct WorkerStatus: Codable, Sendable, Equatable {
     public var chunksDone: Int
     /// Frame-weighted render speed of its accepted video chunks.
     public var averageFps: Double?
+    /// The pools it serves (`farm-worker --tags`).
+    public var tags: [String] = []
+    /// Its kind of render node (`RenderNodeKind`): the 12-digit name, and the line for people.
+    public var kind: String = ""
+    public var kindSummary: String = ""
 }

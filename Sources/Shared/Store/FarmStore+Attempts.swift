@@ -95,9 +95,12 @@ extension FarmStore {
     /// Records a failed attempt (of `worker`, when a worker reports it) and re-queues its chunk.
     /// When the chunk has now failed `failuresPerChunk` times, or at once when the failure is
     /// `fatal`, fails its job with this error and returns the job id.
-    public func fail(_ key: AttemptKey, worker: String? = nil, error: String, fatal: Bool = false) throws -> Int64? {
+    public func fail(
+        _ key: AttemptKey, worker: String? = nil, error: String, fatal: Bool = false, log: [String]? = nil
+    ) throws -> Int64? {
         try connection.transaction {
             guard let job = try endAttempt(key, worker: worker, outcome: .failed, error: error) else { return nil }
+            if let log { try recordLog(key, lines: log) }
             try count(.failedAttempts)
             if fatal {
                 try failJob(job, error: error)
@@ -118,5 +121,14 @@ extension FarmStore {
             UPDATE jobs SET state = 'failed', finished_at = now(), error = $2
             WHERE id = $1 AND state NOT IN ('done', 'failed', 'cancelled')
             """, [String(job), error])
+    }
+
+    /// Keeps the tail of the worker's log for an attempt (`AttemptLog`), with its result or its
+    /// failure, for `farm logs JOB --chunk N`.
+    public func recordLog(_ key: AttemptKey, lines: [String]) throws {
+        guard !lines.isEmpty else { return }
+        try connection.query(
+            "UPDATE attempts SET log = $3 WHERE chunk_id = $1 AND attempt = $2",
+            [String(key.chunk), String(key.attempt), lines.joined(separator: "\n")])
     }
 }

@@ -10,15 +10,17 @@ public struct CachedSegment: Sendable, Equatable {
 }
 
 extension FarmStore {
-    /// At submission, inside its transaction: every chunk whose key the cache holds is done,
-    /// with one attempt `reused` by the worker `cache`; its entry counts as used now.
+    /// At submission, inside its transaction: every chunk whose key the cache holds, made by
+    /// the kind of render node chosen (`cachedKind`), is done with one attempt `reused` by the
+    /// worker `cache`, its entry counts as used now, and the job renders on that kind.
     func reuseCachedSegments(job id: Int64) throws {
+        guard let kind = try cachedKind(job: id) else { return }
         let reused = try connection.query(
             """
             WITH hits AS (
                 UPDATE chunks c SET state = 'done', attempt = 1
                 FROM segment_cache s
-                WHERE c.job_id = $1 AND c.content_key = s.key AND s.kind = c.kind
+                WHERE c.job_id = $1 AND c.content_key = s.key AND s.kind = c.kind AND s.node_kind = $2
                 RETURNING c.id, c.kind, c.end_frame - c.start_frame AS frames, c.end_sample - c.start_sample AS samples,
                           s.key),
             used AS (UPDATE segment_cache SET last_used_at = now() WHERE key IN (SELECT key FROM hits)),
@@ -27,12 +29,35 @@ extension FarmStore {
                 UPDATE jobs SET frames_kept = frames_kept
                     + (SELECT coalesce(sum(frames), 0) FROM hits)
                 WHERE id = $1)
-            INSERT INTO attempts (chunk_id, attempt, worker_id, outcome, finished_at, frames_done, samples_done)
-            SELECT id, 1, 'cache', 'reused', now(), coalesce(frames, 0), samples
+            INSERT INTO attempts (chunk_id, attempt, worker_id, outcome, finished_at, frames_done, samples_done,
+                                  node_kind)
+            SELECT id, 1, 'cache', 'reused', now(), coalesce(frames, 0), samples, $2
             FROM hits
             RETURNING chunk_id
-            """, [String(id)])
+            """, [String(id), kind])
+        try connection.query("UPDATE jobs SET node_kind = $2 WHERE id = $1", [String(id), kind])
         try count(.chunksReused, by: Double(reused.count))
+    }
+
+    /// The kind of render node whose cached segments a new job reuses: of the kinds that made
+    /// some of its chunks, one a live worker able to take the job has (the most hits first); when
+    /// no worker is live at all, the one with the most hits. Nil when no kind qualifies: a farm
+    /// whose workers were all upgraded renders afresh rather than join old bytes with new.
+    private func cachedKind(job id: Int64) throws -> String? {
+        try connection.query(
+            """
+            WITH live AS (SELECT w.node_kind, w.tags FROM workers w WHERE w.state <> 'lost'),
+            hits AS (
+                SELECT s.node_kind, count(*) AS hits,
+                       EXISTS (SELECT 1 FROM live l WHERE l.node_kind = s.node_kind AND l.tags @> j.requires) AS able
+                FROM chunks c JOIN segment_cache s ON s.key = c.content_key AND s.kind = c.kind
+                     JOIN jobs j ON j.id = c.job_id
+                WHERE c.job_id = $1 AND s.node_kind IS NOT NULL
+                GROUP BY s.node_kind, j.requires)
+            SELECT node_kind FROM hits WHERE able OR NOT EXISTS (SELECT 1 FROM live)
+            ORDER BY able DESC, hits DESC, node_kind LIMIT 1
+            """, [String(id)]
+        ).first?.decode("node_kind")
     }
 
     /// A job's chunks done by the cache whose files the coordinator has yet to put in the job's
@@ -62,14 +87,19 @@ extension FarmStore {
             """, [String(id)])[0].decode("reused")
     }
 
-    /// Records an accepted segment under its key, held in data folder `folder`.
-    public func cacheSegment(key: String, folder: String, kind: ChunkKind, bytes: Int64, sha256: String) throws {
+    /// Records an accepted segment under its key, held in data folder `folder`, made by the
+    /// kind of render node of attempt `made` (its bytes are that kind's).
+    public func cacheSegment(
+        key: String, folder: String, kind: ChunkKind, bytes: Int64, sha256: String, made: AttemptKey
+    ) throws {
         try connection.query(
             """
-            INSERT INTO segment_cache (key, folder, kind, bytes, sha256) VALUES ($1, $2, $3, $4, $5)
+            INSERT INTO segment_cache (key, folder, kind, bytes, sha256, node_kind)
+            VALUES ($1, $2, $3, $4, $5,
+                    (SELECT node_kind FROM attempts WHERE chunk_id = $6 AND attempt = $7))
             ON CONFLICT (key) DO UPDATE SET folder = EXCLUDED.folder, bytes = EXCLUDED.bytes,
-                sha256 = EXCLUDED.sha256, last_used_at = now()
-            """, [key, folder, kind.rawValue, String(bytes), sha256])
+                sha256 = EXCLUDED.sha256, node_kind = EXCLUDED.node_kind, last_used_at = now()
+            """, [key, folder, kind.rawValue, String(bytes), sha256, String(made.chunk), String(made.attempt)])
     }
 
     /// A coordinator that starts to lead forgets entries in another data folder: it cannot

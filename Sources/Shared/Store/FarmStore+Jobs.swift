@@ -9,14 +9,15 @@ extension FarmStore {
             let id = try connection.query(
                 """
                 INSERT INTO jobs (name, priority, project_file, project_text, media_root, output_path, container,
-                                  fps, frame_count, width, height, sample_rate, media_pins, notify_url, use_cache)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id
+                                  fps, frame_count, width, height, sample_rate, media_pins, notify_url, use_cache,
+                                  requires)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::text[]) RETURNING id
                 """,
                 [
                     job.name, String(job.priority), job.projectFile, job.projectText, job.mediaRoot, job.outputPath,
                     job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width),
                     String(job.height), String(job.sampleRate), try MediaPinsColumn.encode(job.mediaPins),
-                    job.notifyURL, job.useCache ? "true" : "false",
+                    job.notifyURL, job.useCache ? "true" : "false", PostgresArray.text(job.requires),
                 ])[0].decode("id", as: Int64.self)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
             try insertChunks(job: id, job.audioBlocks, keys: job.audioKeys)

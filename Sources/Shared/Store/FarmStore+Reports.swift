@@ -35,10 +35,16 @@ extension FarmStore {
             try connection.query(
                 """
                 WITH seen AS (
-                    INSERT INTO workers (id, host, cores, slots, version, state)
-                    SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::text[])
+                    INSERT INTO workers (id, host, cores, slots, version, state, tags, node_kind, node_summary)
+                    SELECT w.id, w.host, w.cores, w.slots, w.version, w.state, string_to_array(w.tags, ','), w.kind,
+                           w.summary
+                    FROM unnest($1::text[], $2::text[], $3::integer[], $4::integer[], $5::text[], $6::text[],
+                                $11::text[], $12::text[], $13::text[])
+                         AS w(id, host, cores, slots, version, state, tags, kind, summary)
                     ON CONFLICT (id) DO UPDATE SET host = excluded.host, cores = excluded.cores,
-                        slots = excluded.slots, version = excluded.version, state = excluded.state, last_seen = now()
+                        slots = excluded.slots, version = excluded.version, state = excluded.state,
+                        tags = excluded.tags, node_kind = excluded.node_kind, node_summary = excluded.node_summary,
+                        last_seen = now()
                     RETURNING id, draining),
                 renewed AS (
                     UPDATE chunks c SET lease_expires = now() + make_interval(secs => $10::double precision)
@@ -58,6 +64,10 @@ extension FarmStore {
                         reports.map { ($0.holding.isEmpty ? WorkerState.idle : .rendering).rawValue }),
                     PostgresArray.text(held.map(\.0)), PostgresArray.integers(held.map(\.1.chunk)),
                     PostgresArray.integers(held.map(\.1.attempt)), String(leaseSeconds),
+                    // Tags are checked names without commas (`PoolTags`), so a list is one text.
+                    PostgresArray.text(reports.map { ($0.worker.tags ?? []).joined(separator: ",") }),
+                    PostgresArray.text(reports.map(\.worker.kindSignature.signature)),
+                    PostgresArray.text(reports.map(\.worker.kindSignature.summary)),
                 ])
         }
         var outcome = HeartbeatOutcome()

@@ -15,7 +15,18 @@ extension FarmStore {
                    (SELECT data_folder_problem FROM farm_identity) AS data_folder_problem,
                    (SELECT extract(epoch FROM coordinator_seen_at) FROM farm_identity) AS coordinator_seen,
                    (SELECT coordinator_running FROM farm_identity) AS coordinator_running,
-                   j.segment_bytes
+                   j.segment_bytes,
+                   -- Tags hold no commas (`PoolTags`).
+                   array_to_string(j.requires, ',') AS requires,
+                   coalesce((SELECT w.node_summary FROM workers w WHERE w.node_kind = j.node_kind LIMIT 1),
+                            'kind ' || j.node_kind) AS kind_summary,
+                   (SELECT count(*) FROM workers w
+                    WHERE w.state <> 'lost' AND NOT w.draining) AS live_workers,
+                   (SELECT count(*) FROM workers w
+                    WHERE w.state <> 'lost' AND NOT w.draining AND w.tags @> j.requires) AS tagged_workers,
+                   (SELECT count(*) FROM workers w
+                    WHERE w.state <> 'lost' AND NOT w.draining AND w.tags @> j.requires
+                      AND (j.node_kind IS NULL OR w.node_kind = j.node_kind)) AS able_workers
             FROM (SELECT * FROM jobs WHERE $1::bigint IS NULL OR id = $1::bigint ORDER BY id DESC LIMIT $2) j
             -- Counts kept per job as chunks change (migration 9): a job of 100,000 chunks costs
             -- what one of ten does.
@@ -104,7 +115,8 @@ extension FarmStore {
                 ).isEmpty
             else { throw FarmControlError.noSuchChunk(job: id, index: chunk) }
             return try attempts(
-                job: id, where: "c.kind = $4 AND c.idx = $3", parameters: [String(chunk), kind.rawValue])
+                job: id, where: "c.kind = $4 AND c.idx = $3", parameters: [String(chunk), kind.rawValue],
+                withLogs: true)
         }
         return try attempts(job: id)
     }
@@ -113,7 +125,8 @@ extension FarmStore {
     public func workerStatuses() throws -> [WorkerStatus] {
         try connection.query(
             """
-            SELECT w.id, w.host, w.state, w.draining, w.cores, w.slots, w.version,
+            SELECT w.id, w.host, w.state, w.draining, w.cores, w.slots, w.version, array_to_string(w.tags, ',') AS tags,
+                   w.node_kind, w.node_summary,
                    extract(epoch FROM w.last_seen) AS last_seen, extract(epoch FROM now() - w.last_seen) AS silent,
                    (SELECT count(*) FROM attempts a WHERE a.worker_id = w.id AND a.outcome = 'done') AS chunks_done,
                    (SELECT sum(a.frames_done) / nullif(sum(a.frames_done / nullif(a.fps, 0)), 0)
@@ -139,7 +152,9 @@ extension FarmStore {
                 cores: try row.decode("cores"), slots: try row.decode("slots"), version: try row.decode("version"),
                 current: holding, lastHeartbeat: Self.timestamp(try row.decode("last_seen", as: Double.self)) ?? "",
                 secondsSinceHeartbeat: try row.decode("silent"), chunksDone: try row.decode("chunks_done"),
-                averageFps: try row.decode("average_fps"))
+                averageFps: try row.decode("average_fps"),
+                tags: try row.decode("tags", as: String.self).split(separator: ",").map(String.init),
+                kind: try row.decode("node_kind"), kindSummary: try row.decode("node_summary"))
         }
     }
 
@@ -147,7 +162,7 @@ extension FarmStore {
 
     private func attempts(
         job: Int64, where condition: String = "true", parameters: [String] = [], newestFirst: Bool = false,
-        limit: Int = 1_000_000
+        limit: Int = 1_000_000, withLogs: Bool = false
     ) throws -> [AttemptStatus] {
         // `condition` is one of this file's fixed fragments; its values go in as $3 and on.
         try connection.query(
@@ -156,7 +171,7 @@ extension FarmStore {
                    extract(epoch FROM a.started_at) AS started, extract(epoch FROM a.finished_at) AS finished,
                    extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) AS seconds,
                    CASE WHEN c.kind = 'video' THEN a.frames_done END AS frames_done, a.fps, a.samples_done,
-                   j.sample_rate, a.error
+                   j.sample_rate, a.error, CASE WHEN \(withLogs) THEN a.log END AS log
             FROM attempts a JOIN chunks c ON c.id = a.chunk_id JOIN jobs j ON j.id = c.job_id
             WHERE c.job_id = $1 AND \(condition)
             ORDER BY a.id \(newestFirst ? "DESC" : "") LIMIT $2
@@ -170,7 +185,8 @@ extension FarmStore {
                 finishedAt: Self.timestamp(try row.decode("finished")), seconds: try row.decode("seconds"),
                 framesDone: try row.decode("frames_done"), fps: try row.decode("fps"), samplesDone: samples,
                 soundSeconds: try Self.seconds(of: samples, rate: row.decode("sample_rate")),
-                error: try row.decode("error"))
+                error: try row.decode("error"),
+                log: try row.decode("log", as: String?.self).map { $0.components(separatedBy: "\n") })
         }
     }
 
@@ -195,18 +211,41 @@ extension FarmStore {
         // The farm's trouble holds up every job still to finish.
         let warning = try state.isFinished ? nil : farmWarning(row, now: now)
         let segmentBytes: Int64? = try state.isFinished ? row.decode("segment_bytes") : nil
+        let requires = try row.decode("requires", as: String.self).split(separator: ",").map(String.init)
+        let counts = ChunkCounts(
+            queued: try row.decode("queued"), running: try row.decode("running"), done: try row.decode("done"),
+            failed: try row.decode("failed"), total: try row.decode("total"))
+        let paused: Bool = try row.decode("paused")
+        let waiting =
+            live && !paused && counts.running == 0 && counts.queued + counts.failed > 0
+            ? try waitingReason(row, requires: requires) : nil
         return JobStatus(
-            id: try row.decode("id"), name: try row.decode("name"), state: state, paused: try row.decode("paused"),
+            id: try row.decode("id"), name: try row.decode("name"), state: state, paused: paused,
             priority: try row.decode("priority"), framesDone: framesDone, frameCount: frameCount,
             percent: frameCount > 0 ? (Double(framesDone) * 1000 / Double(frameCount)).rounded() / 10 : 100,
             fps: fps, etaSeconds: eta, elapsedSeconds: elapsed,
             submittedAt: timestamp(try row.decode("submitted", as: Double.self)) ?? "",
             startedAt: timestamp(started), finishedAt: timestamp(finished),
-            chunks: ChunkCounts(
-                queued: try row.decode("queued"), running: try row.decode("running"), done: try row.decode("done"),
-                failed: try row.decode("failed"), total: try row.decode("total")),
+            chunks: counts,
             output: try row.decode("output_path"), error: try row.decode("error"), warning: warning,
-            segmentBytes: segmentBytes)
+            segmentBytes: segmentBytes, requires: requires, renderKind: try row.decode("kind_summary"),
+            waitingFor: waiting)
+    }
+
+    /// Why no live worker takes a job's waiting chunks, if the workers table says: none is live,
+    /// none has the tags it requires, or none is of the kind that rendered its first chunks.
+    private static func waitingReason(_ row: PostgresRow, requires: [String]) throws -> String? {
+        let live: Int64 = try row.decode("live_workers")
+        if live == 0 { return "no live worker" }
+        if try row.decode("tagged_workers", as: Int64.self) == 0 {
+            return "no worker has tags \(requires.joined(separator: ","))"
+        }
+        if try row.decode("able_workers", as: Int64.self) == 0 {
+            let kind: String = try row.decode("kind_summary")
+            return "no live worker of the kind that renders it (\(kind)); a job never mixes kinds "
+                + "(farm workers lists them)"
+        }
+        return nil
     }
 
     /// A missing coordinator, then a data folder it cannot write, in one line.

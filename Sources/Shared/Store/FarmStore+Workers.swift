@@ -8,14 +8,16 @@ extension FarmStore {
     public func workerSeen(_ info: WorkerInfo, rendering: Bool) throws -> Bool {
         try connection.query(
             """
-            INSERT INTO workers (id, host, cores, slots, version, state) VALUES ($1, $2, $3, $4, $5, $6)
+            INSERT INTO workers (id, host, cores, slots, version, state, tags, node_kind, node_summary)
+            VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9)
             ON CONFLICT (id) DO UPDATE SET host = $2, cores = $3, slots = $4, version = $5, state = $6,
-                last_seen = now()
+                tags = $7::text[], node_kind = $8, node_summary = $9, last_seen = now()
             RETURNING draining
             """,
             [
                 info.id, info.host, String(info.cores), String(info.slots), info.version,
-                (rendering ? WorkerState.rendering : .idle).rawValue,
+                (rendering ? WorkerState.rendering : .idle).rawValue, PostgresArray.text(info.tags ?? []),
+                info.kindSignature.signature, info.kindSignature.summary,
             ]
         ).first?.decode("draining") ?? false
     }

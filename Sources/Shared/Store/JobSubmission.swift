@@ -30,6 +30,8 @@ public struct JobSubmission: Sendable {
     public var audioKeys: [String] = []
     /// Look every chunk up in the segment cache first (`--no-cache`: false).
     public var useCache = true
+    /// The tags a worker must have to render it (`farm submit --requires`), checked (`PoolTags`).
+    public var requires: [String] = []
 
     public init(
         name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,

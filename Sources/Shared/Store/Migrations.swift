@@ -278,6 +278,7 @@ public enum Migrations {
         (16, workCounters),
         (17, sessions),
         (18, units),
+        (19, pools),
     ]
 
     /// The newest schema version this build knows.

@@ -111,11 +111,15 @@ public struct ChunkDone: Codable, Sendable, Hashable {
     /// A video chunk's first frame as a small JPEG, base64: the dashboard's picture of it.
     /// Absent from workers older than 0.9, and when the worker could not make one.
     public var thumbnail: String?
+    /// The tail of what the worker logged for the attempt (`AttemptLog`). Absent from workers
+    /// older than 0.6.
+    public var log: [String]?
 
     public init(
         key: AttemptKey, bytes: Int64, sha256: String, made: WorkMade, mediaBlocks: [MediaReads.Block] = [],
-        thumbnail: [UInt8]? = nil
+        thumbnail: [UInt8]? = nil, log: [String] = []
     ) {
+        self.log = log
         self.key = key
         self.bytes = bytes
         self.sha256 = sha256
@@ -143,8 +147,12 @@ public struct ChunkFailed: Codable, Sendable, Hashable {
     /// Rendering again cannot help (the media changed since submission): fail the job now.
     /// Absent from workers older than 0.6.
     public var fatal: Bool?
+    /// The tail of what the worker logged for the attempt (`AttemptLog`). Absent from workers
+    /// older than 0.6.
+    public var log: [String]?
 
-    public init(key: AttemptKey, error: String, fatal: Bool = false) {
+    public init(key: AttemptKey, error: String, fatal: Bool = false, log: [String] = []) {
+        self.log = log
         self.key = key
         self.error = error
         self.fatal = fatal

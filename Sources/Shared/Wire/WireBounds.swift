@@ -48,15 +48,34 @@ extension WireMessage {
             for block in done.mediaBlocks ?? [] where !WireBounds.mediaBlocks.contains(block.block) {
                 return "media block \(block.block) is outside \(WireBounds.mediaBlocks)"
             }
-            return nil
-        case .welcome, .coordinatorHeartbeat, .progress, .failed, .accepted, .rejected, .cancel:
+            return Self.problem(inLog: done.log)
+        case .failed(let failed):
+            return Self.problem(inLog: failed.log)
+        case .welcome, .coordinatorHeartbeat, .progress, .accepted, .rejected, .cancel:
             return nil
         }
+    }
+
+    /// A log tail longer than a worker keeps (`AttemptLog`) is a peer's invention.
+    private static func problem(inLog log: [String]?) -> String? {
+        guard let log else { return nil }
+        if log.count > AttemptLog.mostLines { return "a log of \(log.count) lines; at most \(AttemptLog.mostLines)" }
+        let bytes = log.reduce(0) { $0 + $1.utf8.count }
+        if bytes > AttemptLog.mostBytes { return "a log of \(bytes) bytes; at most \(AttemptLog.mostBytes)" }
+        return nil
     }
 
     private static func problem(in info: WorkerInfo) -> String? {
         if !WireBounds.slots.contains(info.slots) { return "slots \(info.slots) is outside \(WireBounds.slots)" }
         if !WireBounds.cores.contains(info.cores) { return "cores \(info.cores) is outside \(WireBounds.cores)" }
+        let tags = info.tags ?? []
+        if tags.count > PoolTags.most { return "\(tags.count) tags; at most \(PoolTags.most)" }
+        for tag in tags { if let problem = PoolTags.problem(in: tag) { return "tag \"\(tag.prefix(80))\" \(problem)" } }
+        if let kind = info.kind,
+            [kind.farm, kind.ffmpeg, kind.x264, kind.fonts].contains(where: { $0.utf8.count > 1024 })
+        {
+            return "a kind's field is longer than 1024 bytes"
+        }
         return nil
     }
 }

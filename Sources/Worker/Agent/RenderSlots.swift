@@ -1,4 +1,5 @@
 import FarmCore
+import FarmMedia
 import FarmRender
 import Foundation
 
@@ -25,12 +26,15 @@ final class RenderSlots {
             task.phase = .rendering
             let (renderer, clock) = (self.renderer, self.clock)
             threads.start {
+                task.log.append("rendering")
                 let started = clock.now
                 do {
-                    let output = try renderer.render(task.assignment, cancellation: task.cancellation) { progress in
-                        let seconds = (clock.now - started) / .seconds(1)
-                        let fps = Double(progress.framesDone) / max(seconds, 0.001)
-                        task.progress.withLock { $0 = (progress.framesDone, fps) }
+                    let output = try FFmpegLog.capturing(into: task.log) {
+                        try renderer.render(task.assignment, cancellation: task.cancellation) { progress in
+                            let seconds = (clock.now - started) / .seconds(1)
+                            let fps = Double(progress.framesDone) / max(seconds, 0.001)
+                            task.progress.withLock { $0 = (progress.framesDone, fps) }
+                        }
                     }
                     task.outcome.withLock { $0 = .success(output) }
                 } catch {

@@ -47,7 +47,7 @@ final class Uploader {
             let done = ChunkDone(
                 key: task.key, bytes: result.bytes, sha256: result.sha256, made: result.output.made,
                 mediaBlocks: result.output.mediaBlocks,
-                thumbnail: result.output.thumbnail)
+                thumbnail: result.output.thumbnail, log: task.log.tail)
             send(.done(done))
             task.phase = .awaitingVerdict(sentAt: clock.now)
             return

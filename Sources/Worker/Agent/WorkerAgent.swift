@@ -35,6 +35,10 @@ public final class WorkerAgent {
         public var pieceBytes = 1 << 20
         /// The most bytes per second this worker's uploads send, all together; nil: no limit.
         public var uploadLimit: ByteRate?
+        /// The pools this worker serves (`PoolTags`).
+        public var tags: [String] = []
+        /// What decides the bytes it encodes; set by `farm-worker` (`RenderNodeKind.current`).
+        public var kind: RenderNodeKind?
 
         public init(coordinator: String, id: String, scratch: URL) {
             self.coordinator = coordinator
@@ -84,7 +88,7 @@ public final class WorkerAgent {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         info = WorkerInfo(
             id: configuration.id, host: Self.hostName, cores: cores, slots: configuration.slots,
-            version: FarmVersion.current)
+            version: FarmVersion.current, tags: configuration.tags, kind: configuration.kind)
         renderSlots = RenderSlots(slots: configuration.slots, renderer: renderer, clock: clock, threads: threads)
         try socket.connect(configuration.coordinator)
         lastHeard = clock.now
@@ -106,8 +110,12 @@ public final class WorkerAgent {
 
     /// Says hello: the coordinator learns of this worker before anything else.
     func begin() {
+        let tags = info.tags.map { $0.isEmpty ? "" : ", tags \($0.joined(separator: ","))" } ?? ""
         logger.info(
-            "worker \(info.id) on \(info.host): \(info.slots) slot(s), connecting to \(configuration.coordinator)")
+            """
+            worker \(info.id) on \(info.host): \(info.slots) slot(s)\(tags), \(info.kindSignature.summary) \
+            (kind \(info.kindSignature.signature)), connecting to \(configuration.coordinator)
+            """)
         send(.hello(info))
     }
 
@@ -139,16 +147,17 @@ public final class WorkerAgent {
             break
         case .assign(let assignment):
             guard tasks[assignment.key] == nil else { return }
-            let what =
+            let span =
                 switch assignment.work {
-                case .video(let chunk): "chunk \(chunk.index) (frames \(chunk.start)..<\(chunk.end))"
-                case .audio(let block): "audio block \(block.index) (samples \(block.start)..<\(block.end))"
+                case .video(let chunk): "frames \(chunk.start)..<\(chunk.end)"
+                case .audio(let block): "samples \(block.start)..<\(block.end)"
                 }
-            logger.info("job \(assignment.job) \(what): attempt \(assignment.key.attempt) assigned")
-            tasks[assignment.key] = WorkerTask(assignment)
+            let task = WorkerTask(assignment)
+            tasks[assignment.key] = task
+            note(task, .info, "assigned (\(span)) to \(info.id) on \(info.host), \(info.kindSignature.summary)")
         case .cancel(let verdict):
             guard let task = tasks[verdict.key] else { return }
-            logger.info("\(verdict.key) cancelled: \(verdict.reason)")
+            note(task, .info, "cancelled: \(verdict.reason)")
             task.cancellation.raise()
             if !task.isRendering { drop(task) }
         case .pieceAck(let ack):
@@ -156,11 +165,11 @@ public final class WorkerAgent {
             try uploader.acknowledged(task, received: ack.received)
         case .accepted(let verdict):
             guard let task = tasks[verdict.key] else { return }
-            logger.info("\(verdict.key) accepted")
+            note(task, .info, "accepted")
             drop(task)
         case .rejected(let verdict):
             guard let task = tasks[verdict.key] else { return }
-            logger.warning("\(verdict.key) rejected: \(verdict.reason)")
+            note(task, .warning, "rejected: \(verdict.reason)")
             drop(task)
         case .hello, .heartbeat, .progress, .piece, .done, .failed:
             logger.warning("ignoring a worker-only message")
@@ -214,9 +223,10 @@ public final class WorkerAgent {
             guard let outcome = task.outcome.current else { continue }
             switch outcome {
             case .success(let output):
-                logger.info(
+                note(
+                    task, .info,
                     """
-                    \(task.key) rendered: \(output.made.description(sampleRate: output.sampleRate)); \
+                    rendered: \(output.made.description(sampleRate: output.sampleRate)); \
                     read \(output.mediaCost.blocks) blocks (\(output.mediaCost.blockBytes) bytes) of pinned media \
                     for \(output.mediaCost.demuxedBytes) bytes demuxed, \(output.mediaCost.jumps) seeks; uploading
                     """
@@ -226,12 +236,21 @@ public final class WorkerAgent {
                 if task.cancellation.isRaised {
                     drop(task)
                 } else {
-                    logger.error("\(task.key) failed: \(failure.text)")
-                    send(.failed(ChunkFailed(key: task.key, error: failure.text, fatal: failure.fatal)))
+                    note(task, .error, "failed: \(failure.text)")
+                    send(
+                        .failed(
+                            ChunkFailed(key: task.key, error: failure.text, fatal: failure.fatal, log: task.log.tail)))
                     drop(task)
                 }
             }
         }
+    }
+
+    /// Logs a line about an attempt, named as every tool names it, into the worker's log and
+    /// the attempt's own (which travels with its result).
+    private func note(_ task: WorkerTask, _ level: Logger.Level, _ message: String) {
+        logger.log(level: level, "\(task.label) \(message)")
+        task.log.append(message, level: level.rawValue)
     }
 
     private func send(_ message: WireMessage) {

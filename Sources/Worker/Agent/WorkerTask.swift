@@ -29,12 +29,17 @@ final class WorkerTask {
     let progress = Locked<(frames: Int64, fps: Double)>((0, 0))
     let outcome = Locked<Result<AssignmentRenderer.Output, RenderFailure>?>(nil)
     var upload: Upload?
+    /// What the worker and FFmpeg logged for this attempt, sent with its result or failure.
+    let log = AttemptLog()
 
     init(_ assignment: Assignment) {
         self.assignment = assignment
     }
 
     var key: AttemptKey { assignment.key }
+
+    /// "job 3 chunk 22 attempt 1": the attempt as the coordinator, the CLI and the dashboard name it.
+    var label: String { assignment.work.label(job: assignment.job, attempt: assignment.key.attempt) }
 
     var isRendering: Bool {
         if case .rendering = phase { return true }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FarmCore
 import FarmMedia
+import FarmRender
 import FarmWire
 import FarmWorker
 import Foundation
@@ -26,11 +27,13 @@ struct WorkerCommand: ParsableCommand {
               farm-worker --coordinator tcp://render-01:5555 --media-root /mnt/media
               farm-worker --coordinator tcp://10.0.0.5:5555 --slots 2 --threads 2
               farm-worker --coordinator tcp://render-01:5555 --upload-limit 20M
+              farm-worker --coordinator tcp://render-01:5555 --tags 4k,site-a --x264-level AVX
               FARM_COORDINATOR=tcp://render-01:5555 FARM_SLOTS=2 farm-worker
 
             Every option may instead be given in the environment, as a service manager's \
             env file does: FARM_COORDINATOR, FARM_MEDIA_ROOT, FARM_SLOTS, FARM_THREADS, \
-            FARM_WORKER_ID, FARM_KEY, FARM_COORDINATOR_KEY, FARM_SCRATCH, FARM_UPLOAD_LIMIT. A flag \
+            FARM_WORKER_ID, FARM_KEY, FARM_COORDINATOR_KEY, FARM_SCRATCH, FARM_UPLOAD_LIMIT, FARM_TAGS, \
+            FARM_X264_LEVEL. A flag \
             wins over its variable; an empty variable counts as unset.
             """,
         version: MediaLibraries.versionText(FarmVersion.current)
@@ -81,6 +84,22 @@ struct WorkerCommand: ParsableCommand {
                 + "so a worker on a shared link leaves room for others (default: no limit).", valueName: "rate"))
     var uploadLimit: ByteRate?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The pools this worker serves, comma-separated (gpu,4k,site-a): a job submitted with --requires "
+                + "goes only to workers with all its tags.", valueName: "tags"))
+    var tags: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The highest instruction-set level libx264 may use: "
+                + X264InstructionSet.levelNames.joined(separator: ", ")
+                + " (default: all this CPU has, up to AVX2). Cap a mixed farm's workers at the level all share, "
+                + "and they render one job together.", valueName: "level"))
+    var x264Level: String?
+
     @Flag(name: .long, help: "Show FFmpeg's own warnings.")
     var verbose = false
 
@@ -102,6 +121,13 @@ struct WorkerCommand: ParsableCommand {
         }
         if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
         if let problem = EndpointSyntax.problem(in: coordinator) { throw ValidationError("--coordinator \(problem)") }
+        if let tags {
+            do { _ = try PoolTags.parse(tags) } catch { throw ValidationError("--tags: \(error)") }
+        }
+        if let x264Level, !X264InstructionSet.levelNames.contains(x264Level) {
+            let levels = X264InstructionSet.levelNames.joined(separator: ", ")
+            throw ValidationError("--x264-level must be one of \(levels) (got \(x264Level))")
+        }
         if (key == nil) != (coordinatorKey == nil) {
             throw ValidationError("--key and --coordinator-key go together: a farm with keys needs both")
         }
@@ -138,6 +164,9 @@ struct WorkerCommand: ParsableCommand {
         configuration.mediaRoot = mediaRoot.map { URL(fileURLWithPath: $0) }
         configuration.keys = keys
         configuration.uploadLimit = uploadLimit
+        configuration.tags = try tags.map(PoolTags.parse) ?? []
+        if let x264Level { X264InstructionSet.cap(at: x264Level) }
+        configuration.kind = RenderNodeKind.current
         let agent = try WorkerAgent(configuration: configuration)
         signal(SIGPIPE, SIG_IGN)
         // SIGTERM (a service manager's stop) and Ctrl-C end the loop: chunks in hand are

@@ -20,6 +20,8 @@ extension WorkerCommand {
         key = key ?? value("FARM_KEY")
         coordinatorKey = coordinatorKey ?? value("FARM_COORDINATOR_KEY")
         scratch = scratch ?? value("FARM_SCRATCH")
+        tags = tags ?? value("FARM_TAGS")
+        x264Level = x264Level ?? value("FARM_X264_LEVEL")
         if uploadLimit == nil, let text = value("FARM_UPLOAD_LIMIT") {
             guard let rate = ByteRate(text) else {
                 throw ValidationError("FARM_UPLOAD_LIMIT must be a rate such as 20M (got \(text))")

@@ -4,8 +4,12 @@ import Foundation
 
 struct Logs: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Every attempt at a job's chunks: worker, outcome, time, fps and error text.",
+        abstract: "Every attempt at a job's chunks: worker, outcome, time, speed and error text.",
         discussion: """
+            With --chunk or --audio-block, each attempt's own log follows the table: the last \
+            lines the worker logged for it (at most 200 lines or 64 kB), its own and FFmpeg's \
+            warnings and errors, sent with its result or its failure.
+
             Outcomes: done (accepted), failed (the worker reported an error, or the segment \
             failed verification), lost (the worker went silent and its lease ran out), cancelled \
             (the job was cancelled, or a draining worker gave the chunk back) and running.
@@ -15,6 +19,7 @@ struct Logs: ParsableCommand {
             Examples:
               farm logs 12
               farm logs 12 --chunk 7
+              farm logs 12 --audio-block 0
               farm logs 12 --json | jq '.[] | select(.outcome == "failed") | .error'
             """
     )
@@ -22,8 +27,11 @@ struct Logs: ParsableCommand {
     @Argument(help: "The job.")
     var job: Int64
 
-    @Option(name: .long, help: "Only this video chunk's attempts.")
+    @Option(name: .long, help: "Only this video chunk's attempts, with their logs.")
     var chunk: Int?
+
+    @Option(name: .long, help: "Only this audio block's attempts, with their logs.")
+    var audioBlock: Int?
 
     @Flag(name: .long, help: "Print JSON (fields in docs/cli.md).")
     var json = false
@@ -32,10 +40,17 @@ struct Logs: ParsableCommand {
 
     func validate() throws {
         try StoredIntegers.checkChunk(chunk)
+        try StoredIntegers.checkChunk(audioBlock, flag: "--audio-block", noun: "an audio block index")
+        if chunk != nil, audioBlock != nil {
+            throw ValidationError("--chunk and --audio-block each choose one item: give one of them")
+        }
     }
 
     func run() throws {
-        let attempts = try database.withFarm { try $0.attemptLog(job: job, chunk: chunk) }
+        let attempts = try database.withFarm { store in
+            if let audioBlock { return try store.attemptLog(job: job, chunk: audioBlock, kind: .audio) }
+            return try store.attemptLog(job: job, chunk: chunk)
+        }
         if json {
             try JSONOutput.print(attempts)
             return
@@ -57,5 +72,14 @@ struct Logs: ParsableCommand {
             ])
         }
         print(table.text)
+        for attempt in attempts where chunk != nil || audioBlock != nil {
+            let name = "job \(job) \(StatusText.chunkName(attempt.kind, attempt.chunk)) attempt \(attempt.attempt)"
+            print("\n\(name) on \(attempt.worker), \(attempt.outcome.rawValue):")
+            guard let log = attempt.log, !log.isEmpty else {
+                print("  (no log: the worker sends it with its result or failure)")
+                continue
+            }
+            for line in log { print("  " + line) }
+        }
     }
 }

@@ -85,9 +85,11 @@ struct Status: ParsableCommand {
                 String(job.chunks.failed),
             ])
         }
+        var text = table.text
+        for job in jobs { if let waiting = job.waitingFor { text += "\njob \(job.id) waits: \(waiting)" } }
         // The warning is the farm's, the same on every running job: say it once, under the table.
-        guard let warning = jobs.lazy.compactMap(\.warning).first else { return table.text }
-        return table.text + "\nwarning: \(warning)"
+        if let warning = jobs.lazy.compactMap(\.warning).first { text += "\nwarning: \(warning)" }
+        return text
     }
 
     static func text(_ detail: JobDetail, reused: Int = 0) -> String {
@@ -101,6 +103,9 @@ struct Status: ParsableCommand {
             "  output    \(job.output)"
                 + (job.state == .done ? "" : job.isFinished ? " (not written)" : " (when done)"),
         ]
+        if !job.requires.isEmpty { lines.append("  requires  tags \(job.requires.joined(separator: ","))") }
+        if let kind = job.renderKind { lines.append("  renders   on \(kind)") }
+        if let waiting = job.waitingFor { lines.append("  waiting   \(waiting)") }
         if let error = job.error { lines.append("  error     \(error)") }
         if let warning = job.warning { lines.append("  warning   \(warning)") }
         let unlisted = job.chunks.total - detail.chunks.count

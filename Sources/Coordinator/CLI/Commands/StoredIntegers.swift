@@ -11,10 +11,10 @@ enum StoredIntegers {
     }
 
     /// `--chunk N`, a video chunk's index as `farm status JOB` shows it; indexes start at 0.
-    static func checkChunk(_ chunk: Int?) throws {
+    static func checkChunk(_ chunk: Int?, flag: String = "--chunk", noun: String = "a chunk index") throws {
         guard let chunk else { return }
         guard 0...Int(Int32.max) ~= chunk else {
-            throw ValidationError("--chunk must be a chunk index, 0 or more (got \(chunk))")
+            throw ValidationError("\(flag) must be \(noun), 0 or more (got \(chunk))")
         }
     }
 }

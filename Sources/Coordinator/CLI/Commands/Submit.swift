@@ -21,14 +21,23 @@ struct Submit: ParsableCommand {
             An existing output file is an error (exit 2) unless --overwrite says to replace it; \
             an output that is a symbolic link always is: the farm never writes through one.
 
+            A job with --requires goes only to workers whose --tags include every tag it names; \
+            `farm status` says when no live worker has them.
+
+            A farm that no coordinator has ever served is refused (exit 5): a mistyped --data or \
+            $FARM_DATA would otherwise queue the job where nothing renders it. --queue-only \
+            queues it there anyway, for a coordinator started later.
+
             Exit codes: 0 queued (with --watch: done), 1 failed or farm unreachable, 2 bad project, \
-            media or output (nothing queued), 4 cancelled while watched, 64 a wrong command line.
+            media or output (nothing queued), 4 cancelled while watched, 5 no coordinator has \
+            served this farm, 64 a wrong command line.
 
             Examples:
               farm submit project.json -o /srv/out/final.mp4 --database postgresql://farm@db/farm
               farm submit project.json -o final.mov --chunk-seconds 5 --priority 10
               farm submit project.json -o final.mp4 --watch
               farm submit project.json -o final.mp4 --notify https://editor.example/hooks/farm
+              farm submit project.json -o final.mp4 --requires 4k,site-a
             """
     )
 
@@ -64,8 +73,22 @@ struct Submit: ParsableCommand {
         help: "Render every chunk, even those the segment cache holds from an earlier job (they are kept anew).")
     var noCache = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Tags a worker must have to render this job, comma-separated (farm-worker --tags).", valueName: "tags"))
+    var requires: String?
+
+    @Flag(
+        name: .long,
+        help: "Queue even in a farm no coordinator has served yet (one started later renders it).")
+    var queueOnly = false
+
     func validate() throws {
         try StoredIntegers.checkPriority(priority)
+        if let requires {
+            do { _ = try PoolTags.parse(requires) } catch { throw ValidationError("--requires: \(error)") }
+        }
         if let notify, let problem = JobSubmission.notifyProblem(notify) {
             throw ValidationError("--notify \(problem)")
         }
@@ -80,7 +103,18 @@ struct Submit: ParsableCommand {
             output: target.url, container: target.container, chunkSize: chunking.size, priority: priority)
         submission.notifyURL = notify
         submission.useCache = !noCache
-        let state = try database.withFarm(creating: true) { store -> JobState? in
+        submission.requires = try requires.map(PoolTags.parse) ?? []
+        if !queueOnly, database.namedDatabase == nil,
+            !FileManager.default.fileExists(atPath: database.privateServerFolder.path)
+        {
+            FarmExit.printError(Self.noCoordinator(database.dataDirectory.path))
+            throw FarmExit.conflict
+        }
+        let state = try database.withFarm(creating: queueOnly) { store -> JobState? in
+            if !queueOnly, try store.coordinatorLiveness().lastSeen == nil {
+                throw FarmControlError.conflict(
+                    Self.noCoordinator(database.namedDatabase == nil ? database.dataDirectory.path : nil))
+            }
             try target.refuseOutside(store.outputRoot())
             let id = try store.submit(submission)
             print(id)
@@ -90,5 +124,13 @@ struct Submit: ParsableCommand {
             return try JobWatcher(store: store, job: id).follow(on: &display).job.state
         }
         if let state { throw FarmExit.of(jobState: state) }
+    }
+
+    /// Why a job is not queued in a farm no coordinator has served, and what to do.
+    static func noCoordinator(_ folder: String?) -> String {
+        let farm = folder.map { "the farm at \($0)" } ?? "this farm database"
+        let serve = folder.map { "farm serve --data \($0)" } ?? "farm serve --database URL"
+        return "no coordinator has ever served \(farm), so nothing would render the job (a mistyped --data or "
+            + "$FARM_DATA?); start one with `\(serve)`, or pass --queue-only to queue it for one started later"
     }
 }

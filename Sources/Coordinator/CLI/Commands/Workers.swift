@@ -22,10 +22,14 @@ struct Workers: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Every worker: host, state, current chunk, last heartbeat, chunks done, average fps.",
+            abstract: "Every worker: host, state, current chunk, last heartbeat, chunks done, average fps, tags, kind.",
             discussion: """
                 State is idle, rendering, lost (silent for longer than the lease) or draining; \
                 unknown while no coordinator serves the farm (a warning line says since when).
+
+                KIND names what decides the bytes a worker encodes (farm release, renderer, \
+                FFmpeg libraries, x264 instruction set, fonts): one job's chunks are all rendered \
+                by workers of one kind, so its output never depends on which machines took them.
 
                 Examples:
                   farm workers
@@ -49,7 +53,8 @@ struct Workers: ParsableCommand {
                 return
             }
             var table = TextTable(
-                ["WORKER", "HOST", "STATE", "CURRENT", "HEARTBEAT", "DONE", "AVG FPS", "SLOTS"], numeric: [5, 6, 7])
+                ["WORKER", "HOST", "STATE", "CURRENT", "HEARTBEAT", "DONE", "AVG FPS", "SLOTS", "TAGS", "KIND"],
+                numeric: [5, 6, 7])
             for worker in workers {
                 let current = worker.current.map { "job \($0.job) \(StatusText.chunkName($0.kind, $0.chunk))" }
                 // Without a coordinator nobody hears the workers: their states are as it left them.
@@ -59,6 +64,8 @@ struct Workers: ParsableCommand {
                     current.isEmpty ? "-" : current.joined(separator: ", "),
                     StatusText.age(seconds: worker.secondsSinceHeartbeat), String(worker.chunksDone),
                     StatusText.fps(worker.averageFps), String(worker.slots),
+                    worker.tags.isEmpty ? "-" : worker.tags.joined(separator: ","),
+                    "\(worker.kind) (\(worker.kindSummary))",
                 ])
             }
             print(table.text)

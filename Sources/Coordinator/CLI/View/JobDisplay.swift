@@ -94,6 +94,8 @@ struct TerminalJobDisplay: JobDisplay {
             lines.append("  … and \(running.count - maximumChunkBars) more running")
         }
         lines.append("chunks: \(StatusText.counts(job.chunks, reused: reused))")
+        if let placement = StatusText.placement(job) { lines.append(placement) }
+        if let waiting = job.waitingFor { lines.append("waiting: \(waiting)") }
         if let warning = job.warning { lines.append("warning: \(warning)") }
         if let error = detail.errors.first { lines.append("last error: \(StatusText.error(error))") }
         return lines
@@ -116,6 +118,7 @@ struct PlainJobDisplay: JobDisplay {
     private var lastKey = ""
     private var lastError: AttemptStatus?
     private var lastWarning: String?
+    private var lastWaiting: String?
     private var lastLine = ContinuousClock.now - .seconds(60)
 
     init(handle: FileHandle) {
@@ -131,6 +134,10 @@ struct PlainJobDisplay: JobDisplay {
         if job.warning != lastWarning {
             lastWarning = job.warning
             if let warning = job.warning { write("job \(job.id) warning: \(warning)") }
+        }
+        if job.waitingFor != lastWaiting {
+            lastWaiting = job.waitingFor
+            if let waiting = job.waitingFor { write("job \(job.id) waiting: \(waiting)") }
         }
         let counts = StatusText.counts(job.chunks, reused: reused)
         let key = "\(StatusText.state(job)) \(counts)"

@@ -15,6 +15,14 @@ enum StatusText {
 
     static func fps(_ value: Double?) -> String { value.map(Format.rate) ?? "-" }
 
+    /// "requires 4k · renders on farm 0.5.0, renderer 4, x264 AVX2, …", or nil when neither.
+    static func placement(_ job: JobStatus) -> String? {
+        var parts: [String] = []
+        if !job.requires.isEmpty { parts.append("requires \(job.requires.joined(separator: ","))") }
+        if let kind = job.renderKind { parts.append("renders on \(kind)") }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
     static func eta(_ seconds: Double?) -> String { seconds.map(Format.clock) ?? "-" }
 
     /// A video chunk's frames ("0..60"), an audio block's sound in seconds ("0.00..10.01 s").

@@ -8,5 +8,7 @@ public struct AttemptKey: Codable, Sendable, Hashable, CustomStringConvertible {
         self.attempt = attempt
     }
 
-    public var description: String { "chunk \(chunk) attempt \(attempt)" }
+    /// Only where the job and index are unknown: operators name chunks by job and index
+    /// (`WorkItem.label(job:attempt:)`), and this row id is none of those.
+    public var description: String { "attempt \(attempt) of chunk row #\(chunk)" }
 }

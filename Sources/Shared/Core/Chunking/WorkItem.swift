@@ -49,6 +49,11 @@ public enum WorkItem: Sendable, Hashable {
         case .audio(let block): "audio block \(block.index)"
         }
     }
+
+    /// How every log line, command and page names an attempt at it: "job 3 chunk 22 attempt 1".
+    public func label(job: Int64, attempt: Int) -> String {
+        "job \(job) \(name) attempt \(attempt)"
+    }
 }
 
 /// A span of a job's work in its own unit: `Chunk` (output frames) or `AudioBlock` (timeline

@@ -1,0 +1,162 @@
+extension Migrations {
+    /// Step 19: pools and kinds of render node. A worker has tags (`farm-worker --tags`) and a
+    /// kind (`RenderNodeKind`: its release, renderer, FFmpeg, x264 instruction set and fonts);
+    /// a job has the tags it requires (`farm submit --requires`) and, from its first claim or a
+    /// cache hit on, the kind that renders it. The claim gives a job's chunks only to workers
+    /// whose tags cover its needs and whose kind is its kind, so the bytes of its chunks never
+    /// depend on which machine took them. An attempt records its worker's kind, a cached
+    /// segment the kind that made it, and an attempt the tail of its worker's log.
+    static let pools = """
+        ALTER TABLE workers ADD COLUMN tags text[] NOT NULL DEFAULT '{}',
+            ADD COLUMN node_kind text NOT NULL DEFAULT '', ADD COLUMN node_summary text NOT NULL DEFAULT '';
+        UPDATE workers SET node_kind = 'farm-' || version, node_summary = 'farm ' || version || ' (kind not reported)';
+        ALTER TABLE jobs ADD COLUMN requires text[] NOT NULL DEFAULT '{}', ADD COLUMN node_kind text;
+        -- Running jobs keep the kind their workers had; the others take their first claimant's.
+        UPDATE jobs j SET node_kind = 'farm-' || w.version
+        FROM (SELECT DISTINCT ON (c.job_id) c.job_id, x.version FROM chunks c JOIN workers x ON x.id = c.worker_id
+              WHERE c.state = 'running' ORDER BY c.job_id, c.id) w
+        WHERE j.id = w.job_id AND j.state IN ('queued', 'running');
+        ALTER TABLE attempts ADD COLUMN node_kind text, ADD COLUMN log text;
+        -- Entries of unknown kind are never reused: they may be another build's bytes.
+        ALTER TABLE segment_cache ADD COLUMN node_kind text;
+
+        CREATE OR REPLACE FUNCTION farm_claim(
+            claimants text[], counts integer[], failures integer, lease double precision)
+        RETURNS TABLE (claimed_worker text, claimed_chunk bigint, claimed_job bigint, claimed_kind text,
+                       claimed_index integer, claimed_start bigint, claimed_end bigint, claimed_attempt integer)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            remaining integer[] := counts;
+            served text[] := '{}';
+            job bigint;
+            needs text[];
+            job_kind text;
+            allowed integer[];
+            w integer;
+            got integer;
+            claimed record;
+        BEGIN
+            -- Draining workers get nothing.
+            FOR w IN 1 .. coalesce(array_length(claimants, 1), 0) LOOP
+                IF EXISTS (SELECT 1 FROM workers x WHERE x.id = claimants[w] AND x.draining) THEN
+                    remaining[w] := 0;
+                END IF;
+            END LOOP;
+            FOR job, needs, job_kind IN SELECT j.id, j.requires, j.node_kind FROM jobs j
+                                    WHERE j.state IN ('queued', 'running') AND NOT j.paused
+                                    ORDER BY j.priority DESC, j.id LOOP
+                EXIT WHEN coalesce((SELECT sum(r) FROM unnest(remaining) r), 0) = 0;
+                got := 0;
+                -- A job that no worker has rendered yet takes the kind of its first claimant
+                -- whose tags cover its needs.
+                IF job_kind IS NULL THEN
+                    SELECT x.node_kind INTO job_kind
+                    FROM unnest(claimants, remaining) WITH ORDINALITY AS r(worker, want, position)
+                    JOIN workers x ON x.id = r.worker
+                    WHERE r.want > 0 AND x.tags @> needs ORDER BY r.position LIMIT 1;
+                END IF;
+                -- What each claimant may take of this job: nothing unless its tags cover the
+                -- job's and it is the job's kind.
+                SELECT array_agg(CASE WHEN x.tags @> needs AND x.node_kind = job_kind THEN r.want ELSE 0 END
+                                 ORDER BY r.position)
+                INTO allowed
+                FROM unnest(claimants, remaining) WITH ORDINALITY AS r(worker, want, position)
+                LEFT JOIN workers x ON x.id = r.worker;
+                CONTINUE WHEN coalesce((SELECT sum(a) FROM unnest(allowed) a), 0) = 0;
+                IF NOT EXISTS (SELECT 1 FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+                               WHERE a.worker_id = ANY (claimants) AND a.outcome IN ('failed', 'lost')
+                                 AND c.job_id = job AND a.attempt > c.failures_from) THEN
+                    FOR claimed IN
+                        WITH slots AS (
+                            SELECT r.worker, r.position, row_number() OVER (ORDER BY r.position, s.n) AS slot
+                            FROM unnest(claimants, allowed) WITH ORDINALITY AS r(worker, want, position)
+                            CROSS JOIN LATERAL generate_series(1, r.want) AS s(n)),
+                        picked AS (
+                            SELECT q.id, row_number() OVER (ORDER BY q.audio DESC, q.idx) AS slot
+                            FROM (SELECT c.id, c.kind = 'audio' AS audio, c.idx FROM chunks c
+                                  WHERE c.job_id = job AND c.state = 'queued'
+                                  ORDER BY (c.kind = 'audio') DESC, c.idx
+                                  LIMIT (SELECT count(*) FROM slots)
+                                  FOR UPDATE OF c SKIP LOCKED) q),
+                        taken AS (
+                            UPDATE chunks c SET state = 'running', attempt = c.attempt + 1, worker_id = s.worker,
+                                                lease_expires = now() + make_interval(secs => lease)
+                            FROM picked p JOIN slots s ON s.slot = p.slot
+                            WHERE c.id = p.id
+                            RETURNING s.position, c.worker_id, c.id, c.job_id, c.kind, c.idx,
+                                      coalesce(c.start_frame, c.start_sample) AS span_start,
+                                      coalesce(c.end_frame, c.end_sample) AS span_end, c.attempt),
+                        logged AS (
+                            INSERT INTO attempts (chunk_id, attempt, worker_id, node_kind)
+                            SELECT t.id, t.attempt, t.worker_id, job_kind FROM taken t)
+                        SELECT * FROM taken t ORDER BY t.position, (t.kind = 'audio') DESC, t.idx
+                    LOOP
+                        remaining[claimed.position] := remaining[claimed.position] - 1;
+                        served := served || claimed.worker_id;
+                        got := got + 1;
+                        claimed_worker := claimed.worker_id; claimed_chunk := claimed.id;
+                        claimed_job := claimed.job_id; claimed_kind := claimed.kind;
+                        claimed_index := claimed.idx; claimed_start := claimed.span_start;
+                        claimed_end := claimed.span_end; claimed_attempt := claimed.attempt;
+                        RETURN NEXT;
+                    END LOOP;
+                ELSE
+                    FOR w IN 1 .. coalesce(array_length(claimants, 1), 0) LOOP
+                        CONTINUE WHEN remaining[w] <= 0 OR allowed[w] <= 0;
+                        CONTINUE WHEN (SELECT count(DISTINCT a.chunk_id)
+                                       FROM attempts a JOIN chunks o ON o.id = a.chunk_id
+                                       WHERE o.job_id = job AND a.worker_id = claimants[w]
+                                         AND a.outcome = 'failed' AND a.attempt > o.failures_from) >= failures;
+                        FOR claimed IN
+                            WITH picked AS (
+                                SELECT c.id FROM chunks c
+                                WHERE c.job_id = job AND c.state = 'queued'
+                                  AND NOT (
+                                    EXISTS (SELECT 1 FROM attempts a
+                                            WHERE a.chunk_id = c.id AND a.worker_id = claimants[w]
+                                              AND a.outcome IN ('failed', 'lost') AND a.attempt > c.failures_from)
+                                    AND EXISTS (SELECT 1 FROM workers o
+                                                WHERE o.id <> claimants[w] AND o.state <> 'lost' AND NOT o.draining
+                                                AND o.tags @> needs AND o.node_kind = job_kind
+                                                AND NOT EXISTS (SELECT 1 FROM attempts b
+                                                                WHERE b.chunk_id = c.id AND b.worker_id = o.id
+                                                                AND b.outcome IN ('failed', 'lost')
+                                                                AND b.attempt > c.failures_from)))
+                                ORDER BY (c.kind = 'audio') DESC, c.idx
+                                LIMIT least(remaining[w], allowed[w])
+                                FOR UPDATE OF c SKIP LOCKED),
+                            taken AS (
+                                UPDATE chunks c
+                                SET state = 'running', attempt = c.attempt + 1, worker_id = claimants[w],
+                                    lease_expires = now() + make_interval(secs => lease)
+                                FROM picked WHERE c.id = picked.id
+                                RETURNING c.worker_id, c.id, c.job_id, c.kind, c.idx,
+                                          coalesce(c.start_frame, c.start_sample) AS span_start,
+                                          coalesce(c.end_frame, c.end_sample) AS span_end, c.attempt),
+                            logged AS (
+                                INSERT INTO attempts (chunk_id, attempt, worker_id, node_kind)
+                                SELECT t.id, t.attempt, t.worker_id, job_kind FROM taken t)
+                            SELECT * FROM taken t ORDER BY (t.kind = 'audio') DESC, t.idx
+                        LOOP
+                            remaining[w] := remaining[w] - 1;
+                            served := served || claimed.worker_id;
+                            got := got + 1;
+                            claimed_worker := claimed.worker_id; claimed_chunk := claimed.id;
+                            claimed_job := claimed.job_id; claimed_kind := claimed.kind;
+                            claimed_index := claimed.idx; claimed_start := claimed.span_start;
+                            claimed_end := claimed.span_end; claimed_attempt := claimed.attempt;
+                            RETURN NEXT;
+                        END LOOP;
+                    END LOOP;
+                END IF;
+                CONTINUE WHEN got = 0;
+                UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now())
+                WHERE id = job AND state = 'queued';
+                UPDATE jobs SET node_kind = job_kind WHERE id = job AND node_kind IS NULL;
+                PERFORM pg_notify('farm', job::text);
+            END LOOP;
+            UPDATE workers SET state = 'rendering' WHERE id = ANY (served) AND state <> 'rendering';
+        END
+        $$;
+        """
+}
