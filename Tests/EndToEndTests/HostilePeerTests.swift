@@ -43,8 +43,10 @@ import Testing
             #expect(try frameHashes(output) == reference)
             let attempts = try farm.attempts(job)
             #expect(attempts.allSatisfy { $0.worker == "w1" && $0.outcome == "done" && $0.attempt == 1 }, "\(attempts)")
-            #expect(farm.coordinator!.output.contains("dropped failed for \(key) from rogue, which does not hold it"))
             let attacked = try #require(try farm.store.chunk(key.chunk))
+            // Named as every tool names it: job, chunk index and attempt.
+            let label = attacked.work.label(job: job, attempt: key.attempt)
+            #expect(farm.coordinator!.output.contains("dropped failed for \(label) from rogue, which does not hold it"))
             #expect(attacked.state == .done && attacked.attempt == key.attempt, "\(attacked)")
         }
     }

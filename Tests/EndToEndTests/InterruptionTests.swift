@@ -42,6 +42,7 @@ import Testing
             let data = dir.appendingPathComponent("data")
             let submitted = try runFarm([
                 "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--data", data.path,
+                "--queue-only",
             ])
             #expect(submitted.status == 0, "\(submitted.stderr)")
             let pidFile = data.appendingPathComponent("postgres/postmaster.pid")

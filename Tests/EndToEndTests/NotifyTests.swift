@@ -13,6 +13,7 @@ import Testing
         var path: String
         var job: String?
         var delivery: String?
+        var agent: String?
         var status: Int
         var valid: Bool
         var body: JobStatus
@@ -89,6 +90,8 @@ import Testing
             #expect(told[done]?.state == .done && told[done]?.percent == 100)
             #expect(told[cancelled]?.state == .cancelled)
             #expect(deliveries.allSatisfy { $0.job == String($0.body.id) })
+            // The sender names its release, as `farm --version` does.
+            #expect(deliveries.allSatisfy { $0.agent == "farm/\(FarmVersion.current)" })
 
             // A URL that is not one is refused before anything is queued.
             let bad = try farm.cli([

@@ -1,5 +1,6 @@
 import FarmCore
 import FarmStore
+import FarmWire
 import Foundation
 import TestSupport
 import Testing
@@ -118,6 +119,36 @@ import Testing
             #expect(farm.workers[0].output.contains("job \(job) audio block 0 attempt 1 failed: "))
             // A job's whole list carries no logs.
             #expect(try farm.json([AttemptStatus].self, ["logs", String(job)]).allSatisfy { $0.log == nil })
+        }
+    }
+
+    @Test func aPeerOfAnotherProtocolVersionIsRefusedAndTheCoordinatorSaysWhy() throws {
+        try withTemporaryDirectory { dir in
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            let peer = try MessageSocket(.dealer, identity: "future")
+            try peer.connect(farm.endpoint)
+            let info = WorkerInfo(id: "future", host: "future", cores: 1, slots: 1, version: "9.0.0")
+            var hello = WireMessage.hello(info).encoded()
+            hello[0] = Array("farm/2".utf8)
+            // Twice: the refusal is sent and logged once per connection.
+            try peer.send(hello)
+            try peer.send(hello)
+            let reply = try #require(try peer.receive(timeout: 10))
+            guard case .refused(let refusal) = try WireMessage(frames: reply) else {
+                Issue.record("expected a refusal, got \(reply.map { String(decoding: $0, as: UTF8.self) })")
+                return
+            }
+            let reason =
+                #"peer speaks "farm/2", this farm speaks "farm/1"; upgrade the worker or the coordinator so both "#
+                + "speak one version (farm --version)"
+            #expect(refusal.reason == reason)
+            try farm.wait("the coordinator to log the refusal") {
+                farm.coordinator!.output.contains(reason)
+            }
+            #expect(farm.coordinator!.output.components(separatedBy: reason).count == 2)
+            #expect(try farm.json([WorkerStatus].self, ["workers"]).isEmpty)
         }
     }
 }

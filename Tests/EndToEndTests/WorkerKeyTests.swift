@@ -136,8 +136,9 @@ import Testing
             let attempts = try farm.attempts(job)
             #expect(attempts.allSatisfy { $0.worker == "w1" && $0.outcome == "done" && $0.attempt == 1 }, "\(attempts)")
             let coordinatorLog = farm.coordinator!.output
-            #expect(coordinatorLog.contains("dropped failed for \(key) from w3, which does not hold it"))
-            #expect(coordinatorLog.contains("dropped progress for \(key) from w3, which does not hold it"))
+            let label = try #require(try farm.store.chunk(key.chunk)).work.label(job: job, attempt: key.attempt)
+            #expect(coordinatorLog.contains("dropped failed for \(label) from w3, which does not hold it"))
+            #expect(coordinatorLog.contains("dropped progress for \(label) from w3, which does not hold it"))
             #expect(coordinatorLog.contains(#"dropped a message: worker id "w1" does not belong to key "w3""#))
             #expect(!coordinatorLog.contains("worker w1 went silent"), "\(coordinatorLog)")
             #expect(!farm.workers[0].output.contains("coordinator unreachable"), "\(farm.workers[0].output)")

@@ -32,6 +32,11 @@ import Testing
     static func withinBounds(_ message: WireMessage) -> Bool {
         func fits(_ worker: WorkerInfo) -> Bool {
             WireBounds.slots.contains(worker.slots) && WireBounds.cores.contains(worker.cores)
+                && (worker.tags ?? []).allSatisfy { PoolTags.problem(in: $0) == nil }
+        }
+        func fits(_ log: [String]?) -> Bool {
+            (log?.count ?? 0) <= AttemptLog.mostLines
+                && (log ?? []).reduce(0) { $0 + $1.utf8.count } <= AttemptLog.mostBytes
         }
         switch message {
         case .hello(let worker): return fits(worker)
@@ -40,8 +45,10 @@ import Testing
         case .piece(let piece, let bytes):
             return piece.offset >= 0 && piece.total >= piece.offset && Int64(bytes.count) <= piece.total - piece.offset
         case .pieceAck(let ack): return ack.received >= 0
-        case .done(let done): return (done.mediaBlocks ?? []).allSatisfy { WireBounds.mediaBlocks.contains($0.block) }
-        case .welcome, .coordinatorHeartbeat, .progress, .failed, .accepted, .rejected, .cancel: return true
+        case .done(let done):
+            return (done.mediaBlocks ?? []).allSatisfy { WireBounds.mediaBlocks.contains($0.block) } && fits(done.log)
+        case .failed(let failed): return fits(failed.log)
+        case .welcome, .coordinatorHeartbeat, .progress, .accepted, .rejected, .cancel, .refused: return true
         }
     }
 

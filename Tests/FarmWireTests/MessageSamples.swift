@@ -27,12 +27,13 @@ enum MessageSamples {
         case .accepted: "accepted"
         case .rejected: "rejected"
         case .cancel: "cancel"
+        case .refused: "refused"
         }
     }
 
     static let typeNames: Set<String> = [
         "hello", "welcome", "heartbeat", "coordinator-heartbeat", "assign", "progress", "piece", "piece-ack", "done",
-        "failed", "accepted", "rejected", "cancel",
+        "failed", "accepted", "rejected", "cancel", "refused",
     ]
 
     static var every: [WireMessage] {
@@ -74,10 +75,16 @@ enum MessageSamples {
             .done(oldDone),
             .done(ChunkDone(key: key, bytes: 1 << 16, sha256: "ab", made: .samples(480_256))),
             .failed(ChunkFailed(key: key, error: "assets.clip: media changed", fatal: true)),
-            .failed(ChunkFailed(key: key, error: "")),
+            .failed(ChunkFailed(key: key, error: "", log: ["   0.00 info rendering", "   0.20 error ffmpeg: é"])),
             .accepted(Verdict(key: key, reason: "verified")),
             .rejected(Verdict.stale(key)),
             .cancel(Verdict(key: key, reason: "job stopped")),
+            .refused(Refusal(reason: "peer speaks \"farm/2\"")),
+            .hello(
+                WorkerInfo(
+                    id: "w2", host: "h", cores: 1, slots: 1, version: "0.6.0", tags: ["4k", "site-a"],
+                    kind: RenderNodeKind(farm: "0.6.0", renderer: 4, ffmpeg: "libavcodec 59", x264: "AVX2", fonts: "ab")
+                )),
         ]
     }
 
@@ -85,7 +92,7 @@ enum MessageSamples {
 
     static func random(using random: inout SeededGenerator) -> WireMessage {
         let key = randomKey(&random)
-        switch Int.random(in: 0..<13, using: &random) {
+        switch Int.random(in: 0..<14, using: &random) {
         case 0: return .hello(randomWorker(&random))
         case 1: return .welcome
         case 2:
@@ -129,6 +136,7 @@ enum MessageSamples {
             return .failed(ChunkFailed(key: key, error: text(&random), fatal: Bool.random(using: &random)))
         case 10: return .accepted(Verdict(key: key, reason: text(&random)))
         case 11: return .rejected(Verdict(key: key, reason: text(&random)))
+        case 12: return .refused(Refusal(reason: text(&random)))
         default: return .cancel(Verdict(key: key, reason: text(&random)))
         }
     }

@@ -96,7 +96,7 @@ extension WireMessage {
         case .done(let done): done.key
         case .failed(let failure): failure.key
         case .accepted(let verdict), .rejected(let verdict), .cancel(let verdict): verdict.key
-        case .hello, .welcome, .heartbeat, .coordinatorHeartbeat: nil
+        case .hello, .welcome, .heartbeat, .coordinatorHeartbeat, .refused: nil
         }
     }
 

@@ -32,6 +32,7 @@ class Receiver(BaseHTTPRequestHandler):
             log.write(json.dumps({
                 "path": self.path, "job": self.headers.get("X-Farm-Job"),
                 "delivery": self.headers.get("X-Farm-Delivery"), "status": status,
+                "agent": self.headers.get("User-Agent"),
                 "valid": hmac.compare_digest(signature, expected), "body": json.loads(body),
             }) + "\n")
         self.send_response(status)

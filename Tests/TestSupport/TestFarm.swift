@@ -162,8 +162,10 @@ public final class TestFarm {
     }
 
     /// Submits through the real `farm submit` and returns the job id it printed.
+    /// Before the coordinator starts, with --queue-only: the job waits for it.
     public func submit(_ project: URL, output: URL, chunkArguments: [String]) throws -> Int64 {
-        let result = try cli(["submit", project.path, "-o", output.path] + chunkArguments)
+        let early = coordinator == nil ? ["--queue-only"] : []
+        let result = try cli(["submit", project.path, "-o", output.path] + chunkArguments + early)
         guard result.status == 0, let id = Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TestError.failed("farm submit failed (\(result.status)): \(result.stderr)")
         }

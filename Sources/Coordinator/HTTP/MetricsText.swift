@@ -22,12 +22,14 @@ enum MetricsText {
                 (#"{state="running"}"#, String(metrics.chunks.running)),
                 (#"{state="done"}"#, String(metrics.chunks.done)),
                 (#"{state="failed"}"#, String(metrics.chunks.failed)),
+                (#"{state="unfinished"}"#, String(metrics.chunks.unfinished)),
             ])
         metric(
             "farm_workers", "gauge", "Workers by state",
             metrics.workers.sorted { $0.key < $1.key }.map { (#"{state="\#($0.key)"}"#, String($0.value)) })
         metric(
-            "farm_worker_fps", "gauge", "Each worker's average frames per second over its accepted video chunks",
+            "farm_worker_fps", "gauge",
+            "Each live worker's frames per second now: its rendering chunks' speeds over their last few seconds",
             metrics.workerFps.map { (#"{worker="\#(escaped($0.worker))"}"#, String($0.fps)) })
         metric(
             "farm_segment_bytes", "gauge", "Bytes finished jobs' segments hold in the coordinator's data folder",

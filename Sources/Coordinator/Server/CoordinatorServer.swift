@@ -66,6 +66,8 @@ public final class CoordinatorServer {
     /// work: enough to batch a busy farm's claims, few enough that a tick is never late.
     private static let messagesPerBatch = 256
     private var ticks = 0
+    /// Connections refused for another protocol version, each logged once.
+    private var refusedRoutes: Set<[UInt8]> = []
 
     public convenience init(configuration: Configuration, logger: Logger = Logger(label: "farm.coordinator")) throws {
         let store = try FarmStore.connectWhenUp(url: configuration.database) { [logger] error in
@@ -227,6 +229,9 @@ public final class CoordinatorServer {
         let message: WireMessage
         do {
             message = try WireMessage(frames: Array(frames.dropFirst()))
+        } catch let mismatch as ProtocolMismatch {
+            refuse(route, mismatch)
+            return
         } catch {
             logger.warning("ignoring a message: \(error)")
             return
@@ -243,6 +248,17 @@ public final class CoordinatorServer {
         } catch {
             logger.error("handling a message failed: \(error)")
         }
+    }
+
+    /// Answers a peer of another protocol version with `refused`, and logs it once per
+    /// connection (it repeats its hello and heartbeats until it is stopped or upgraded).
+    private func refuse(_ route: [UInt8], _ mismatch: ProtocolMismatch) {
+        if refusedRoutes.count > 1024 { refusedRoutes.removeAll() }
+        guard refusedRoutes.insert(route).inserted else { return }
+        let reason =
+            "\(mismatch); upgrade the worker or the coordinator so both speak one version (farm --version)"
+        logger.error("refused \(sessions.name(of: route)): \(reason)")
+        outbox.send(.refused(Refusal(reason: reason)), to: route)
     }
 
     private func handle(_ message: WireMessage, from route: [UInt8]) throws {
@@ -267,7 +283,7 @@ public final class CoordinatorServer {
             {
                 logger.error("job \(job) failed: \(failure.error)")
             }
-        case .welcome, .coordinatorHeartbeat, .assign, .pieceAck, .accepted, .rejected, .cancel:
+        case .welcome, .coordinatorHeartbeat, .assign, .pieceAck, .accepted, .rejected, .cancel, .refused:
             logger.warning("ignoring a coordinator-only message from a worker")
         }
     }

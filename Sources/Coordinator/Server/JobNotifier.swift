@@ -82,6 +82,8 @@ final class JobNotifier: @unchecked Sendable {
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        // Named, so a receiver's logs say which release sent it (URLSession's default names none).
+        request.setValue("farm/\(FarmVersion.current)", forHTTPHeaderField: "User-Agent")
         let signature = "sha256=" + HMACSHA256.hex(key: secret, message: Array(body))
         request.setValue(signature, forHTTPHeaderField: "X-Farm-Signature")
         request.setValue(String(notice.job), forHTTPHeaderField: "X-Farm-Job")

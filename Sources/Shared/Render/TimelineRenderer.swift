@@ -122,12 +122,18 @@ public final class TimelineRenderer {
                 try video.encode(picture, timelineFrame: n, first: frames.lowerBound, muxer: muxer)
                 composited.recycle(picture)
             }
+            // Encoded frames, not composited ones: the encoder may hold many it has not encoded.
             progress(
                 RenderProgress(
-                    framesDone: n + 1 - frames.lowerBound, frameCount: Int64(frames.count), elapsed: clock.now - started
-                ))
+                    framesDone: video?.framesWritten ?? n + 1 - frames.lowerBound, frameCount: Int64(frames.count),
+                    elapsed: clock.now - started))
         }
         try video?.drain(muxer: muxer)
+        if let video {
+            progress(
+                RenderProgress(
+                    framesDone: video.framesWritten, frameCount: Int64(frames.count), elapsed: clock.now - started))
+        }
         try audio?.finish(muxer: muxer, cancellation: configuration.cancellation)
     }
 }

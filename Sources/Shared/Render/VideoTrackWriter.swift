@@ -19,6 +19,10 @@ final class VideoTrackWriter {
     /// 0…5, so a chunk starting there differed from the whole render).
     private var encoderOffset: Int64 = 0
     let stream: Int
+    /// Frames the encoder has handed back encoded: what a chunk's progress counts, since an
+    /// encoder with look-ahead (x264's veryslow holds 60 frames) takes frames long before it
+    /// has encoded them.
+    private(set) var framesWritten: Int64 = 0
 
     init(output: OutputSettings, settings: ExportSettings.Video, threads: Int, muxer: Muxer) throws {
         self.output = output
@@ -53,5 +57,6 @@ final class VideoTrackWriter {
             packet.dts = packet.dts.map { $0 + encoderOffset }
         }
         try muxer.write(packet, stream: stream, from: encoder.timeBase)
+        framesWritten += 1
     }
 }

@@ -18,9 +18,11 @@ public struct JobStatus: Codable, Sendable, Equatable {
     public var frameCount: Int64
     /// framesDone / frameCount × 100.
     public var percent: Double
-    /// Measured throughput: frames done over the seconds since the first chunk was assigned.
+    /// Frames per second now: the sum of its rendering chunks' speeds, each over the worker's
+    /// last few seconds; nil while none renders.
     public var fps: Double?
-    /// Seconds left at the measured throughput; nil when nothing is measured yet or the job ended.
+    /// Seconds left at `fps`; nil while nothing renders, while it is paused, once it ended, and
+    /// while no coordinator serves the farm (nothing would finish it).
     public var etaSeconds: Double?
     /// Seconds from the first assignment to the end (or to now).
     public var elapsedSeconds: Double?
@@ -44,11 +46,13 @@ public struct JobStatus: Codable, Sendable, Equatable {
     /// Why none of its chunks renders while some wait ("no live worker has tags 4k"); nil
     /// when one renders, when it is paused or once it ended.
     public var waitingFor: String? = nil
+    /// Frames rendered this run over the seconds since its first chunk was assigned.
+    public var averageFps: Double? = nil
 
     public var isFinished: Bool { state.isFinished }
 }
 
-/// Chunks (the video chunks and the audio blocks) by state; the four counts add up to `total`.
+/// Chunks (the video chunks and the audio blocks) by state; the five counts add up to `total`.
 public struct ChunkCounts: Codable, Sendable, Equatable {
     public var queued: Int
     public var running: Int
@@ -56,6 +60,9 @@ public struct ChunkCounts: Codable, Sendable, Equatable {
     /// Waiting for another try: the latest attempt failed.
     public var failed: Int
     public var total: Int
+    /// Of a failed or cancelled job, the chunks it never finished (then none is queued,
+    /// running or failed: nothing will render them).
+    public var unfinished: Int = 0
 }
 
 /// One chunk of a job.
@@ -152,8 +159,11 @@ public struct WorkerStatus: Codable, Sendable, Equatable {
     public var secondsSinceHeartbeat: Double
     /// Attempts it finished and had accepted.
     public var chunksDone: Int
-    /// Frame-weighted render speed of its accepted video chunks.
+    /// Frame-weighted render speed of its accepted video chunks, over its lifetime.
     public var averageFps: Double?
+    /// Frames per second now: its rendering video chunks' speeds over their last few seconds;
+    /// nil while it renders none.
+    public var currentFps: Double? = nil
     /// The pools it serves (`farm-worker --tags`).
     public var tags: [String] = []
     /// Its kind of render node (`RenderNodeKind`): the 12-digit name, and the line for people.

@@ -8,8 +8,9 @@ import Foundation
 public struct FarmMetrics: Sendable {
     public var coordinatorUp: Bool
     public var jobs: [JobState: Int]
-    /// Failed: waiting for another try after a failed attempt (not counted in queued).
-    public var chunks: (queued: Int64, running: Int64, done: Int64, failed: Int64)
+    /// Failed: waiting for another try after a failed attempt (not counted in queued);
+    /// unfinished: of failed or cancelled jobs, never to be rendered (not counted in queued).
+    public var chunks: (queued: Int64, running: Int64, done: Int64, failed: Int64, unfinished: Int64)
     public var workers: [String: Int]
     public var workerFps: [(worker: String, fps: Double)]
     public var segmentBytes: Int64
@@ -30,15 +31,18 @@ extension FarmStore {
         }
         let tallies = try connection.query(
             """
-            SELECT coalesce(sum(queued), 0) AS queued, coalesce(sum(running), 0) AS running,
-                   coalesce(sum(done), 0) AS done
-            FROM chunk_tallies
+            SELECT coalesce(sum(t.queued) FILTER (WHERE j.state NOT IN ('failed', 'cancelled')), 0) AS queued,
+                   coalesce(sum(t.running), 0) AS running, coalesce(sum(t.done), 0) AS done,
+                   coalesce(sum(t.queued) FILTER (WHERE j.state IN ('failed', 'cancelled')), 0) AS unfinished
+            FROM chunk_tallies t JOIN jobs j ON j.id = t.job_id
             """)[0]
         // Through the index of tried chunks: as many rows as chunks running or failed now.
         let failed = try connection.query(
             """
             SELECT count(*) AS failed FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+            JOIN jobs j ON j.id = c.job_id
             WHERE c.state <> 'done' AND c.attempt > 0 AND c.state = 'queued' AND a.outcome = 'failed'
+              AND j.state NOT IN ('failed', 'cancelled')
             """)[0].decode("failed", as: Int64.self)
         let workers = try workerStatuses()
         let (counters, histograms) = try self.counters()
@@ -46,10 +50,10 @@ extension FarmStore {
             coordinatorUp: try coordinatorLiveness().isServing, jobs: jobs,
             chunks: (
                 try tallies.decode("queued", as: Int64.self) - failed, try tallies.decode("running"),
-                try tallies.decode("done"), failed
+                try tallies.decode("done"), failed, try tallies.decode("unfinished")
             ),
             workers: Dictionary(grouping: workers, by: { $0.state.rawValue }).mapValues(\.count),
-            workerFps: workers.compactMap { worker in worker.averageFps.map { (worker.id, $0) } },
+            workerFps: workers.filter { $0.state != .lost }.map { ($0.id, $0.currentFps ?? 0) },
             segmentBytes: try segmentUsage().bytes, databaseSeconds: roundTrip, counters: counters,
             histograms: histograms)
     }

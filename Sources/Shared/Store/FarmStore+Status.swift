@@ -11,7 +11,7 @@ extension FarmStore {
                    extract(epoch FROM j.submitted_at) AS submitted, extract(epoch FROM j.started_at) AS started,
                    extract(epoch FROM j.finished_at) AS finished,
                    extract(epoch FROM now()) AS now,
-                   n.frames_done, n.queued, n.running, n.done, n.failed, n.total, n.rendered,
+                   n.frames_done, n.queued, n.running, n.done, n.failed, n.total, n.rendered, r.running_fps,
                    (SELECT data_folder_problem FROM farm_identity) AS data_folder_problem,
                    (SELECT extract(epoch FROM coordinator_seen_at) FROM farm_identity) AS coordinator_seen,
                    (SELECT coordinator_running FROM farm_identity) AS coordinator_running,
@@ -38,6 +38,8 @@ extension FarmStore {
             CROSS JOIN LATERAL (
                 SELECT coalesce(sum(a.frames_done) FILTER (WHERE c.state = 'running' AND c.kind = 'video'
                                                          AND a.outcome = 'running'), 0) AS running_frames,
+                       sum(a.fps) FILTER (WHERE c.state = 'running' AND c.kind = 'video'
+                                          AND a.outcome = 'running') AS running_fps,
                        count(*) FILTER (WHERE c.state = 'queued' AND a.outcome = 'failed') AS failed
                 FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
                 WHERE c.job_id = j.id AND c.state <> 'done' AND c.attempt > 0) r
@@ -132,6 +134,8 @@ extension FarmStore {
                    (SELECT sum(a.frames_done) / nullif(sum(a.frames_done / nullif(a.fps, 0)), 0)
                     FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                     WHERE a.worker_id = w.id AND a.outcome = 'done' AND c.kind = 'video') AS average_fps,
+                   (SELECT sum(a.fps) FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
+                    WHERE c.worker_id = w.id AND c.state = 'running' AND c.kind = 'video') AS current_fps,
                    (SELECT string_agg(c.job_id || ' ' || c.kind || ' ' || c.idx, ',' ORDER BY c.job_id, c.kind, c.idx)
                     FROM chunks c WHERE c.worker_id = w.id AND c.state = 'running') AS holding
             FROM workers w ORDER BY w.id
@@ -152,7 +156,7 @@ extension FarmStore {
                 cores: try row.decode("cores"), slots: try row.decode("slots"), version: try row.decode("version"),
                 current: holding, lastHeartbeat: Self.timestamp(try row.decode("last_seen", as: Double.self)) ?? "",
                 secondsSinceHeartbeat: try row.decode("silent"), chunksDone: try row.decode("chunks_done"),
-                averageFps: try row.decode("average_fps"),
+                averageFps: try row.decode("average_fps"), currentFps: try row.decode("current_fps"),
                 tags: try row.decode("tags", as: String.self).split(separator: ",").map(String.init),
                 kind: try row.decode("node_kind"), kindSummary: try row.decode("node_summary"))
         }
@@ -205,17 +209,25 @@ extension FarmStore {
         let elapsed = started.map { (finished ?? now) - $0 }
         // Only frames rendered since this run started: chunks kept from before a retry took no time now.
         let rendered: Int64 = try row.decode("rendered")
-        let fps = elapsed.flatMap { $0 > 0 && rendered > 0 ? Double(rendered) / $0 : nil }
+        let average = elapsed.flatMap { $0 > 0 && rendered > 0 ? Double(rendered) / $0 : nil }
         let live = state.isClaimable
-        let eta = live ? fps.map { Double(frameCount - framesDone) / $0 } : nil
+        let paused: Bool = try row.decode("paused")
+        let fps = try live ? row.decode("running_fps", as: Double?.self).flatMap { $0 > 0 ? $0 : nil } : nil
+        let liveness = try coordinatorLiveness(row, now: now)
+        let eta =
+            live && !paused && liveness.isServing ? fps.map { Double(max(0, frameCount - framesDone)) / $0 } : nil
         // The farm's trouble holds up every job still to finish.
         let warning = try state.isFinished ? nil : farmWarning(row, now: now)
         let segmentBytes: Int64? = try state.isFinished ? row.decode("segment_bytes") : nil
         let requires = try row.decode("requires", as: String.self).split(separator: ",").map(String.init)
-        let counts = ChunkCounts(
+        var counts = ChunkCounts(
             queued: try row.decode("queued"), running: try row.decode("running"), done: try row.decode("done"),
             failed: try row.decode("failed"), total: try row.decode("total"))
-        let paused: Bool = try row.decode("paused")
+        if state == .failed || state == .cancelled {
+            counts = ChunkCounts(
+                queued: 0, running: 0, done: counts.done, failed: 0, total: counts.total,
+                unfinished: counts.total - counts.done)
+        }
         let waiting =
             live && !paused && counts.running == 0 && counts.queued + counts.failed > 0
             ? try waitingReason(row, requires: requires) : nil
@@ -229,7 +241,7 @@ extension FarmStore {
             chunks: counts,
             output: try row.decode("output_path"), error: try row.decode("error"), warning: warning,
             segmentBytes: segmentBytes, requires: requires, renderKind: try row.decode("kind_summary"),
-            waitingFor: waiting)
+            waitingFor: waiting, averageFps: average)
     }
 
     /// Why no live worker takes a job's waiting chunks, if the workers table says: none is live,
@@ -248,10 +260,14 @@ extension FarmStore {
         return nil
     }
 
+    private static func coordinatorLiveness(_ row: PostgresRow, now: Double) throws -> CoordinatorLiveness {
+        CoordinatorLiveness(
+            lastSeen: try row.decode("coordinator_seen"), running: try row.decode("coordinator_running"), now: now)
+    }
+
     /// A missing coordinator, then a data folder it cannot write, in one line.
     private static func farmWarning(_ row: PostgresRow, now: Double) throws -> String? {
-        let liveness = CoordinatorLiveness(
-            lastSeen: try row.decode("coordinator_seen"), running: try row.decode("coordinator_running"), now: now)
+        let liveness = try coordinatorLiveness(row, now: now)
         let warnings = [liveness.warning, try row.decode("data_folder_problem", as: String?.self)].compactMap { $0 }
         return warnings.isEmpty ? nil : warnings.joined(separator: "; ")
     }

@@ -51,7 +51,7 @@ extension WireMessage {
             return Self.problem(inLog: done.log)
         case .failed(let failed):
             return Self.problem(inLog: failed.log)
-        case .welcome, .coordinatorHeartbeat, .progress, .accepted, .rejected, .cancel:
+        case .welcome, .coordinatorHeartbeat, .progress, .accepted, .rejected, .cancel, .refused:
             return nil
         }
     }

@@ -18,6 +18,8 @@ public enum WireMessage: Sendable, Hashable {
     case accepted(Verdict)
     case rejected(Verdict)
     case cancel(Verdict)
+    /// The coordinator will not work with this peer (another protocol version).
+    case refused(Refusal)
 
     public static let protocolTag = "farm/1"
 
@@ -43,15 +45,14 @@ public enum WireMessage: Sendable, Hashable {
         case .accepted(let body): return frames("accepted", body)
         case .rejected(let body): return frames("rejected", body)
         case .cancel(let body): return frames("cancel", body)
+        case .refused(let body): return frames("refused", body)
         }
     }
 
     public init(frames: [[UInt8]]) throws {
         guard frames.count >= 3 else { throw TransportError(message: "message with \(frames.count) frames") }
         let tag = String(decoding: frames[0], as: UTF8.self)
-        guard tag == Self.protocolTag else {
-            throw TransportError(message: "peer speaks \"\(tag)\", this farm speaks \"\(Self.protocolTag)\"")
-        }
+        guard tag == Self.protocolTag else { throw ProtocolMismatch(peer: String(tag.prefix(64))) }
         let type = String(decoding: frames[1], as: UTF8.self)
         let decoder = JSONDecoder()
         func body<T: Decodable>(_: T.Type) throws -> T { try decoder.decode(T.self, from: Data(frames[2])) }
@@ -71,6 +72,7 @@ public enum WireMessage: Sendable, Hashable {
         case "accepted": self = .accepted(try body(Verdict.self))
         case "rejected": self = .rejected(try body(Verdict.self))
         case "cancel": self = .cancel(try body(Verdict.self))
+        case "refused": self = .refused(try body(Refusal.self))
         default: throw TransportError(message: "unknown message type \"\(type)\"")
         }
         if let problem = outOfBounds { throw TransportError(message: "\(type): \(problem)") }

@@ -24,16 +24,14 @@ final class RenderSlots {
         let waiting = tasks.filter(\.isQueued).sorted { $0.key.chunk < $1.key.chunk }
         for task in waiting.prefix(max(0, slots - busy)) {
             task.phase = .rendering
+            task.renderStarted = clock.now
             let (renderer, clock) = (self.renderer, self.clock)
             threads.start {
                 task.log.append("rendering")
-                let started = clock.now
                 do {
                     let output = try FFmpegLog.capturing(into: task.log) {
                         try renderer.render(task.assignment, cancellation: task.cancellation) { progress in
-                            let seconds = (clock.now - started) / .seconds(1)
-                            let fps = Double(progress.framesDone) / max(seconds, 0.001)
-                            task.progress.withLock { $0 = (progress.framesDone, fps) }
+                            task.framesDone.withLock { $0 = progress.framesDone }
                         }
                     }
                     task.outcome.withLock { $0 = .success(output) }

@@ -59,6 +59,8 @@ public final class WorkerAgent {
     private var tasks: [AttemptKey: WorkerTask] = [:]
     private var lastHeard: ContinuousClock.Instant
     private var coordinatorReachable = true
+    /// Said once: a coordinator of another protocol version keeps sending.
+    private var toldMismatch = false
     private var lastHeartbeat: ContinuousClock.Instant
     private var lastProgress: ContinuousClock.Instant
 
@@ -132,6 +134,12 @@ public final class WorkerAgent {
             }
             do {
                 try handle(WireMessage(frames: frames))
+            } catch let mismatch as ProtocolMismatch {
+                // A coordinator of another version: it refuses this worker, and says so in its log.
+                if !toldMismatch {
+                    logger.error("the coordinator cannot work with this worker: \(mismatch) (farm-worker --version)")
+                    toldMismatch = true
+                }
             } catch {
                 logger.warning("ignoring a message: \(error)")
             }
@@ -171,6 +179,8 @@ public final class WorkerAgent {
             guard let task = tasks[verdict.key] else { return }
             note(task, .warning, "rejected: \(verdict.reason)")
             drop(task)
+        case .refused(let refusal):
+            logger.error("the coordinator refused this worker: \(refusal.reason)")
         case .hello, .heartbeat, .progress, .piece, .done, .failed:
             logger.warning("ignoring a worker-only message")
         }
@@ -196,8 +206,12 @@ public final class WorkerAgent {
             lastProgress = now
             // Progress counts frames: an audio block has none to report until it is done.
             for task in tasks.values where task.isRendering && task.assignment.work.kind == .video {
-                let (frames, fps) = task.progress.current
-                send(.progress(ProgressReport(key: task.key, frames: frames, fps: fps)))
+                let frames = task.framesDone.current
+                let since = task.renderStarted.map { (now - $0) / .seconds(1) } ?? 0
+                // From the render's start, so its first report has a speed to show.
+                if task.speed.isEmpty { task.speed.note(0, at: 0) }
+                task.speed.note(frames, at: since)
+                send(.progress(ProgressReport(key: task.key, frames: frames, fps: task.speed.rate)))
             }
         }
         if now - lastHeartbeat >= .seconds(configuration.heartbeatSeconds) {

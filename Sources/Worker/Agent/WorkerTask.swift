@@ -25,8 +25,12 @@ final class WorkerTask {
     let assignment: Assignment
     var phase: Phase = .queued
     let cancellation = StopFlag()
-    /// Written by the render thread, read by the loop.
-    let progress = Locked<(frames: Int64, fps: Double)>((0, 0))
+    /// Frames encoded so far: written by the render thread, read by the loop.
+    let framesDone = Locked<Int64>(0)
+    /// When its render started, and its speed over the last few seconds, sampled by the loop
+    /// at each progress report (so a stalled render shows its stall).
+    var renderStarted: ContinuousClock.Instant?
+    var speed = RateWindow()
     let outcome = Locked<Result<AssignmentRenderer.Output, RenderFailure>?>(nil)
     var upload: Upload?
     /// What the worker and FFmpeg logged for this attempt, sent with its result or failure.

@@ -22,7 +22,8 @@ struct Workers: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Every worker: host, state, current chunk, last heartbeat, chunks done, average fps, tags, kind.",
+            abstract:
+                "Every worker: host, state, current chunk, heartbeat, chunks done, fps now and on average, tags, kind.",
             discussion: """
                 State is idle, rendering, lost (silent for longer than the lease) or draining; \
                 unknown while no coordinator serves the farm (a warning line says since when).
@@ -53,8 +54,8 @@ struct Workers: ParsableCommand {
                 return
             }
             var table = TextTable(
-                ["WORKER", "HOST", "STATE", "CURRENT", "HEARTBEAT", "DONE", "AVG FPS", "SLOTS", "TAGS", "KIND"],
-                numeric: [5, 6, 7])
+                ["WORKER", "HOST", "STATE", "CURRENT", "HEARTBEAT", "DONE", "FPS", "AVG FPS", "SLOTS", "TAGS", "KIND"],
+                numeric: [5, 6, 7, 8])
             for worker in workers {
                 let current = worker.current.map { "job \($0.job) \(StatusText.chunkName($0.kind, $0.chunk))" }
                 // Without a coordinator nobody hears the workers: their states are as it left them.
@@ -63,7 +64,7 @@ struct Workers: ParsableCommand {
                     worker.id, worker.host, state,
                     current.isEmpty ? "-" : current.joined(separator: ", "),
                     StatusText.age(seconds: worker.secondsSinceHeartbeat), String(worker.chunksDone),
-                    StatusText.fps(worker.averageFps), String(worker.slots),
+                    StatusText.fps(worker.currentFps), StatusText.fps(worker.averageFps), String(worker.slots),
                     worker.tags.isEmpty ? "-" : worker.tags.joined(separator: ","),
                     "\(worker.kind) (\(worker.kindSummary))",
                 ])

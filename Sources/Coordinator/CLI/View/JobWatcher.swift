@@ -32,9 +32,13 @@ struct JobWatcher {
                 return detail
             }
             throughput.add(time: (clock.now - start) / .seconds(1), frames: detail.job.framesDone)
+            // No ETA while paused, or while no coordinator serves (the warning says so): nothing
+            // would finish the job meanwhile.
+            let status = detail.job
+            let finishing = status.state.isClaimable && !status.paused && status.warning == nil
             display.show(
-                detail, reused: reused, fps: throughput.rate ?? detail.job.fps,
-                eta: throughput.secondsLeft(total: detail.job.frameCount, overall: detail.job.fps))
+                detail, reused: reused, fps: throughput.rate ?? status.fps,
+                eta: finishing ? throughput.secondsLeft(total: status.frameCount, overall: status.fps) : nil)
             // A job being joined has no more chunks to report: its end is shown at once.
             let gathers = detail.job.state != .joining
             try reconnecting { try waitForChange(since: &lastRefresh, clock: clock, gathering: gathers) }

@@ -61,7 +61,11 @@ enum StatusText {
 
     /// `reused`: how many of the done the segment cache did.
     static func counts(_ counts: ChunkCounts, reused: Int = 0) -> String {
-        "\(counts.queued) queued · \(counts.running) running · \(counts.done) done\(fromCache(reused)) · "
+        // An ended job's chunks that no one will render are unfinished, not queued.
+        if counts.unfinished > 0 {
+            return "\(counts.done) done\(fromCache(reused)) · \(counts.unfinished) unfinished · \(counts.total) total"
+        }
+        return "\(counts.queued) queued · \(counts.running) running · \(counts.done) done\(fromCache(reused)) · "
             + "\(counts.failed) failed · \(counts.total) total"
     }
 
@@ -100,7 +104,7 @@ enum StatusText {
         let took = job.elapsedSeconds.map { " in \(Format.seconds($0))" } ?? ""
         switch job.state {
         case .done:
-            let rate = job.fps.map { " (\(Format.rate($0)) fps)" } ?? ""
+            let rate = job.averageFps.map { " (\(Format.rate($0)) fps)" } ?? ""
             return "job \(job.id) done: \(job.output), \(job.frameCount) frames\(took)\(rate), "
                 + "\(job.chunks.total) chunks\(fromCache(reused)), \(attempts) attempts"
         case .cancelled:
