@@ -38,6 +38,9 @@ import Testing
 
             try farm.startWorker("big", arguments: ["--tags", "site-a,4K"])
             #expect(try farm.finish(job).state == .done)
+            // Measured with the job's end, not at the retention pass's next round (up to 5 s later).
+            let ended = try #require(try farm.store.jobStatuses(id: job).first)
+            #expect((ended.segmentBytes ?? 0) > 0)
             let attempts = try farm.attempts(job)
             #expect(!attempts.isEmpty)
             #expect(attempts.allSatisfy { $0.worker == "big" })

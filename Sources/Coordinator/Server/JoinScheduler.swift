@@ -15,7 +15,10 @@ final class JoinScheduler {
     private var joining: Set<Int64> = []
     /// Joins that ended: the job, the failure if any, the seconds the join took, and the cached
     /// segments found missing or damaged before it (then there was no join).
-    private let results = Locked<[(job: Int64, error: String?, seconds: Double, damaged: [CachedSegment])]>([])
+    private let results = Locked<
+        [(job: Int64, error: String?, seconds: Double, damaged: [CachedSegment], bytes: Int64)]
+    >(
+        [])
 
     init(store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?) {
         self.outputRoot = outputRoot
@@ -72,7 +75,7 @@ final class JoinScheduler {
                 let started = clock.now
                 let damaged = Self.take(cached, from: cache, into: folder)
                 guard damaged.isEmpty else {
-                    results.withLock { $0.append((job.id, nil, 0, damaged)) }
+                    results.withLock { $0.append((job.id, nil, 0, damaged, 0)) }
                     return
                 }
                 var error: String?
@@ -84,7 +87,11 @@ final class JoinScheduler {
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
                 }
-                results.withLock { $0.append((job.id, error, (clock.now - started) / .seconds(1), [])) }
+                let seconds = (clock.now - started) / .seconds(1)
+                // Measured here, off the loop: operators see what a finished job keeps at once,
+                // not at the retention pass's next round.
+                let bytes = SegmentRetention.size(of: folder.url)
+                results.withLock { $0.append((job.id, error, seconds, [], bytes)) }
             }
             thread.start()
         }
@@ -126,7 +133,7 @@ final class JoinScheduler {
             defer { results.removeAll() }
             return results
         }
-        for (index, (job, error, seconds, damaged)) in finished.enumerated() {
+        for (index, (job, error, seconds, damaged, bytes)) in finished.enumerated() {
             if !damaged.isEmpty {
                 // Rendered again, never joined: forgotten by the cache, queued with fresh tries.
                 logger.warning(
@@ -138,7 +145,8 @@ final class JoinScheduler {
             }
             let recorded: Bool
             do {
-                recorded = try store.finish(job: job, error: error)
+                recorded = try store.finish(
+                    job: job, error: error, segmentBytes: removeSegmentsWhenDone || !damaged.isEmpty ? nil : bytes)
             } catch {
                 // The database went away: record these joins' ends once it is back.
                 let unfinished = finished[index...]

@@ -103,13 +103,15 @@ extension FarmStore {
     /// Returns false when the job left `joining` meanwhile (cancelled, or cancelled and sent
     /// back by `farm retry`): then this join's result does not count.
     @discardableResult
-    public func finish(job: Int64, error: String?) throws -> Bool {
+    /// `segmentBytes`: what its folder holds now, recorded with the end so that no reader sees
+    /// the job ended with its segments unmeasured; nil leaves them to the retention pass.
+    public func finish(job: Int64, error: String?, segmentBytes: Int64? = nil) throws -> Bool {
         let updated = try connection.query(
             """
             UPDATE jobs SET state = CASE WHEN $2::text IS NULL THEN 'done' ELSE 'failed' END,
-                            error = $2, finished_at = now()
+                            error = $2, finished_at = now(), segment_bytes = $3::bigint
             WHERE id = $1 AND state = 'joining' RETURNING id
-            """, [String(job), error])
+            """, [String(job), error, segmentBytes.map(String.init)])
         try notify(job: job)
         return !updated.isEmpty
     }

@@ -1,8 +1,12 @@
 import FarmCore
 
-/// A job's frames per second over time, for the dashboard's plot: the frames of accepted video
-/// chunks counted when they were accepted, in at most `buckets` equal spans from the job's first
-/// assignment. Bounded output whatever the job's size: one grouped query, never every attempt.
+/// A job's frames per second over time, for the dashboard's plot, in at most `buckets` equal
+/// spans from its first assignment to now. Each attempt's frames are spread over the time it
+/// rendered them (accepted ones from assignment to acceptance, running ones to now), so a job
+/// rendering steadily plots as a steady line, not as spikes where chunks happened to be
+/// accepted. Spans are a whole step of a fixed ladder (1 s, 2 s, 5 s, 10 s, …), so the plot's
+/// shape and its peak change only when the ladder steps, not at every refresh. Bounded output
+/// whatever the job's size: one grouped query.
 public struct RenderRatePoint: Codable, Sendable, Equatable {
     /// Seconds from the first assignment to the end of this span.
     public var seconds: Double
@@ -10,31 +14,41 @@ public struct RenderRatePoint: Codable, Sendable, Equatable {
 }
 
 extension FarmStore {
+    /// Span widths in seconds, smallest first.
+    static let rateSteps: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200]
+
     public func renderRate(job id: Int64, buckets: Int = 60) throws -> [RenderRatePoint] {
         guard try self.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
-        let rows = try connection.query(
-            """
-            WITH done AS (
-                SELECT a.finished_at, a.frames_done FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome = 'done'),
-            first AS (
+        let spans = """
+            WITH first AS (
                 SELECT min(a.started_at) AS at FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                WHERE c.job_id = $1),
-            span AS (
-                SELECT first.at AS first,
-                       greatest(1, ceil(extract(epoch FROM (SELECT max(finished_at) FROM done) - first.at) / $2))
-                           AS width
-                FROM first)
-            SELECT floor(extract(epoch FROM d.finished_at - s.first) / s.width) AS bucket, s.width,
-                   sum(d.frames_done) AS frames
-            FROM done d, span s GROUP BY 1, 2 ORDER BY 1
-            """, [String(id), String(max(1, buckets))])
-        guard let width = try rows.first?.decode("width", as: Double.self) else { return [] }
-        var frames: [Int: Int64] = [:]
+                WHERE c.job_id = $1 AND a.outcome <> 'reused'),
+            spans AS (
+                SELECT extract(epoch FROM a.started_at - f.at) AS s,
+                       extract(epoch FROM coalesce(a.finished_at, now()) - f.at) AS e,
+                       a.frames_done::double precision AS frames
+                FROM attempts a JOIN chunks c ON c.id = a.chunk_id, first f
+                WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome IN ('done', 'running') AND a.frames_done > 0)
+            """
+        let length = try connection.query(spans + "SELECT max(e) AS length FROM spans", [String(id)])[0]
+            .decode("length", as: Double?.self)
+        guard let length, length > 0 else { return [] }
+        let width = Self.rateSteps.first { $0 * Double(max(1, buckets)) >= length } ?? Self.rateSteps.last!
+        let rows = try connection.query(
+            spans + """
+                SELECT i AS bucket,
+                       sum(sp.frames * greatest(0, least(sp.e, (i + 1) * $2) - greatest(sp.s, i * $2))
+                           / greatest(sp.e - sp.s, 0.001)) AS frames
+                FROM spans sp
+                CROSS JOIN LATERAL generate_series(
+                    floor(sp.s / $2)::integer, greatest(floor(sp.s / $2)::integer, ceil(sp.e / $2)::integer - 1)) AS i
+                GROUP BY i ORDER BY i
+                """, [String(id), String(width)])
+        var frames: [Int: Double] = [:]
         for row in rows { frames[try row.decode("bucket")] = try row.decode("frames") }
-        // Spans where nothing was accepted are zeros, so that the plot shows the pause.
+        // Spans where nothing rendered are zeros, so that the plot shows the pause.
         return (0...(frames.keys.max() ?? 0)).map { index in
-            RenderRatePoint(seconds: Double(index + 1) * width, fps: Double(frames[index] ?? 0) / width)
+            RenderRatePoint(seconds: Double(index + 1) * width, fps: (frames[index] ?? 0) / width)
         }
     }
 }
