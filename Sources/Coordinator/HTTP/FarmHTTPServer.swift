@@ -23,12 +23,10 @@ public final class FarmHTTPServer: @unchecked Sendable {
     public init(
         database: String, host: String, port: Int, mediaRoot: URL?, dataDirectory: URL?, logger: Logger
     ) throws {
-        let store = StorePool(database: database)
-        let router = Router()
         let events = FarmEvents(database: database)
         self.events = events
-        APIRoutes.add(
-            to: router, store: store, submissions: SubmitRoute(mediaRoot: mediaRoot), events: events,
+        let router = APIRoutes.router(
+            store: StorePool(database: database), submissions: SubmitRoute(mediaRoot: mediaRoot), events: events,
             dataDirectory: dataDirectory)
         let bound = Locked<Result<Int, Error>?>(nil)
         let listening = DispatchSemaphore(value: 0)

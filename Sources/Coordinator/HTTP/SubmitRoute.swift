@@ -25,9 +25,8 @@ struct SubmitRoute: Sendable {
             throw APIError(
                 .conflict, "this farm takes no submissions over HTTP: start farm serve with --media-root DIR")
         }
-        let buffer = try await request.body.collect(upTo: 16 << 20)
-        let bytes = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
-        let fields = try Self.fields(bytes)
+        let bytes = try await JSONBody.bytes(of: request, upTo: 16 << 20)
+        let fields = try Self.fields(try JSONBody.parse(bytes, of: request))
         // A connection for the output root's read and for the insert, none between: a token check
         // or a read never waits for this project's media to be probed.
         let outputRoot = try await store.run { try $0.outputRoot() }
@@ -54,12 +53,8 @@ struct SubmitRoute: Sendable {
     }
 
     /// The body's members; the project kept as the JSON it was written as (exact numbers).
-    static func fields(_ bytes: [UInt8]) throws -> Fields {
-        let body: JSONValue
-        do { body = try JSONParser.parse(bytes) } catch {
-            throw APIError(.badRequest, "the body is not JSON: \(error)")
-        }
-        guard case .object(let members) = body else { throw APIError(.badRequest, "the body must be a JSON object") }
+    static func fields(_ body: JSONValue) throws -> Fields {
+        guard case .object(let members) = body else { throw APIError.expected("an object", got: body, path: "") }
         func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         let timeline = member("timeline")
         guard let project = member("project") ?? timeline else {
