@@ -146,4 +146,67 @@ import Testing
             #expect(put.headers["allow"] == "GET, POST")
         }
     }
+
+    /// `POST /api/jobs`: each field's kind named as the decoder names it; `name` names the job
+    /// as the project file's name does for `farm submit`, checked first.
+    @Test func submissionsNameTheirFieldsAndTakeAName() throws {
+        try withTemporaryDirectory { dir in
+            let media = dir.appendingPathComponent("media")
+            try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+            let project = try String(contentsOf: FarmTests.seamProject(in: media), encoding: .utf8)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0", "--media-root", media.path])
+            let base = try HTTPAPITests.baseURL(of: farm)
+            let token = try farm.cli(["tokens", "create", "editor", "--role", "submit"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let output = dir.appendingPathComponent("out.mov").path
+            func submit(_ fields: String) throws -> Answer {
+                try Self.send("POST", "\(base)/api/jobs", token: token, body: #"{"project": \#(project), \#(fields)}"#)
+            }
+            let refused: [(fields: String, answer: String)] = [
+                (#""output": 42"#, #"{"error":"expected a string, got 42","path":"output"}"#),
+                (#""output": "\#(output)", "name": 5"#, #"{"error":"expected a string, got 5","path":"name"}"#),
+                (#""output": "\#(output)", "name": """#, #"{"error":"must not be empty","path":"name"}"#),
+                (#""output": "\#(output)", "name": "  ""#, #"{"error":"must not be empty","path":"name"}"#),
+                (
+                    #""output": "\#(output)", "name": "cut\u0007 1""#,
+                    #"{"error":"must not hold control characters (U+0007)","path":"name"}"#
+                ),
+                (
+                    #""output": "\#(output)", "name": "\#(String(repeating: "é", count: 201))""#,
+                    #"{"error":"must be at most 200 characters (got 201)","path":"name"}"#
+                ),
+                (
+                    #""output": "\#(output)", "priority": "high""#,
+                    #"{"error":"expected an integer from -1000000 to 1000000, got a string","path":"priority"}"#
+                ),
+                (
+                    #""output": "\#(output)", "overwrite": 1"#,
+                    #"{"error":"expected true or false, got 1","path":"overwrite"}"#
+                ),
+                (
+                    #""output": "\#(output)", "notify": []"#,
+                    #"{"error":"expected a string, got an array","path":"notify"}"#
+                ),
+            ]
+            for (fields, answer) in refused {
+                let refusal = try submit(fields)
+                #expect(refusal.status == 400 && refusal.body == answer, "\(fields): \(refusal.body)")
+            }
+            let notObject = try Self.send("POST", "\(base)/api/jobs", token: token, body: "[]")
+            #expect(notObject.body == #"{"error":"expected an object as the body, got an array"}"#)
+            #expect(try farm.store.connection.query("SELECT id FROM jobs").isEmpty)
+
+            // Named as asked, and where the CLI keeps a job's name: `farm status` shows it.
+            let named = try submit(#""output": "\#(output)", "name": "Trailer – v2""#)
+            #expect(named.status == 201, "\(named.body)")
+            let job = try JSONDecoder().decode(JobStatus.self, from: Data(named.body.utf8))
+            #expect(job.name == "Trailer – v2")
+            #expect(try farm.json([JobStatus].self, ["status"]).map(\.name) == ["Trailer – v2"])
+            // Without a name, the project file's as before: `project`.
+            let unnamed = try submit(#""output": "\#(dir.appendingPathComponent("out-2.mov").path)""#)
+            #expect(try JSONDecoder().decode(JobStatus.self, from: Data(unnamed.body.utf8)).name == "project")
+        }
+    }
 }
