@@ -68,6 +68,16 @@ public final class FarmHTTPServer: @unchecked Sendable {
         }
     }
 
+    /// The calls the server answers, as its router holds them: `GET /api/jobs/{id}`, one a
+    /// line, sorted. ops/check-routes.py compares them with docs/openapi.yaml.
+    public static var routes: [String] {
+        // Neither the pool nor the events connect before a call: nothing here touches a database.
+        let router = APIRoutes.router(
+            store: StorePool(database: ""), submissions: SubmitRoute(mediaRoot: nil),
+            events: FarmEvents(database: ""), dataDirectory: nil)
+        return router.routes.map { "\($0.method) \($0.path)" }.sorted()
+    }
+
     /// Stops serving and waits for it.
     public func stop() {
         // Event streams end first: a page's open stream would hold the server's shutdown.
