@@ -17,6 +17,8 @@ bash ops/setup-tests.sh && bash ops/lint.sh && python3 ops/check-documented.py &
     .build/otio-venv/bin/python3 ops/check-deploy.py || checks=$?
 wait "$build"
 ((checks == 0)) || exit "$checks"
+# docs/openapi.yaml lists exactly the routes the built server registers (`farm http-routes`).
+python3 ops/check-routes.py
 
 # Standard input is /dev/null, never closed: CI runners may start us without one, and a closed
 # descriptor 0 is then handed to the first pipe a test opens.

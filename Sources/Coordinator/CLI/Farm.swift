@@ -43,7 +43,7 @@ struct Farm: ParsableCommand {
             Logs.self,
             Cancel.self,
             Pause.self, Resume.self, Priority.self, Retry.self, Keys.self, Probe.self, VerifySegments.self,
-            ProbeMedia.self,
+            ProbeMedia.self, HTTPRoutes.self,
         ]
     )
 

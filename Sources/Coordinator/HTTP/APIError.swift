@@ -12,6 +12,8 @@ struct APIError: Error, HTTPResponseError {
     var path: String?
     /// Every problem, when there are several (a project's): `[{"path": …, "error": …}]`.
     var problems: [(path: String?, message: String)] = []
+    /// Headers beside the body's type (a 405's `Allow`).
+    var extraHeaders: HTTPFields = [:]
 
     init(_ status: HTTPResponse.Status, _ message: String, path: String? = nil) {
         self.status = status
@@ -19,13 +21,19 @@ struct APIError: Error, HTTPResponseError {
         self.path = path
     }
 
-    var headers: HTTPFields { [.contentType: "application/json"] }
+    var headers: HTTPFields {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        headers.append(contentsOf: extraHeaders)
+        return headers
+    }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Body(
             error: message, path: path,
             problems: problems.isEmpty ? nil : problems.map { Body.Problem(error: $0.message, path: $0.path) })
-        return try JSONBody.response(body, status: status)
+        var response = try JSONBody.response(body, status: status)
+        response.headers.append(contentsOf: extraHeaders)
+        return response
     }
 
     private struct Body: Encodable {
@@ -56,37 +64,6 @@ struct APIError: Error, HTTPResponseError {
             case .conflict: return APIError(.conflict, error.description)
             }
         default: return APIError(.internalServerError, "\(error)")
-        }
-    }
-}
-
-/// JSON bodies in and out.
-enum JSONBody {
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(value)
-        return Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// The request's body decoded as `T` (`ifEmpty` for no body, when given); a 400 naming
-    /// what is wrong otherwise.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, ifEmpty: T? = nil) async throws -> T {
-        let buffer = try await request.body.collect(upTo: 1 << 20)
-        let bytes = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
-        if bytes.isEmpty, let ifEmpty { return ifEmpty }
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw APIError(.badRequest, "is required", path: key.stringValue)
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw APIError(
-                .badRequest, context.debugDescription,
-                path: context.codingPath.map(\.stringValue).joined(separator: "."))
-        } catch {
-            throw APIError(.badRequest, "the body is not the JSON this call takes: \(error)")
         }
     }
 }

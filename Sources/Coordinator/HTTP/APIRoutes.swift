@@ -8,7 +8,19 @@ import Hummingbird
 /// with the same effect in the database. Paths are under /api; only /healthz answers without a
 /// token.
 enum APIRoutes {
-    static func add(
+    /// Every route, each error answered in the API's JSON shape (`JSONErrors`), as is a request
+    /// no route takes (`UnknownRoute`).
+    static func router(
+        store: StorePool, submissions: SubmitRoute, events: FarmEvents, dataDirectory: URL?
+    ) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: JSONErrors())
+        add(to: router, store: store, submissions: submissions, events: events, dataDirectory: dataDirectory)
+        router.add(middleware: UnknownRoute(routes: router.routes.map { .init(method: $0.method, path: $0.path) }))
+        return router
+    }
+
+    private static func add(
         to router: Router<BasicRequestContext>, store: StorePool, submissions: SubmitRoute, events: FarmEvents,
         dataDirectory: URL?
     ) {
@@ -33,19 +45,17 @@ enum APIRoutes {
 
     private static func addReads(to api: RouterGroup<BasicRequestContext>, store: StorePool) {
         api.get("jobs") { request, _ in
-            let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 50
-            guard (1...1000).contains(limit) else { throw APIError(.badRequest, "from 1 to 1000", path: "limit") }
+            let limit = try request.integerQuery("limit", in: 1...1000) ?? 50
             return try await answer(store) { try $0.jobStatuses(limit: limit) }
         }
         api.get("jobs/:id") { request, context in
             let id = try jobID(context)
-            let all = request.uri.queryParameters.get("all") == "true"
+            let all = try request.flagQuery("all")
             return try await answer(store) { try $0.jobDetail(id, everyChunk: all) }
         }
         api.get("jobs/:id/attempts") { request, context in
             let id = try jobID(context)
-            let chunk = request.uri.queryParameters.get("chunk", as: Int.self)
-            if let chunk { try checkChunk(chunk) }
+            let chunk = try request.integerQuery("chunk", in: 0...Int(Int32.max))
             let kindText = request.uri.queryParameters.get("kind") ?? "video"
             guard let kind = ChunkKind(rawValue: kindText) else {
                 throw APIError(.badRequest, "video or audio", path: "kind")

@@ -23,12 +23,10 @@ public final class FarmHTTPServer: @unchecked Sendable {
     public init(
         database: String, host: String, port: Int, mediaRoot: URL?, dataDirectory: URL?, logger: Logger
     ) throws {
-        let store = StorePool(database: database)
-        let router = Router()
         let events = FarmEvents(database: database)
         self.events = events
-        APIRoutes.add(
-            to: router, store: store, submissions: SubmitRoute(mediaRoot: mediaRoot), events: events,
+        let router = APIRoutes.router(
+            store: StorePool(database: database), submissions: SubmitRoute(mediaRoot: mediaRoot), events: events,
             dataDirectory: dataDirectory)
         let bound = Locked<Result<Int, Error>?>(nil)
         let listening = DispatchSemaphore(value: 0)
@@ -68,6 +66,16 @@ public final class FarmHTTPServer: @unchecked Sendable {
         case .failure(let error):
             throw FarmHTTPError(description: "the HTTP API cannot listen on \(host):\(port): \(error)")
         }
+    }
+
+    /// The calls the server answers, as its router holds them: `GET /api/jobs/{id}`, one a
+    /// line, sorted. ops/check-routes.py compares them with docs/openapi.yaml.
+    public static var routes: [String] {
+        // Neither the pool nor the events connect before a call: nothing here touches a database.
+        let router = APIRoutes.router(
+            store: StorePool(database: ""), submissions: SubmitRoute(mediaRoot: nil),
+            events: FarmEvents(database: ""), dataDirectory: nil)
+        return router.routes.map { "\($0.method) \($0.path)" }.sorted()
     }
 
     /// Stops serving and waits for it.

@@ -41,6 +41,7 @@ enum SubmissionCheck {
         var submission = try JobSubmission(
             loaded: loaded, file: file, mediaRoot: mediaRoot, output: check.url, container: container,
             chunkSize: .seconds(Rational(2)), priority: fields.priority, text: projectText)
+        if let name = fields.name { submission.name = name }
         submission.notifyURL = fields.notify
         submission.useCache = !fields.noCache
         return submission

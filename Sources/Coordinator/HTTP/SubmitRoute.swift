@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 
 /// `POST /api/jobs`: `farm submit` over HTTP. The body is `{"project": {…}, "output": "/abs/out.mp4",
-/// "priority": 0, "overwrite": false, "notify": "https://…"}`, or `"timeline"` with an
+/// "name": "trailer", "priority": 0, "overwrite": false, "notify": "https://…"}`, or `"timeline"` with an
 /// OpenTimelineIO document in place of `"project"` (imported as `farm import` does). The project is
 /// checked against its media exactly as the command line checks it, with its assets found in and
 /// confined to `farm serve --media-root` and its output to `--output-root`. Problems answer 400,
@@ -25,9 +25,8 @@ struct SubmitRoute: Sendable {
             throw APIError(
                 .conflict, "this farm takes no submissions over HTTP: start farm serve with --media-root DIR")
         }
-        let buffer = try await request.body.collect(upTo: 16 << 20)
-        let bytes = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? []
-        let fields = try Self.fields(bytes)
+        let bytes = try await JSONBody.bytes(of: request, upTo: 16 << 20)
+        let fields = try Self.fields(try JSONBody.parse(bytes, of: request))
         // A connection for the output root's read and for the insert, none between: a token check
         // or a read never waits for this project's media to be probed.
         let outputRoot = try await store.run { try $0.outputRoot() }
@@ -47,6 +46,8 @@ struct SubmitRoute: Sendable {
         var project: String
         var isTimeline = false
         var output: String
+        /// The job's name; nil: named as `farm submit` names it, after the project file.
+        var name: String?
         var priority: Int
         var overwrite: Bool
         var notify: String?
@@ -54,12 +55,8 @@ struct SubmitRoute: Sendable {
     }
 
     /// The body's members; the project kept as the JSON it was written as (exact numbers).
-    static func fields(_ bytes: [UInt8]) throws -> Fields {
-        let body: JSONValue
-        do { body = try JSONParser.parse(bytes) } catch {
-            throw APIError(.badRequest, "the body is not JSON: \(error)")
-        }
-        guard case .object(let members) = body else { throw APIError(.badRequest, "the body must be a JSON object") }
+    static func fields(_ body: JSONValue) throws -> Fields {
+        guard case .object(let members) = body else { throw APIError.expected("an object", got: body, path: "") }
         func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         let timeline = member("timeline")
         guard let project = member("project") ?? timeline else {
@@ -69,42 +66,48 @@ struct SubmitRoute: Sendable {
             throw APIError(.badRequest, "give project or timeline, not both", path: "timeline")
         }
         guard case .object = project else {
-            throw APIError(
-                .badRequest, timeline == nil ? "must be a project object" : "must be an OpenTimelineIO object",
-                path: timeline == nil ? "project" : "timeline")
+            throw APIError.expected("an object", got: project, path: timeline == nil ? "project" : "timeline")
         }
-        guard case .string(let output)? = member("output") else {
+        /// A string member, nil when absent.
+        func string(_ key: String) throws -> String? {
+            guard let value = member(key) else { return nil }
+            guard case .string(let text) = value else { throw APIError.expected("a string", got: value, path: key) }
+            return text
+        }
+        guard let output = try string("output") else {
             throw APIError(.badRequest, "is required: the output file's absolute path", path: "output")
         }
         guard output.hasPrefix("/") else { throw APIError(.badRequest, "must be an absolute path", path: "output") }
+        let name = try string("name")
+        if let name, let problem = JobSubmission.nameProblem(name) {
+            throw APIError(.badRequest, problem, path: "name")
+        }
         var priority = 0
         if let value = member("priority") {
             guard case .number(let text) = value, let number = Int(text), abs(number) <= 1_000_000 else {
-                throw APIError(.badRequest, "must be an integer from -1000000 to 1000000", path: "priority")
+                throw APIError.expected("an integer from -1000000 to 1000000", got: value, path: "priority")
             }
             priority = number
         }
         /// A true-or-false member, false when absent.
         func flag(_ key: String) throws -> Bool {
             guard let value = member(key) else { return false }
-            guard case .bool(let flag) = value else { throw APIError(.badRequest, "must be true or false", path: key) }
+            guard case .bool(let flag) = value else { throw APIError.expected("true or false", got: value, path: key) }
             return flag
         }
         let overwrite = try flag("overwrite")
         let noCache = try flag("noCache")
-        var notify: String?
-        if let value = member("notify") {
-            guard case .string(let url) = value else { throw APIError(.badRequest, "must be a URL", path: "notify") }
-            if let problem = JobSubmission.notifyProblem(url) { throw APIError(.badRequest, problem, path: "notify") }
-            notify = url
+        let notify = try string("notify")
+        if let notify, let problem = JobSubmission.notifyProblem(notify) {
+            throw APIError(.badRequest, problem, path: "notify")
         }
-        let known: Set = ["project", "timeline", "output", "priority", "overwrite", "notify", "noCache"]
+        let known: Set = ["project", "timeline", "output", "name", "priority", "overwrite", "notify", "noCache"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw APIError(
                 .badRequest, "unknown key (allowed: \(known.sorted().joined(separator: ", ")))", path: unknown.key)
         }
         return Fields(
-            project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, priority: priority,
-            overwrite: overwrite, notify: notify, noCache: noCache)
+            project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, name: name,
+            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache)
     }
 }
