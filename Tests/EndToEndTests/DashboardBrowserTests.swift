@@ -7,14 +7,17 @@ import Testing
 
 /// The dashboard in a real browser (Debian's headless Chromium, driven by selenium from PyPI)
 /// during a real farm render: Tests/Scripts/dashboard_browser.py is the user at the page, this
-/// test is the farm around it. Its screenshots are kept in .build/test-artifacts/dashboard.
+/// test is the farm around it. While the job renders the page is read at 1280x800 and at a
+/// phone's 390x844 (no horizontal overflow, a live running-chunks table, buttons that match the
+/// job's state and the token's role, per-attempt log lines); its screenshots are kept in
+/// .build/test-artifacts/dashboard.
 @Suite struct DashboardBrowserTests {
     static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
     }
 
-    @Test func aUserWatchesARenderLogsInAndSeesTheCoordinatorGo() throws {
+    @Test func aUserWatchesARenderAtTwoSizesAndSeesTheCoordinatorGoAndComeBack() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir, width: 320, height: 180, seconds: 12)
             let farm = try TestFarm(directory: dir)
@@ -22,6 +25,8 @@ import Testing
             try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0"])
             let base = try HTTPAPITests.baseURL(of: farm)
             let token = try farm.cli(["tokens", "create", "browser", "--role", "operate"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let readToken = try farm.cli(["tokens", "create", "viewer", "--role", "read"]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             // 36 chunks of 10 frames: enough for the page to see them done one by one.
             let job = try farm.submit(
@@ -34,11 +39,13 @@ import Testing
                 OTIOOracleTests.python,
                 [
                     Self.repository.appendingPathComponent("Tests/Scripts/dashboard_browser.py").path,
-                    "--base", base, "--token", token, "--job", String(job), "--shots", shots.path,
+                    "--base", base, "--token", token, "--read-token", readToken, "--job", String(job),
+                    "--shots", shots.path,
                     "--handshake", handshake.path,
                 ])
             var workerStarted = false
             var coordinatorStopped = false
+            var coordinatorRestarted = false
             try farm.wait("the browser to finish", timeout: 400) {
                 let steps = Set((try? FileManager.default.contentsOfDirectory(atPath: handshake.path)) ?? [])
                 if steps.contains("start-workers") && !workerStarted {
@@ -49,6 +56,11 @@ import Testing
                 if steps.contains("stop-coordinator") && !coordinatorStopped {
                     farm.coordinator?.stop()
                     coordinatorStopped = true
+                }
+                if steps.contains("restart-coordinator") && !coordinatorRestarted {
+                    // On the address the page knows.
+                    try farm.startCoordinator(arguments: ["--http", String(base.dropFirst("http://".count))])
+                    coordinatorRestarted = true
                 }
                 return steps.contains("finished")
             }
@@ -64,8 +76,26 @@ import Testing
             #expect((seen["mapStatesSeen"] as? Int ?? 0) >= 3, "the map changed while the page was open: \(seen)")
             #expect(seen["doneAfter"] as? Int == chunks)
             #expect(seen["thumbnailWidth"] as? Int == 160)
+            // At both sizes, while the job rendered: the page fit its window, the running chunks
+            // changed, an operate token saw Pause (not Resume) and a chunk's log had lines.
+            for width in [1280, 390] {
+                let size = (seen["sizes"] as? [String: Any])?[String(width)] as? [String: Any] ?? [:]
+                #expect((size["pageWidth"] as? Int ?? .max) <= width, "\(width): \(size)")
+                #expect((size["workersPageWidth"] as? Int ?? .max) <= width, "\(width): \(size)")
+                #expect(size["jobState"] as? String == "running", "\(width): \(size)")
+                #expect(size["jobButtons"] as? [String] == ["cancel", "pause"], "\(width): \(size)")
+                #expect(
+                    size["runningBefore"] as? [String] != size["runningAfter"] as? [String], "\(width): \(size)")
+                #expect((size["logLines"] as? Int ?? 0) > 0, "\(width): \(size)")
+                #expect((size["historyRows"] as? Int ?? 0) > 0, "\(width): \(size)")
+            }
+            let readOnly = seen["readOnly"] as? [String: Any] ?? [:]
+            #expect(readOnly["jobState"] as? String == "running", "\(readOnly)")
+            #expect(readOnly["jobButtons"] as? [String] == [] && readOnly["workerButtons"] as? [String] == [])
+            #expect(seen["staleState"] as? String == "last known: done")
             let names = seen["screenshots"] as? [String] ?? []
-            #expect(names.count == 7, "\(names)")
+            #expect(names.count == 14, "\(names)")
+            #expect(names.contains("05-rendering-390.png") && names.contains("04-rendering-1280.png"), "\(names)")
             for name in names {
                 let data = try Data(contentsOf: shots.appendingPathComponent(name))
                 #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]) && data.count > 5_000, "\(name) is a picture")

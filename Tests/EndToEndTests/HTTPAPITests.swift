@@ -105,6 +105,11 @@ import Testing
                 try Self.call("GET", "\(base)/api/jobs", headers: ["Cookie: farm_session=\(cookie)"]).status
             }
             #expect(try reading(session) == 200)
+            // The page asks its session's role, to show only the buttons it may use.
+            let asked = try Self.call("GET", "\(base)/api/session", headers: ["Cookie: farm_session=\(session)"])
+            #expect(asked.status == 200 && asked.body == #"{"role":"operate"}"#, "\(asked.body)")
+            #expect(try Self.call("GET", "\(base)/api/session", token: read).body == #"{"role":"read"}"#)
+            #expect(try Self.call("GET", "\(base)/api/session").status == 401)
             // A live-update stream opened with the session ends once it is logged out (curl's
             // exit 0: the server closed it; 28 would be its own time limit).
             let stream = try RunningProgram(
@@ -160,6 +165,13 @@ import Testing
             }
             let resultBytes = results.compactMap { fileSize(folder.appendingPathComponent($0)) }.reduce(0, +)
             #expect(results.count == 5 && resultBytes > 0, "\(results)")
+            // A worker's history: its newest attempts over every job, each naming its job.
+            let history = try Self.call("GET", "\(base)/api/workers/w1/attempts?limit=3", token: read)
+            let attempts = try JSONDecoder().decode([AttemptStatus].self, from: Data(history.body.utf8))
+            #expect(
+                attempts.count == 3 && attempts.allSatisfy { $0.job == job && $0.worker == "w1" }, "\(history.body)")
+            #expect(try Self.call("GET", "\(base)/api/workers/nobody/attempts", token: read).status == 404)
+            #expect(try Self.call("GET", "\(base)/api/workers/w1/attempts?limit=0", token: read).status == 400)
             let workers = try Self.call("GET", "\(base)/api/workers", token: read)
             #expect(try JSONDecoder().decode([WorkerStatus].self, from: Data(workers.body.utf8)).map(\.id) == ["w1"])
             let pruned = try Self.call("POST", "\(base)/api/prune", token: operate, body: #"{"job": \#(job)}"#)

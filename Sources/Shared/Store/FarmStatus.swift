@@ -127,6 +127,9 @@ public struct AttemptStatus: Codable, Sendable, Equatable {
     /// The tail of what the worker logged for this attempt, its own lines and FFmpeg's
     /// (`farm logs JOB --chunk N`); absent in a job's whole list, and from workers older than 0.6.
     public var log: [String]? = nil
+    /// The job it rendered for: present in a worker's history (`workerAttempts`), where the
+    /// attempts come from many jobs; absent in a job's own list.
+    public var job: Int64? = nil
 }
 
 /// A job with its chunks and its latest errors: `farm status JOB` and each refresh of `farm watch`.

@@ -123,6 +123,26 @@ extension FarmStore {
         return try attempts(job: id)
     }
 
+    /// A worker's newest attempts, newest first, over every job: what the dashboard's worker
+    /// history shows. Bounded by `limit`, found through the attempts' index on the worker.
+    public func workerAttempts(worker id: String, limit: Int) throws -> [AttemptStatus] {
+        let rows = try connection.query(
+            """
+            SELECT c.job_id, \(Self.attemptColumns), NULL::text AS log
+            FROM attempts a JOIN chunks c ON c.id = a.chunk_id JOIN jobs j ON j.id = c.job_id
+            WHERE a.worker_id = $1
+            ORDER BY a.id DESC LIMIT $2
+            """, [id, String(limit)])
+        if rows.isEmpty, try connection.query("SELECT 1 FROM workers WHERE id = $1", [id]).isEmpty {
+            throw FarmControlError.noSuchWorker(id)
+        }
+        return try rows.map { row in
+            var attempt = try Self.attemptStatus(row)
+            attempt.job = try row.decode("job_id")
+            return attempt
+        }
+    }
+
     /// Workers by id, with what they hold and what they have done.
     public func workerStatuses() throws -> [WorkerStatus] {
         try connection.query(
@@ -171,27 +191,35 @@ extension FarmStore {
         // `condition` is one of this file's fixed fragments; its values go in as $3 and on.
         try connection.query(
             """
-            SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome,
-                   extract(epoch FROM a.started_at) AS started, extract(epoch FROM a.finished_at) AS finished,
-                   extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) AS seconds,
-                   CASE WHEN c.kind = 'video' THEN a.frames_done END AS frames_done, a.fps, a.samples_done,
-                   j.sample_rate, a.error, CASE WHEN \(withLogs) THEN a.log END AS log
+            SELECT \(Self.attemptColumns), CASE WHEN \(withLogs) THEN a.log END AS log
             FROM attempts a JOIN chunks c ON c.id = a.chunk_id JOIN jobs j ON j.id = c.job_id
             WHERE c.job_id = $1 AND \(condition)
             ORDER BY a.id \(newestFirst ? "DESC" : "") LIMIT $2
             """, [String(job), String(limit)] + parameters
-        ).map { row in
-            let samples: Int64? = try row.decode("samples_done")
-            return AttemptStatus(
-                chunk: try row.decode("idx"), kind: try row.decode("kind"), attempt: try row.decode("attempt"),
-                worker: try row.decode("worker_id"), outcome: try row.decode("outcome"),
-                startedAt: Self.timestamp(try row.decode("started", as: Double.self)) ?? "",
-                finishedAt: Self.timestamp(try row.decode("finished")), seconds: try row.decode("seconds"),
-                framesDone: try row.decode("frames_done"), fps: try row.decode("fps"), samplesDone: samples,
-                soundSeconds: try Self.seconds(of: samples, rate: row.decode("sample_rate")),
-                error: try row.decode("error"),
-                log: try row.decode("log", as: String?.self).map { $0.components(separatedBy: "\n") })
-        }
+        ).map(Self.attemptStatus)
+    }
+
+    /// What `attemptStatus` reads, from attempts `a`, chunks `c` and jobs `j`.
+    private static let attemptColumns = """
+        c.idx, c.kind, a.attempt, a.worker_id, a.outcome,
+        extract(epoch FROM a.started_at) AS started, extract(epoch FROM a.finished_at) AS finished,
+        extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at) AS seconds,
+        CASE WHEN c.kind = 'video' THEN a.frames_done END AS frames_done, a.fps, a.samples_done,
+        j.sample_rate, a.error
+        """
+
+    /// An attempt from `attemptColumns` and a `log` column (NULL when not asked for).
+    private static func attemptStatus(_ row: PostgresRow) throws -> AttemptStatus {
+        let samples: Int64? = try row.decode("samples_done")
+        let log: String? = try row.decode("log")
+        return AttemptStatus(
+            chunk: try row.decode("idx"), kind: try row.decode("kind"), attempt: try row.decode("attempt"),
+            worker: try row.decode("worker_id"), outcome: try row.decode("outcome"),
+            startedAt: timestamp(try row.decode("started", as: Double.self)) ?? "",
+            finishedAt: timestamp(try row.decode("finished")), seconds: try row.decode("seconds"),
+            framesDone: try row.decode("frames_done"), fps: try row.decode("fps"), samplesDone: samples,
+            soundSeconds: try seconds(of: samples, rate: row.decode("sample_rate")),
+            error: try row.decode("error"), log: log.map { $0.components(separatedBy: "\n") })
     }
 
     /// Seconds of sound in `samples` at `rate`.

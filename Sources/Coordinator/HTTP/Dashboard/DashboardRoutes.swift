@@ -9,14 +9,23 @@ import Hummingbird
 /// the page asks for one), and the calls only it needs: a job's chunk map, its render rate over
 /// time, chunk thumbnails and a stream of server-sent events.
 enum DashboardRoutes {
-    /// `index.html`, `dashboard.js` and `dashboard.css` beside this file, put into the binary at
+    /// `index.html`, its scripts and `dashboard.css` beside this file, put into the binary at
     /// build time (`EmbeddedFiles`, made by the EmbedFiles plugin): the dashboard is wherever
     /// `farm` is, with no files to install and no CDN.
     static func addPages(to router: Router<BasicRequestContext>) {
         router.get("") { _, _ in page(EmbeddedFiles.indexHTML, type: "text/html; charset=utf-8") }
-        router.get("dashboard.js") { _, _ in page(EmbeddedFiles.dashboardJS, type: "text/javascript; charset=utf-8") }
         router.get("dashboard.css") { _, _ in page(EmbeddedFiles.dashboardCSS, type: "text/css; charset=utf-8") }
+        for (name, script) in scripts {
+            router.get(RouterPath(name)) { _, _ in page(script, type: "text/javascript; charset=utf-8") }
+        }
     }
+
+    /// The page's scripts by path, in the order index.html loads them: shared helpers first.
+    static let scripts: KeyValuePairs<String, String> = [
+        "dashboard.js": EmbeddedFiles.dashboardJS, "jobs-view.js": EmbeddedFiles.jobsViewJS,
+        "chunk-map.js": EmbeddedFiles.chunkMapJS, "rate-plot.js": EmbeddedFiles.ratePlotJS,
+        "job-view.js": EmbeddedFiles.jobViewJS, "workers-view.js": EmbeddedFiles.workersViewJS,
+    ]
 
     static func addAPI(
         to api: RouterGroup<BasicRequestContext>, store: StorePool, events: FarmEvents, dataDirectory: URL?

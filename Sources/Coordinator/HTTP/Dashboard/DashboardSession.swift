@@ -32,6 +32,12 @@ enum DashboardSession {
                 "\(cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(seconds)"
             return response
         }
+        // The page asks on load which role its cookie's session has, to show only the buttons
+        // that role may use.
+        router.get("api/session") { request, _ in
+            let role = try await TokenGate<BasicRequestContext>.role(of: request, store: store)
+            return try JSONBody.response(LoggedIn(role: role.rawValue))
+        }
         router.delete("api/session") { request, _ in
             try Self.refuseOtherPages(request)
             if let session = Self.session(inCookies: request.headers[values: .cookie]) {

@@ -1,0 +1,95 @@
+// A job's chunk map: a canvas cell per video chunk (in timeline order) and, after them, per
+// audio block, coloured by state, from GET /api/jobs/:id/chunks (ChunkMap.swift's compact shape).
+"use strict";
+
+const colors = { q: "--queued", r: "--running", d: "--done", f: "--failed", c: "--reused" };
+const stateNames = { q: "queued", r: "running", d: "done", f: "failed", c: "reused" };
+let chunkMap = null;
+
+function drawChunkMap(map) {
+  chunkMap = map;
+  const canvas = $("#chunk-map");
+  const all = map.video.states + map.audio.states;
+  const size = Math.max(4, Math.min(18, Math.floor(Math.sqrt(960 * 240 / Math.max(all.length, 1)))));
+  const columns = Math.floor(960 / size);
+  const videoRows = Math.ceil(map.video.states.length / columns);
+  const rows = videoRows + Math.ceil(map.audio.states.length / columns);
+  canvas.height = Math.max(rows, 1) * size;
+  canvas.dataset.cell = size;
+  canvas.dataset.columns = columns;
+  canvas.dataset.videoRows = videoRows;
+  const context = canvas.getContext("2d");
+  context.clearRect(0, 0, canvas.width, canvas.height);
+  // Five colours, looked up once rather than once a cell.
+  const style = getComputedStyle(document.documentElement);
+  const fills = Object.fromEntries(
+    Object.entries(colors).map(([letter, name]) => [letter, style.getPropertyValue(name)]));
+  const paint = (states, firstRow) => {
+    for (let i = 0; i < states.length; i++) {
+      context.fillStyle = fills[states[i]];
+      const x = (i % columns) * size, y = (firstRow + Math.floor(i / columns)) * size;
+      context.fillRect(x, y, size - 1, size - 1);
+    }
+  };
+  paint(map.video.states, 0);
+  paint(map.audio.states, videoRows);
+  const counts = { q: 0, r: 0, d: 0, f: 0, c: 0 };
+  for (const letter of all) counts[letter]++;
+  canvas.dataset.states = all;
+  canvas.dataset.done = counts.d + counts.c;
+  canvas.dataset.total = all.length;
+  const legend = $("#chunk-legend");
+  legend.textContent = "";
+  for (const letter of "qrdfc") {
+    const span = document.createElement("span");
+    span.innerHTML = "<i></i>";
+    span.querySelector("i").style.background = `var(${colors[letter]})`;
+    span.append(`${stateNames[letter]} ${counts[letter]}`);
+    legend.appendChild(span);
+  }
+}
+
+// The chunk under a point of the map: { kind, position } or null.
+function chunkAt(event) {
+  const canvas = $("#chunk-map");
+  if (!chunkMap) return null;
+  const rect = canvas.getBoundingClientRect();
+  const scale = canvas.width / rect.width;
+  const size = Number(canvas.dataset.cell), columns = Number(canvas.dataset.columns);
+  const column = Math.floor((event.clientX - rect.left) * scale / size);
+  const row = Math.floor((event.clientY - rect.top) * scale / size);
+  const videoRows = Number(canvas.dataset.videoRows);
+  const kind = row < videoRows ? "video" : "audio";
+  const position = (kind === "video" ? row : row - videoRows) * columns + column;
+  if (column >= columns || position < 0 || position >= chunkMap[kind].states.length) return null;
+  return { kind, position };
+}
+
+// A chunk's state letter in the map last drawn ("f" failed, ...), or "" if the map lacks it.
+const chunkLetter = (kind, index) => (chunkMap && chunkMap[kind].states[index]) || "";
+
+function describeChunk(found) {
+  const list = chunkMap[found.kind], i = found.position;
+  const worker = list.worker[i] >= 0 ? chunkMap.workers[list.worker[i]] : "no worker yet";
+  const seconds = list.seconds[i] >= 0 ? `, ${list.seconds[i].toFixed(1)} s` : "";
+  const what = found.kind === "video" ? `chunk ${i}, frames ${list.start[i]}–${list.end[i]}` : `audio block ${i}`;
+  return `${what}: ${stateNames[list.states[i]]}, ${worker}, attempt ${list.attempt[i]}${seconds}`;
+}
+
+// Hovering names a chunk; a click calls `open(kind, index)`.
+function startChunkMap(open) {
+  const canvas = $("#chunk-map"), tip = $("#chunk-tip");
+  canvas.addEventListener("mousemove", (event) => {
+    const found = chunkAt(event);
+    tip.hidden = !found;
+    if (!found) return;
+    text(tip, describeChunk(found));
+    tip.style.left = `${Math.min(event.clientX + 12, window.innerWidth - tip.offsetWidth - 4)}px`;
+    tip.style.top = `${event.clientY + 12}px`;
+  });
+  canvas.addEventListener("mouseleave", () => { tip.hidden = true; });
+  canvas.addEventListener("click", (event) => {
+    const found = chunkAt(event);
+    if (found) open(found.kind, found.position);
+  });
+}
