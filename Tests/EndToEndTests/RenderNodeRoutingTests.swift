@@ -120,6 +120,10 @@ import Testing
             #expect(attempts.first?.log?.contains { $0.hasSuffix("info rendering") } == true)
             // The worker's own log names the attempt as the command line does.
             #expect(farm.workers[0].output.contains("job \(job) audio block 0 attempt 1 failed: "))
+            let missing = try farm.cli(["logs", String(job), "--audio-block", "5"])
+            #expect(missing.status == 3)
+            #expect(
+                missing.stderr == "farm: job \(job) has no audio block 5 (farm status \(job) --all lists its blocks)\n")
             // A job's whole list carries no logs.
             #expect(try farm.json([AttemptStatus].self, ["logs", String(job)]).allSatisfy { $0.log == nil })
         }

@@ -17,6 +17,8 @@ final class AgentHarness {
     let renderer: StandInRenderer
     let renders = HeldRenders()
     let agent: WorkerAgent
+    /// What the agent logged, one line each, "LEVEL message".
+    let logged = Locked<[String]>([])
     private let folder: URL
 
     init(slots: Int = 1, resultBytes: Int = 2_500) throws {
@@ -31,7 +33,7 @@ final class AgentHarness {
         configuration.progressSeconds = 0.4
         agent = try WorkerAgent(
             configuration: configuration, socket: coordinator, renderer: renderer, clock: clock, threads: renders,
-            logger: Logger(label: "farm.worker.test") { _ in SwiftLogNoOpLogHandler() })
+            logger: Logger(label: "farm.worker.test") { [logged] _ in CapturedLog(lines: logged) })
     }
 
     deinit {
@@ -48,6 +50,12 @@ final class AgentHarness {
     func start() throws {
         agent.begin()
         try receive(.welcome)
+    }
+
+    /// Delivers raw frames (a peer of another protocol) and turns the loop once.
+    func receive(frames: [[UInt8]]) throws {
+        coordinator.deliver(frames: frames)
+        try agent.turn()
     }
 
     /// Delivers `message` and turns the loop once, so the agent handles it.
@@ -117,4 +125,23 @@ extension WireMessage {
 
     /// The wire's name of the message's type.
     var type: String { String(decoding: encoded()[1], as: UTF8.self) }
+}
+
+/// A log handler that keeps every line, for tests that read what the agent said.
+struct CapturedLog: LogHandler {
+    let lines: Locked<[String]>
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+        function: String, line: UInt
+    ) {
+        lines.withLock { $0.append("\(level) \(message)") }
+    }
 }

@@ -173,3 +173,29 @@ import Testing
         lines.map { String($0.drop { $0 == " " }.drop { $0 != " " }.dropFirst()) }
     }
 }
+
+/// A coordinator of another protocol version: the worker says once why they cannot work
+/// together, however often the coordinator sends.
+@Suite struct ProtocolMismatchTests {
+    @Test func aCoordinatorOfAnotherProtocolIsLoggedOnce() throws {
+        let farm = try AgentHarness()
+        try farm.start()
+        var frames = WireMessage.refused(Refusal(reason: "peer speaks \"farm/1\"")).encoded()
+        frames[0] = Array("farm/2".utf8)
+        try farm.receive(frames: frames)
+        try farm.receive(frames: frames)
+        let said = farm.logged.current.filter { $0.contains("cannot work with this worker") }
+        #expect(
+            said == [
+                #"error the coordinator cannot work with this worker: peer speaks "farm/2", this farm speaks "farm/1" "#
+                    + "(farm-worker --version)"
+            ])
+    }
+
+    @Test func aRefusalInThisProtocolIsLogged() throws {
+        let farm = try AgentHarness()
+        try farm.start()
+        try farm.receive(.refused(Refusal(reason: "upgrade one of them")))
+        #expect(farm.logged.current.contains("error the coordinator refused this worker: upgrade one of them"))
+    }
+}

@@ -22,6 +22,10 @@ final class ScriptedCoordinator: CoordinatorLink {
         inbox.append(message.encoded())
     }
 
+    func deliver(frames: [[UInt8]]) {
+        inbox.append(frames)
+    }
+
     func connect(_ endpoint: String) throws {
         endpoints.append(endpoint)
     }

@@ -60,7 +60,8 @@ struct APIError: Error, HTTPResponseError {
         case let error as APIError: return error
         case let error as FarmControlError:
             switch error {
-            case .noSuchJob, .noSuchWorker, .noSuchChunk: return APIError(.notFound, error.description)
+            case .noSuchJob, .noSuchWorker, .noSuchChunk, .noSuchAudioBlock:
+                return APIError(.notFound, error.description)
             case .conflict: return APIError(.conflict, error.description)
             }
         default: return APIError(.internalServerError, "\(error)")

@@ -115,7 +115,11 @@ extension FarmStore {
                     "SELECT 1 FROM chunks WHERE job_id = $1 AND kind = $3 AND idx = $2",
                     [String(id), String(chunk), kind.rawValue]
                 ).isEmpty
-            else { throw FarmControlError.noSuchChunk(job: id, index: chunk) }
+            else {
+                throw kind == .audio
+                    ? FarmControlError.noSuchAudioBlock(job: id, index: chunk)
+                    : FarmControlError.noSuchChunk(job: id, index: chunk)
+            }
             return try attempts(
                 job: id, where: "c.kind = $4 AND c.idx = $3", parameters: [String(chunk), kind.rawValue],
                 withLogs: true)

@@ -33,7 +33,7 @@ enum FarmExit {
         } catch let error as FarmControlError {
             printError(error.description)
             switch error {
-            case .noSuchJob, .noSuchWorker, .noSuchChunk: throw notFound
+            case .noSuchJob, .noSuchWorker, .noSuchChunk, .noSuchAudioBlock: throw notFound
             case .conflict: throw conflict
             }
         } catch let error as PostgresError {
