@@ -190,7 +190,8 @@ import Testing
             #expect(samples["farm_coordinator_up"] == 1)
             let workersCounted = samples.filter { $0.key.hasPrefix("farm_workers{") }.values.reduce(0, +)
             #expect(workersCounted == 1, "\(samples)")
-            #expect((samples[#"farm_worker_fps{worker="w1"}"#] ?? 0) > 0)
+            // A speed now, not a lifetime average: the job is done and w1 idle.
+            #expect(samples[#"farm_worker_fps{worker="w1"}"#] == 0)
             // The counters and histograms kept in the database, against what happened.
             // Each query's one column is named `total`.
             let sql = { (query: String) in try farm.store.connection.query(query)[0].decode("total", as: Double.self) }
@@ -305,7 +306,23 @@ import Testing
             #expect(both.status == 400 && both.body.contains("not both"), "\(both.body)")
             let badNotify = try post(#""timeline": \#(timeline("a.mp4")), "notify": "ftp://x""#)
             #expect(badNotify.status == 400 && badNotify.body.contains(#""path":"notify""#), "\(badNotify.body)")
+            // Pools: "requires" as farm submit --requires takes it, each tag checked by its path.
+            let tagsNotArray = try post(#""timeline": \#(timeline("a.mp4")), "requires": "4k""#)
+            #expect(tagsNotArray.status == 400)
+            #expect(tagsNotArray.body == #"{"error":"expected an array of tags, got a string","path":"requires"}"#)
+            let badTag = try post(#""timeline": \#(timeline("a.mp4")), "requires": ["4k", "site a"]"#)
+            #expect(badTag.status == 400)
+            #expect(
+                badTag.body
+                    == #"{"error":"may hold only a-z, 0-9, '.', '_' and '-'","path":"requires[1]"}"#)
             #expect(try farm.store.connection.query("SELECT id FROM jobs").isEmpty)
+            let pooled = try Self.call(
+                "POST", "\(base)/api/jobs", token: token,
+                body: #"{"timeline": \#(timeline("a.mp4")), "output": "\#(output)-pooled.mov", "requires": ["4K", "gpu"]}"#)
+            #expect(pooled.status == 201, "\(pooled.body)")
+            let pooledJob = try JSONDecoder().decode(JobStatus.self, from: Data(pooled.body.utf8))
+            #expect(pooledJob.requires == ["4k", "gpu"])
+            #expect(try farm.cli(["cancel", String(pooledJob.id)]).status == 0)
 
             let queued = try post(#""timeline": \#(timeline("a.mp4")), "notify": "http://127.0.0.1:9/hook""#)
             #expect(queued.status == 201, "\(queued.body)")

@@ -12,7 +12,14 @@ import Testing
     @Test func theOpenAPIFileListsExactlyTheServedRoutes() throws {
         let result = try run("/usr/bin/python3", [Self.script, "--farm", farmProgram])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "check-routes: docs/openapi.yaml and the server agree on 25 routes\n")
+        // As many routes as the file has operations (a method's key, four spaces in, under a path).
+        let yaml = try String(
+            contentsOf: Self.repository.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let operations = yaml.split(separator: "\n").filter { line in
+            ["get", "post", "put", "delete", "patch"].contains { line == "    \($0):" }
+        }.count
+        #expect(operations > 25)
+        #expect(result.stdout == "check-routes: docs/openapi.yaml and the server agree on \(operations) routes\n")
     }
 
     @Test func aRouteEitherSideLacksIsNamed() throws {

@@ -65,8 +65,7 @@ enum APIRoutes {
         api.get("workers") { _, _ in try await answer(store) { try $0.workerStatuses() } }
         api.get("workers/:id/attempts") { request, context in
             let worker = try context.parameters.require("id")
-            let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 20
-            guard (1...1000).contains(limit) else { throw APIError(.badRequest, "from 1 to 1000", path: "limit") }
+            let limit = try request.integerQuery("limit", in: 1...1000) ?? 20
             return try await answer(store) { try $0.workerAttempts(worker: worker, limit: limit) }
         }
         api.get("farm") { _, _ in

@@ -44,6 +44,7 @@ enum SubmissionCheck {
         if let name = fields.name { submission.name = name }
         submission.notifyURL = fields.notify
         submission.useCache = !fields.noCache
+        submission.requires = fields.requires
         return submission
     }
 

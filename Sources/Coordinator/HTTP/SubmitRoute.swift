@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 
 /// `POST /api/jobs`: `farm submit` over HTTP. The body is `{"project": {…}, "output": "/abs/out.mp4",
-/// "name": "trailer", "priority": 0, "overwrite": false, "notify": "https://…"}`, or `"timeline"` with an
+/// "name": "trailer", "priority": 0, "overwrite": false, "notify": "https://…", "requires": ["4k"]}`, or `"timeline"` with an
 /// OpenTimelineIO document in place of `"project"` (imported as `farm import` does). The project is
 /// checked against its media exactly as the command line checks it, with its assets found in and
 /// confined to `farm serve --media-root` and its output to `--output-root`. Problems answer 400,
@@ -52,6 +52,8 @@ struct SubmitRoute: Sendable {
         var overwrite: Bool
         var notify: String?
         var noCache = false
+        /// Tags a worker must have (`farm submit --requires`), checked (`PoolTags`).
+        var requires: [String] = []
     }
 
     /// The body's members; the project kept as the JSON it was written as (exact numbers).
@@ -101,13 +103,32 @@ struct SubmitRoute: Sendable {
         if let notify, let problem = JobSubmission.notifyProblem(notify) {
             throw APIError(.badRequest, problem, path: "notify")
         }
-        let known: Set = ["project", "timeline", "output", "name", "priority", "overwrite", "notify", "noCache"]
+        var requires: [String] = []
+        if let value = member("requires") {
+            guard case .array(let elements) = value else {
+                throw APIError.expected("an array of tags", got: value, path: "requires")
+            }
+            var tags: [String] = []
+            for (index, element) in elements.enumerated() {
+                guard case .string(let tag) = element else {
+                    throw APIError.expected("a tag (a string)", got: element, path: "requires[\(index)]")
+                }
+                if let problem = PoolTags.problem(in: tag.lowercased()) {
+                    throw APIError(.badRequest, problem, path: "requires[\(index)]")
+                }
+                tags.append(tag)
+            }
+            do { requires = try PoolTags.check(tags) } catch { throw APIError(.badRequest, "\(error)", path: "requires") }
+        }
+        let known: Set = [
+            "project", "timeline", "output", "name", "priority", "overwrite", "notify", "noCache", "requires",
+        ]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw APIError(
                 .badRequest, "unknown key (allowed: \(known.sorted().joined(separator: ", ")))", path: unknown.key)
         }
         return Fields(
             project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, name: name,
-            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache)
+            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache, requires: requires)
     }
 }
