@@ -316,9 +316,10 @@ import Testing
                 badTag.body
                     == #"{"error":"may hold only a-z, 0-9, '.', '_' and '-'","path":"requires[1]"}"#)
             #expect(try farm.store.connection.query("SELECT id FROM jobs").isEmpty)
+            let pooledOutput = output + "-pooled.mov"
             let pooled = try Self.call(
                 "POST", "\(base)/api/jobs", token: token,
-                body: #"{"timeline": \#(timeline("a.mp4")), "output": "\#(output)-pooled.mov", "requires": ["4K", "gpu"]}"#)
+                body: #"{"timeline": \#(timeline("a.mp4")), "output": "\#(pooledOutput)", "requires": ["4K", "gpu"]}"#)
             #expect(pooled.status == 201, "\(pooled.body)")
             let pooledJob = try JSONDecoder().decode(JobStatus.self, from: Data(pooled.body.utf8))
             #expect(pooledJob.requires == ["4k", "gpu"])

@@ -4,9 +4,9 @@ import Foundation
 import Hummingbird
 
 /// `POST /api/jobs`: `farm submit` over HTTP. The body is `{"project": {…}, "output": "/abs/out.mp4",
-/// "name": "trailer", "priority": 0, "overwrite": false, "notify": "https://…", "requires": ["4k"]}`, or `"timeline"` with an
-/// OpenTimelineIO document in place of `"project"` (imported as `farm import` does). The project is
-/// checked against its media exactly as the command line checks it, with its assets found in and
+/// "name": "trailer", "priority": 0, "overwrite": false, "notify": "https://…", "requires": ["4k"]}`,
+/// or `"timeline"` with an OpenTimelineIO document in place of `"project"` (imported as `farm import`
+/// does). The project is checked against its media exactly as the command line checks it, with its assets found in and
 /// confined to `farm serve --media-root` and its output to `--output-root`. Problems answer 400,
 /// one per line of the CLI.
 struct SubmitRoute: Sendable {
@@ -118,7 +118,9 @@ struct SubmitRoute: Sendable {
                 }
                 tags.append(tag)
             }
-            do { requires = try PoolTags.check(tags) } catch { throw APIError(.badRequest, "\(error)", path: "requires") }
+            do { requires = try PoolTags.check(tags) } catch {
+                throw APIError(.badRequest, "\(error)", path: "requires")
+            }
         }
         let known: Set = [
             "project", "timeline", "output", "name", "priority", "overwrite", "notify", "noCache", "requires",
