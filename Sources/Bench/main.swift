@@ -8,6 +8,7 @@ import Foundation
 //   farm-bench --audio PROJECT.json [THREADS] the whole sound in audio blocks against mixing alone
 //   farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS [RENDER_SECONDS]]]]]
 //                                             a coordinator against simulated workers (SchedulerBench)
+//   farm-bench --claims [UNTAKEABLE_JOBS]     claims past jobs no claimant may take, against none (ClaimBench)
 //   farm-bench --keys PROJECT.json [CHUNK_FRAMES]
 //                                             chunk keys against JSONEncoder-made ones (KeyBench)
 //   farm-bench --dynamic-range PROJECT.json [FRAMES]
@@ -33,6 +34,19 @@ if arguments.first == "--scheduler" {
     if given.count > 4 { options.renderSeconds = given[4] }
     do {
         try SchedulerBench.run(options)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.first == "--claims" {
+    guard arguments.count <= 2, let jobs = arguments.count == 2 ? Int(arguments[1]) : 200, jobs >= 0 else {
+        FileHandle.standardError.write(Data("usage: farm-bench --claims [UNTAKEABLE_JOBS]\n".utf8))
+        exit(64)
+    }
+    do {
+        try ClaimBench.run(untakeable: jobs)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))

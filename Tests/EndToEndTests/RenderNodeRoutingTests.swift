@@ -120,6 +120,12 @@ import Testing
             #expect(attempts.first?.log?.contains { $0.hasSuffix("info rendering") } == true)
             // The worker's own log names the attempt as the command line does.
             #expect(farm.workers[0].output.contains("job \(job) audio block 0 attempt 1 failed: "))
+            // An audio block that made nothing made no "0 frames".
+            #expect(!text.contains("0 frames"))
+            // Nothing will render the failed job's chunks: unfinished, not queued.
+            let status = try farm.cli(["status", String(job)]).stdout
+            #expect(status.contains("chunks    0 done · 3 unfinished · 3 total"), "\(status)")
+            #expect(status.contains("2 more are done or unfinished"), "\(status)")
             let missing = try farm.cli(["logs", String(job), "--audio-block", "5"])
             #expect(missing.status == 3)
             #expect(

@@ -32,6 +32,9 @@ extension Migrations {
             needs text[];
             job_kind text;
             allowed integer[];
+            claimant_tags text[];
+            claimant_kinds text[];
+            combos text[];
             w integer;
             got integer;
             claimed record;
@@ -42,26 +45,40 @@ extension Migrations {
                     remaining[w] := 0;
                 END IF;
             END LOOP;
+            -- Each claimant's tags (comma-joined: a tag holds no comma) and kind, read once; and
+            -- the few distinct pairs among them, so that a job none of them may take is passed
+            -- over at the cost of those pairs, not of the claimants.
+            SELECT array_agg(coalesce(array_to_string(x.tags, ','), '') ORDER BY r.position),
+                   array_agg(coalesce(x.node_kind, '') ORDER BY r.position)
+            INTO claimant_tags, claimant_kinds
+            FROM unnest(claimants) WITH ORDINALITY AS r(worker, position) LEFT JOIN workers x ON x.id = r.worker;
+            SELECT array_agg(DISTINCT p.tags || '|' || p.kind) INTO combos
+            FROM unnest(claimant_tags, claimant_kinds, remaining) AS p(tags, kind, want) WHERE p.want > 0;
             FOR job, needs, job_kind IN SELECT j.id, j.requires, j.node_kind FROM jobs j
                                     WHERE j.state IN ('queued', 'running') AND NOT j.paused
                                     ORDER BY j.priority DESC, j.id LOOP
                 EXIT WHEN coalesce((SELECT sum(r) FROM unnest(remaining) r), 0) = 0;
                 got := 0;
+                -- Nothing to hand out (every chunk rendering or done): through `chunks_queued`.
+                CONTINUE WHEN NOT EXISTS (SELECT 1 FROM chunks c WHERE c.job_id = job AND c.state = 'queued');
+                CONTINUE WHEN NOT EXISTS (
+                    SELECT 1 FROM unnest(combos) AS g(pair)
+                    WHERE string_to_array(split_part(g.pair, '|', 1), ',') @> needs
+                      AND (job_kind IS NULL OR split_part(g.pair, '|', 2) = job_kind));
                 -- A job that no worker has rendered yet takes the kind of its first claimant
                 -- whose tags cover its needs.
                 IF job_kind IS NULL THEN
-                    SELECT x.node_kind INTO job_kind
-                    FROM unnest(claimants, remaining) WITH ORDINALITY AS r(worker, want, position)
-                    JOIN workers x ON x.id = r.worker
-                    WHERE r.want > 0 AND x.tags @> needs ORDER BY r.position LIMIT 1;
+                    SELECT t.kind INTO job_kind
+                    FROM unnest(claimant_tags, claimant_kinds, remaining)
+                         WITH ORDINALITY AS t(tags, kind, want, position)
+                    WHERE t.want > 0 AND string_to_array(t.tags, ',') @> needs ORDER BY t.position LIMIT 1;
                 END IF;
                 -- What each claimant may take of this job: nothing unless its tags cover the
                 -- job's and it is the job's kind.
-                SELECT array_agg(CASE WHEN x.tags @> needs AND x.node_kind = job_kind THEN r.want ELSE 0 END
-                                 ORDER BY r.position)
+                SELECT array_agg(CASE WHEN string_to_array(t.tags, ',') @> needs AND t.kind = job_kind
+                                      THEN t.want ELSE 0 END ORDER BY t.position)
                 INTO allowed
-                FROM unnest(claimants, remaining) WITH ORDINALITY AS r(worker, want, position)
-                LEFT JOIN workers x ON x.id = r.worker;
+                FROM unnest(claimant_tags, claimant_kinds, remaining) WITH ORDINALITY AS t(tags, kind, want, position);
                 CONTINUE WHEN coalesce((SELECT sum(a) FROM unnest(allowed) a), 0) = 0;
                 IF NOT EXISTS (SELECT 1 FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                                WHERE a.worker_id = ANY (claimants) AND a.outcome IN ('failed', 'lost')

@@ -111,7 +111,8 @@ struct Status: ParsableCommand {
         let unlisted = job.chunks.total - detail.chunks.count
         if unlisted > 0 {
             lines.append(
-                "  listed    the chunks rendering or failed; \(unlisted) more are done or queued "
+                "  listed    the chunks rendering or failed; \(unlisted) more are done or "
+                    + (job.chunks.unfinished > 0 ? "unfinished " : "queued ")
                     + "(farm status \(job.id) --all lists every chunk)")
         }
         var table = TextTable(

@@ -42,6 +42,8 @@ enum StatusText {
     /// What an attempt made, in its unit: "60 frames" or "10.0 s of sound".
     static func made(_ attempt: AttemptStatus) -> String {
         if let sound = attempt.soundSeconds { return String(format: "%.1f s of sound", sound) }
+        // An audio block that made nothing made no sound, not "0 frames".
+        if attempt.kind == .audio { return "-" }
         return Format.count(Int(attempt.framesDone ?? 0), "frame")
     }
 
