@@ -335,6 +335,10 @@ def coordinator_away_and_back(driver, args, shots, handshake, seen):
     # The coordinator stops: the page says so, and shows what it knew as no longer live.
     open_job(driver, args)
     wait(driver, "the job page", lambda d: job_state(d) == "done")
+    # The finished job's segments are counted in the header as soon as it is done.
+    wait(driver, "the header's segments", lambda d: (lambda t: t.endswith(" in 1 job")
+         and not t.startswith("segments 0 B"))(d.find_element(By.ID, "farm-summary").text), timeout=10)
+    seen["segmentsHeader"] = driver.find_element(By.ID, "farm-summary").text
     (handshake / "stop-coordinator").touch()
     banner = wait(driver, "the coordinator-down banner", lambda d: visible(d, "#banner"), timeout=60)
     wait(driver, "the stale page", lambda d: "stale" in d.find_element(By.TAG_NAME, "body").get_attribute("class"))

@@ -133,7 +133,8 @@ function controlButton(label, action, onClick) {
 
 async function renderFarm() {
   const farm = await api("GET", "/api/farm");
-  text($("#farm-summary"), `segments ${bytes(farm.segmentBytes)} in ${farm.jobsWithSegments} jobs`);
+  const jobs = farm.jobsWithSegments === 1 ? "1 job" : `${farm.jobsWithSegments} jobs`;
+  text($("#farm-summary"), `segments ${bytes(farm.segmentBytes)} in ${jobs}`);
   serverReached();
   setBanner(farm.coordinatorServing ? null : farm.warning || "no coordinator is serving this farm");
 }
