@@ -10,6 +10,7 @@ import Testing
         var id: String
         var slots: Int
         var state: String
+        var tags: [String]?
     }
 
     /// The environment without any FARM_ variable of the test runner's own.
@@ -37,6 +38,9 @@ import Testing
                     "FARM_KEY": keys.appendingPathComponent("node7.key").path,
                     "FARM_COORDINATOR_KEY": keys.appendingPathComponent("coordinator.pub").path,
                     "FARM_SCRATCH": dir.appendingPathComponent("scratch").path, "FARM_UPLOAD_LIMIT": "500M",
+                    "FARM_TAGS": "site-a, 4K",
+                    // At or above this CPU's level, a cap changes nothing: the job's output equals --local.
+                    "FARM_X264_LEVEL": "AVX2",
                     // Empty counts as unset, as a commented-out line in an env file leaves it.
                     "FARM_STRAY": "",
                 ]))
@@ -51,6 +55,7 @@ import Testing
             #expect(try audioHash(joined) == audioHash(local))
             let node = try #require(try farm.json([Worker].self, ["workers"]).first { $0.id == "node7@rack2" })
             #expect(node.slots == 2)
+            #expect(node.tags == ["4k", "site-a"])
             #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("scratch").path))
         }
     }
@@ -67,6 +72,15 @@ import Testing
             let badSlots = try worker([], ["FARM_COORDINATOR": "tcp://127.0.0.1:9", "FARM_SLOTS": "two"])
             #expect(badSlots.status == 64)
             #expect(badSlots.stderr.contains("FARM_SLOTS must be a whole number (got two)"), "\(badSlots.stderr)")
+            let badTags = try worker([], ["FARM_COORDINATOR": "tcp://127.0.0.1:9", "FARM_TAGS": "4k,gpu!"])
+            #expect(badTags.status == 64)
+            #expect(badTags.stderr.contains(#"FARM_TAGS: tag "gpu!" may hold only a-z, 0-9, '.', '_' and '-'"#))
+            let badLevel = try worker([], ["FARM_COORDINATOR": "tcp://127.0.0.1:9", "FARM_X264_LEVEL": "AVX512"])
+            #expect(badLevel.status == 64)
+            #expect(
+                badLevel.stderr.contains(
+                    "FARM_X264_LEVEL must be one of MMX2, SSE2Fast, SSSE3, SSE4.2, AVX, "
+                        + "FMA3, BMI2, AVX2 (got AVX512)"))
             let badRate = try worker([], ["FARM_COORDINATOR": "tcp://127.0.0.1:9", "FARM_UPLOAD_LIMIT": "fast"])
             #expect(badRate.status == 64)
             #expect(badRate.stderr.contains("FARM_UPLOAD_LIMIT must be a rate such as 20M (got fast)"))

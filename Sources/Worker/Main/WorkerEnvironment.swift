@@ -1,5 +1,6 @@
 import ArgumentParser
 import FarmCore
+import FarmMedia
 
 /// The worker's options from the environment (`FARM_*`), for those not given as flags: a
 /// service manager's env file then configures a worker without a command line to edit, and a
@@ -20,8 +21,17 @@ extension WorkerCommand {
         key = key ?? value("FARM_KEY")
         coordinatorKey = coordinatorKey ?? value("FARM_COORDINATOR_KEY")
         scratch = scratch ?? value("FARM_SCRATCH")
-        tags = tags ?? value("FARM_TAGS")
-        x264Level = x264Level ?? value("FARM_X264_LEVEL")
+        if tags == nil, let text = value("FARM_TAGS") {
+            do { _ = try PoolTags.parse(text) } catch { throw ValidationError("FARM_TAGS: \(error)") }
+            tags = text
+        }
+        if x264Level == nil, let level = value("FARM_X264_LEVEL") {
+            guard X264InstructionSet.levelNames.contains(level) else {
+                let levels = X264InstructionSet.levelNames.joined(separator: ", ")
+                throw ValidationError("FARM_X264_LEVEL must be one of \(levels) (got \(level))")
+            }
+            x264Level = level
+        }
         if uploadLimit == nil, let text = value("FARM_UPLOAD_LIMIT") {
             guard let rate = ByteRate(text) else {
                 throw ValidationError("FARM_UPLOAD_LIMIT must be a rate such as 20M (got \(text))")
