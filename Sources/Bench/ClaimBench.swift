@@ -61,9 +61,4 @@ enum ClaimBench {
     static func format(_ sorted: [Double]) -> String {
         String(format: "%6.2f ms, %6.2f ms", sorted[sorted.count / 2], sorted.last ?? 0)
     }
-
-    struct BenchError: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
 }

@@ -15,10 +15,7 @@ final class JoinScheduler {
     private var joining: Set<Int64> = []
     /// Joins that ended: the job, the failure if any, the seconds the join took, and the cached
     /// segments found missing or damaged before it (then there was no join).
-    private let results = Locked<
-        [(job: Int64, error: String?, seconds: Double, damaged: [CachedSegment], bytes: Int64)]
-    >(
-        [])
+    private let results = Locked<[JoinResult]>([])
 
     init(store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?) {
         self.outputRoot = outputRoot
@@ -75,7 +72,7 @@ final class JoinScheduler {
                 let started = clock.now
                 let damaged = Self.take(cached, from: cache, into: folder)
                 guard damaged.isEmpty else {
-                    results.withLock { $0.append((job.id, nil, 0, damaged, 0)) }
+                    results.withLock { $0.append(JoinResult(job: job.id, damaged: damaged)) }
                     return
                 }
                 var error: String?
@@ -91,7 +88,9 @@ final class JoinScheduler {
                 // Measured here, off the loop: operators see what a finished job keeps at once,
                 // not at the retention pass's next round.
                 let bytes = SegmentRetention.size(of: folder.url)
-                results.withLock { $0.append((job.id, error, seconds, [], bytes)) }
+                results.withLock {
+                    $0.append(JoinResult(job: job.id, error: error, seconds: seconds, segmentBytes: bytes))
+                }
             }
             thread.start()
         }
@@ -133,7 +132,8 @@ final class JoinScheduler {
             defer { results.removeAll() }
             return results
         }
-        for (index, (job, error, seconds, damaged, bytes)) in finished.enumerated() {
+        for (index, result) in finished.enumerated() {
+            let (job, error, damaged) = (result.job, result.error, result.damaged)
             if !damaged.isEmpty {
                 // Rendered again, never joined: forgotten by the cache, queued with fresh tries.
                 logger.warning(
@@ -146,7 +146,7 @@ final class JoinScheduler {
             let recorded: Bool
             do {
                 recorded = try store.finish(
-                    job: job, error: error, segmentBytes: removeSegmentsWhenDone || !damaged.isEmpty ? nil : bytes)
+                    job: job, error: error, segmentBytes: removeSegmentsWhenDone ? nil : result.segmentBytes)
             } catch {
                 // The database went away: record these joins' ends once it is back.
                 let unfinished = finished[index...]
@@ -166,10 +166,20 @@ final class JoinScheduler {
             if let error {
                 logger.error("job \(job) failed: \(error)")
             } else {
-                try? store.observe(.joinSeconds, seconds)
+                try? store.observe(.joinSeconds, result.seconds)
                 logger.info("job \(job) done")
                 if removeSegmentsWhenDone { folder(job).remove() }
             }
         }
     }
+}
+
+/// How a join ended: its failure if any, the seconds it took and the bytes the job's folder
+/// held after it; or the cached segments it found missing or damaged (then it did not join).
+private struct JoinResult: Sendable {
+    var job: Int64
+    var error: String?
+    var seconds: Double = 0
+    var segmentBytes: Int64?
+    var damaged: [CachedSegment] = []
 }

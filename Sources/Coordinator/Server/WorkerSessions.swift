@@ -166,8 +166,7 @@ final class WorkerSessions {
         }
         for claimed in try store.claim(requests, leaseSeconds: leaseSeconds) {
             guard let route = sessions[claimed.worker]?.route else { continue }
-            hold(claimed.key, worker: claimed.worker)
-            labels[claimed.key] = claimed.work.label(job: claimed.job, attempt: claimed.key.attempt)
+            hold(claimed)
             // The claim marked it rendering in the database.
             sessions[claimed.worker]?.recorded?.rendering = true
             outbox.send(.assign(Assignment(claimed)), to: route)
@@ -186,13 +185,12 @@ final class WorkerSessions {
     func resendLostClaims() throws {
         for claimed in try store.leased(to: sessions.keys.sorted()) where holders[claimed.key] == nil {
             guard let route = sessions[claimed.worker]?.route else { continue }
-            labels[claimed.key] = claimed.work.label(job: claimed.job, attempt: claimed.key.attempt)
+            hold(claimed)
             logger.info(
                 """
                 sending \(label(claimed.key)) to \(claimed.worker) again: the database went away before the \
                 claim's answer
                 """)
-            hold(claimed.key, worker: claimed.worker)
             outbox.send(.assign(Assignment(claimed)), to: route)
         }
         reconsiderAll()
@@ -263,6 +261,12 @@ final class WorkerSessions {
     /// The worker's id for messages, or the route in hex if no session has it.
     func name(of route: [UInt8]) -> String {
         worker(at: route) ?? "connection " + route.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Holds a chunk the store leased, named for log lines as every tool names it.
+    private func hold(_ claimed: ClaimedChunk) {
+        hold(claimed.key, worker: claimed.worker)
+        labels[claimed.key] = claimed.work.label(job: claimed.job, attempt: claimed.key.attempt)
     }
 
     private func hold(_ key: AttemptKey, worker id: String) {

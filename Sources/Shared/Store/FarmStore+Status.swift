@@ -181,7 +181,7 @@ extension FarmStore {
                 current: holding, lastHeartbeat: Self.timestamp(try row.decode("last_seen", as: Double.self)) ?? "",
                 secondsSinceHeartbeat: try row.decode("silent"), chunksDone: try row.decode("chunks_done"),
                 averageFps: try row.decode("average_fps"), currentFps: try row.decode("current_fps"),
-                tags: try row.decode("tags", as: String.self).split(separator: ",").map(String.init),
+                tags: try Self.tagList(row, "tags"),
                 kind: try row.decode("node_kind"), kindSummary: try row.decode("node_summary"))
         }
     }
@@ -251,7 +251,7 @@ extension FarmStore {
         // The farm's trouble holds up every job still to finish.
         let warning = try state.isFinished ? nil : farmWarning(row, now: now)
         let segmentBytes: Int64? = try state.isFinished ? row.decode("segment_bytes") : nil
-        let requires = try row.decode("requires", as: String.self).split(separator: ",").map(String.init)
+        let requires = try tagList(row, "requires")
         var counts = ChunkCounts(
             queued: try row.decode("queued"), running: try row.decode("running"), done: try row.decode("done"),
             failed: try row.decode("failed"), total: try row.decode("total"))
@@ -290,6 +290,11 @@ extension FarmStore {
                 + "(farm workers lists them)"
         }
         return nil
+    }
+
+    /// A tag array read as `array_to_string(…, ',')`: tags hold no commas (`PoolTags`).
+    private static func tagList(_ row: PostgresRow, _ column: String) throws -> [String] {
+        try row.decode(column, as: String.self).split(separator: ",").map(String.init)
     }
 
     private static func coordinatorLiveness(_ row: PostgresRow, now: Double) throws -> CoordinatorLiveness {

@@ -121,13 +121,8 @@ struct WorkerCommand: ParsableCommand {
         }
         if threads < 0 { throw ValidationError("--threads must be >= 0 (got \(threads))") }
         if let problem = EndpointSyntax.problem(in: coordinator) { throw ValidationError("--coordinator \(problem)") }
-        if let tags {
-            do { _ = try PoolTags.parse(tags) } catch { throw ValidationError("--tags: \(error)") }
-        }
-        if let x264Level, !X264InstructionSet.levelNames.contains(x264Level) {
-            let levels = X264InstructionSet.levelNames.joined(separator: ", ")
-            throw ValidationError("--x264-level must be one of \(levels) (got \(x264Level))")
-        }
+        if let tags { try Self.checkTags(tags, from: "--tags") }
+        if let x264Level { try Self.checkLevel(x264Level, from: "--x264-level") }
         if (key == nil) != (coordinatorKey == nil) {
             throw ValidationError("--key and --coordinator-key go together: a farm with keys needs both")
         }
@@ -175,6 +170,21 @@ struct WorkerCommand: ParsableCommand {
         if let parent, !ParentLifetime.end(with: parent) { return }
         try agent.run()
         _ = signals
+    }
+}
+
+extension WorkerCommand {
+    /// `text` as tags (`PoolTags`), or the reason it is not, named after where it came from.
+    static func checkTags(_ text: String, from name: String) throws {
+        do { _ = try PoolTags.parse(text) } catch { throw ValidationError("\(name): \(error)") }
+    }
+
+    /// `level` as one of libx264's instruction-set levels, or the reason it is not.
+    static func checkLevel(_ level: String, from name: String) throws {
+        guard X264InstructionSet.levelNames.contains(level) else {
+            let levels = X264InstructionSet.levelNames.joined(separator: ", ")
+            throw ValidationError("\(name) must be one of \(levels) (got \(level))")
+        }
     }
 }
 

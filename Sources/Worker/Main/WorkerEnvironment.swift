@@ -1,6 +1,5 @@
 import ArgumentParser
 import FarmCore
-import FarmMedia
 
 /// The worker's options from the environment (`FARM_*`), for those not given as flags: a
 /// service manager's env file then configures a worker without a command line to edit, and a
@@ -22,14 +21,11 @@ extension WorkerCommand {
         coordinatorKey = coordinatorKey ?? value("FARM_COORDINATOR_KEY")
         scratch = scratch ?? value("FARM_SCRATCH")
         if tags == nil, let text = value("FARM_TAGS") {
-            do { _ = try PoolTags.parse(text) } catch { throw ValidationError("FARM_TAGS: \(error)") }
+            try Self.checkTags(text, from: "FARM_TAGS")
             tags = text
         }
         if x264Level == nil, let level = value("FARM_X264_LEVEL") {
-            guard X264InstructionSet.levelNames.contains(level) else {
-                let levels = X264InstructionSet.levelNames.joined(separator: ", ")
-                throw ValidationError("FARM_X264_LEVEL must be one of \(levels) (got \(level))")
-            }
+            try Self.checkLevel(level, from: "FARM_X264_LEVEL")
             x264Level = level
         }
         if uploadLimit == nil, let text = value("FARM_UPLOAD_LIMIT") {
