@@ -51,7 +51,10 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let work = assignment.work
         switch work {
         case .video(let chunk): url = try chunked.renderSegment(chunk, progress: progress)
-        case .audio(let block): url = try chunked.renderAudioBlock(block)
+        case .audio(let block):
+            chunked.programmeGain = assignment.programmeGain
+            url = try chunked.renderAudioBlock(block)
+        case .loudness(let block): url = try chunked.measureAudioBlock(block, trial: assignment.programmeGain)
         }
         // A reader that found another version fails the render, whatever FFmpeg made of it.
         if let changed = loaded.reads?.failure { throw changed }
@@ -59,7 +62,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let made: WorkMade =
             switch work {
             case .video(let chunk): .frames(chunk.frameCount, fps: Double(chunk.frameCount) / max(seconds, 0.001))
-            case .audio(let block): .samples(block.sampleCount)
+            case .audio(let block), .loudness(let block): .samples(block.sampleCount)
             }
         // Made after the speed is measured: a picture for people, not part of the render. A
         // chunk without one is still a good chunk.

@@ -82,6 +82,8 @@ struct TerminalJobDisplay: JobDisplay {
             let figures =
                 chunk.kind == .audio
                 ? "mixing \(StatusText.range(chunk))"
+                : chunk.kind == .loudness
+                ? "measuring \(StatusText.range(chunk))"
                 : framesDone == 0
                     ? (chunk.fps == nil ? "waiting to start" : "starting: the encoder has no frame out yet")
                     : "\(Format.bar(fraction, width: 12)) \(framesDone)/\(frames)  \(StatusText.fps(chunk.fps)) fps"

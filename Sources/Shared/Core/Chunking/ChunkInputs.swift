@@ -21,7 +21,7 @@ public struct ChunkInputs: Sendable {
     public init(project: Project, work: WorkItem) {
         switch work {
         case .video(let chunk): self = Self.of(project, [chunk])[0]
-        case .audio(let block): self = Self.of(project, [block])[0]
+        case .audio(let block), .loudness(let block): self = Self.of(project, [block])[0]
         }
     }
 

@@ -143,6 +143,8 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     public struct Audio: Sendable, Codable, Hashable {
         public var codec: AudioCodec
         public var bitrate: Int
+        /// Normalized to this loudness in two passes over the audio blocks (`LoudnessTarget`).
+        public var loudness: LoudnessTarget? = nil
     }
 
     public var container: Container
