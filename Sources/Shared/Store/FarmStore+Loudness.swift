@@ -101,3 +101,18 @@ enum JSONColumn {
 enum ProgrammeGainColumn {
     static func decode(_ text: String) throws -> ProgrammeGain { try JSONColumn.decode(text) }
 }
+
+extension FarmStore {
+    /// Keeps a job's QC report (`farm qc`).
+    public func recordQC(job: Int64, _ report: QCReport) throws {
+        try connection.query("UPDATE jobs SET qc = $2 WHERE id = $1", [String(job), try JSONColumn.encode(report)])
+    }
+
+    /// A job's QC report; nil before its join, or for a job joined before reports were kept.
+    public func qc(job: Int64) throws -> QCReport? {
+        guard let row = try connection.query("SELECT qc FROM jobs WHERE id = $1", [String(job)]).first,
+            let text: String = try row.decode("qc")
+        else { return nil }
+        return try JSONColumn.decode(text)
+    }
+}

@@ -62,22 +62,37 @@ public struct LoudnessTarget: Sendable, Codable, Hashable {
     }
 
     /// The first pass measures the plain mix. Its gain is final when the limiter provably
-    /// never acts (no sample's oversampled peak can reach the ceiling after the gain);
-    /// otherwise the limiter takes some loudness, so one more pass measures the sound through
-    /// it at that trial gain, and the gain is corrected by what that pass missed the target by.
+    /// never acts (no sample's oversampled peak can reach the ceiling after the gain).
+    /// Otherwise the limiter takes some loudness back, so the sound is measured through it at
+    /// a trial gain, and the gain is corrected by what the trial missed the target by (along
+    /// the slope between the last two trials: the limiter flattens it): at most
+    /// `limitedPasses` times, until a trial lands within 0.05 LU. The gain encoded is always
+    /// one whose result a pass measured.
     public func step(
         measured: ProgrammeLoudness, samplePeak: Double, trial: ProgrammeGain?, lossy: Bool
     ) -> Step {
         guard let trial else {
             let first = gain(for: measured, lossy: lossy)
             if first.gain * samplePeak * TruePeakMeter.bound <= first.ceiling { return .settle(first) }
-            return .measureAgain(trial: first)
+            return .measureAgain(trial: ProgrammeGain(gain: first.gain, ceiling: first.ceiling, pass: 1))
         }
-        guard let level = measured.integrated else { return .settle(trial) }
+        let settled = ProgrammeGain(gain: trial.gain, ceiling: trial.ceiling)
+        guard let level = measured.integrated else { return .settle(settled) }
         let missed = integrated - level
-        if abs(missed) <= 0.05 { return .settle(trial) }
-        return .settle(ProgrammeGain(gain: trial.gain * pow(10, missed / 20), ceiling: trial.ceiling))
+        if abs(missed) <= 0.05 || trial.pass >= Self.limitedPasses { return .settle(settled) }
+        let decibels = 20 * log10(trial.gain)
+        var slope = 1.0
+        if let previous = trial.previous, previous.count == 2, decibels != previous[0] {
+            slope = min(1, max(0.05, (level - previous[1]) / (decibels - previous[0])))
+        }
+        let next = decibels + max(-12, min(12, missed / slope))
+        return .measureAgain(
+            trial: ProgrammeGain(
+                gain: pow(10, next / 20), ceiling: trial.ceiling, pass: trial.pass + 1, previous: [decibels, level]))
     }
+
+    /// Passes through the limiter after the first, at most.
+    public static let limitedPasses = 4
 
     public static let lossyMargin = 1.0
     public static let pcmMargin = 0.2
@@ -114,9 +129,15 @@ public struct LoudnessTarget: Sendable, Codable, Hashable {
 public struct ProgrammeGain: Sendable, Codable, Hashable {
     public var gain: Double
     public var ceiling: Double
+    /// For a trial: which pass through the limiter it is (1 first), and the trial before it as
+    /// [gain in dB, the integrated loudness it measured].
+    public var pass: Int = 0
+    public var previous: [Double]?
 
-    public init(gain: Double, ceiling: Double) {
+    public init(gain: Double, ceiling: Double, pass: Int = 0, previous: [Double]? = nil) {
         self.gain = gain
         self.ceiling = ceiling
+        self.pass = pass
+        self.previous = previous
     }
 }
