@@ -18,8 +18,11 @@ import Testing
                 let output = dir.appendingPathComponent("w\(workers).mp4")
                 let farm = ["--database", database, "--data", dir.appendingPathComponent("farm-data").path]
                 try FarmTests.farm(
-                    ["render", project.path, "-o", output.path, "--workers", String(workers), "--chunk-seconds", "60",
-                     "--no-cache"] + farm)
+                    [
+                        "render", project.path, "-o", output.path, "--workers", String(workers), "--chunk-seconds",
+                        "60",
+                        "--no-cache",
+                    ] + farm)
                 outputs.append(output)
             }
             let local = dir.appendingPathComponent("local.mp4")
@@ -53,6 +56,48 @@ import Testing
                     """, [String(try row.decode("job_id", as: Int64.self))])
                 #expect(try passes[0].decode("passes", as: Int.self) == 2)
             }
+        }
+    }
+}
+
+extension LoudnessFarmTests {
+    /// A target no gain can reach under its ceiling (−5 LUFS at −1 dBTP with a kick drum):
+    /// the job fails naming the figure, its output kept aside; `farm qc` says why and exits 2.
+    @Test func aTargetThatMustBeMetFailsTheJobWithTheFigure() throws {
+        try withTemporaryDirectory { dir in
+            let target = """
+                {"standard": "ebu-r128", "integrated": -5, "truePeak": -1, "tolerance": 0.5, "failIfMissed": true}
+                """
+            let project = try TestProjects.loudnessProgramme(in: dir, minutes: 1, target: target)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            try farm.start(workers: ["w1"])
+            let output = dir.appendingPathComponent("out.mp4")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-seconds", "30"])
+            let record = try farm.finish(job)
+            #expect(record.state == .failed)
+            let error = try #require(record.error)
+            #expect(error.contains("the output misses its loudness target: integrated loudness"), "\(error)")
+            #expect(error.contains("misses the target -5.0 ± 0.5 LU (ebu-r128)"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.failed-qc.mp4").path))
+            let qc = try farm.cli(["qc", String(job)])
+            #expect(qc.status == 2, "\(qc.stderr)")
+            #expect(
+                qc.stdout.contains("target    ebu-r128: -5.0 LUFS ± 0.5 LU, true peak <= -1.0 dBTP: MISSED"),
+                "\(qc.stdout)")
+            let json = try farm.cli(["qc", String(job), "--json"])
+            #expect(json.status == 2)
+            let report = try JSONDecoder().decode(QCReport.self, from: Data(json.stdout.utf8))
+            let integrated = try #require(report.audio?.integrated)
+            // The oracle reads the file kept aside the same.
+            let reading = try Ebur128Reading.of(dir.appendingPathComponent("out.failed-qc.mp4"))
+            #expect(abs(integrated - reading.integrated) <= 0.1, "QC \(integrated), ebur128 \(reading)")
+            #expect(abs((report.audio?.truePeak ?? 0) - reading.truePeak) <= 0.1, "\(reading)")
+            #expect(report.video?.frames == 1500)
+            #expect(report.seams.broken.isEmpty && report.seams.checked > 0)
+            #expect(!report.meetsTarget)
         }
     }
 }

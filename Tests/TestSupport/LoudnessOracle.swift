@@ -12,15 +12,20 @@ public struct Ebur128Reading: Sendable, CustomStringConvertible {
     public static func of(_ file: URL) throws -> Ebur128Reading {
         let result = try run(
             "ffmpeg",
-            ["-hide_banner", "-nostdin", "-nostats", "-i", file.path, "-map", "0:a:0", "-af", "ebur128=peak=true",
-             "-f", "null", "-"])
+            [
+                "-hide_banner", "-nostdin", "-nostats", "-i", file.path, "-map", "0:a:0", "-af", "ebur128=peak=true",
+                "-f", "null", "-",
+            ])
         guard result.status == 0, let summary = result.stderr.range(of: "Summary:") else {
             throw TestError.failed("ffmpeg ebur128 on \(file.lastPathComponent): \(result.stderr.suffix(500))")
         }
         let text = result.stderr[summary.upperBound...]
         func figure(_ label: String) throws -> Double {
-            guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces)
-                .hasPrefix(label) }),
+            guard
+                let line = text.split(separator: "\n").first(where: {
+                    $0.trimmingCharacters(in: .whitespaces)
+                        .hasPrefix(label)
+                }),
                 let value = line.split(separator: " ").dropFirst().first(where: { Double($0) != nil || $0 == "-inf" })
             else { throw TestError.failed("no \(label) in ebur128's summary: \(text)") }
             return value == "-inf" ? -.infinity : Double(value)!
@@ -73,8 +78,10 @@ extension TestProjects {
                 "{\"asset\": \"speech\", \"at\": \"\(at)\", \"duration\": \"40\", \"source\": {\"start\": \"\(at)\"}, "
                     + "\"volume\": \(level)}")
             music.append(
-                "{\"asset\": \"music\", \"at\": \"\(at + 20)\", \"duration\": \"40\", \"source\": {\"start\": \"\(at)\"}, "
-                    + "\"volume\": {\"keys\": [[\"0\", 0.15], [\"19\", 0.15], [\"20\", \(minute % 3 == 0 ? 1 : 0.5)]]}}")
+                "{\"asset\": \"music\", \"at\": \"\(at + 20)\", \"duration\": \"40\", "
+                    + "\"source\": {\"start\": \"\(at)\"}, "
+                    + "\"volume\": {\"keys\": [[\"0\", 0.15], [\"19\", 0.15], [\"20\", \(minute % 3 == 0 ? 1 : 0.5)]]}}"
+            )
         }
         let file = dir.appendingPathComponent("loudness.json")
         try Data(

@@ -30,7 +30,9 @@ final class LoudnessSettler {
             var missing: [Int] = []
             for block in try store.loudnessBlocks(job: id) {
                 let url = folder.result(kind: .loudness, index: block.index)
-                if let data = try? Data(contentsOf: url), let figures = try? JSONDecoder().decode(BlockLoudness.self, from: data) {
+                if let data = try? Data(contentsOf: url),
+                    let figures = try? JSONDecoder().decode(BlockLoudness.self, from: data)
+                {
                     measured.append(figures)
                 } else {
                     missing.append(block.index)
@@ -61,9 +63,10 @@ final class LoudnessSettler {
             let gain: ProgrammeGain
             switch step {
             case .measureAgain(let next):
+                let decibels = LoudnessTarget.figure(TruePeakMeter.decibels(next.gain))
                 logger.info(
                     """
-                    job \(id): the limiter acts at a gain of \(LoudnessTarget.figure(TruePeakMeter.decibels(next.gain))) dB; \
+                    job \(id): the limiter acts at a gain of \(decibels) dB; \
                     measuring the programme through it
                     """)
                 try store.measureAgain(job: id, trial: next, blocks: measured.map(\.block))

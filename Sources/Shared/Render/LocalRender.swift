@@ -83,11 +83,12 @@ public struct LocalRender {
         var trial: ProgrammeGain?
         while true {
             let measured = Locked<[BlockLoudness]>([])
-            try TaskPool.run(blocks.count, threads: configuration.threads, stop: stop, whileWaiting: {}) { index in
+            let measure = { (index: Int) in
                 let block = try LoudnessPass.measure(
                     loaded: loaded, block: blocks[index], render: samples, trial: trial, cancellation: stop)
                 measured.withLock { $0.append(block) }
             }
+            try TaskPool.run(blocks.count, threads: configuration.threads, stop: stop, whileWaiting: {}, measure)
             switch LoudnessPass.step(
                 measured.withLock { $0 }, target: target, trial: trial, render: samples,
                 sampleRate: project.output.audio.sampleRate, lossy: project.export.audio.isLossy

@@ -29,7 +29,9 @@ public enum LoudnessPass {
             channels: layout.channels, sampleRate: layout.sampleRate, position: first - render.lowerBound,
             countFrom: block.start - render.lowerBound)
         let mixer = AudioMixer(loaded: loaded)
-        let limited = try trial.map { try LimitedMix(loaded: loaded, render: render, span: first..<block.end, gain: $0) }
+        let limited = try trial.map {
+            try LimitedMix(loaded: loaded, render: render, span: first..<block.end, gain: $0)
+        }
         let gained = SampleBlock(channels: layout.channels, capacity: 4096)
         var next = first
         while next < block.end {

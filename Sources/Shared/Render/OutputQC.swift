@@ -99,12 +99,16 @@ public enum OutputQC {
         var checked = 0
         for seam in blockStarts where seam > 0 {
             // The packet that starts at the seam, counted from the first sample of sound.
-            guard let index = spans.firstIndex(where: { $0.start - origin - spansPriming(spans) >= seam }) else { break }
+            guard let index = spans.firstIndex(where: { $0.start - origin - spansPriming(spans) >= seam }) else {
+                break
+            }
             checked += 1
             guard index > 0 else { continue }
             if spans[index - 1].end != spans[index].start {
                 broken.append(
-                    "audio seam at sample \(seam): a packet ends at \(spans[index - 1].end), the next starts at \(spans[index].start)")
+                    "audio seam at sample \(seam): a packet ends at \(spans[index - 1].end), "
+                        + "the next starts at \(spans[index].start)"
+                )
             }
         }
         let samples = (spans.last?.end ?? 0) - max(0, spans.first?.start ?? 0)
@@ -121,10 +125,12 @@ public enum OutputQC {
         -> QCReport.Audio
     {
         let layoutChannels = channels == 6 ? 6 : min(channels, 2)
+        let path = String(decoding: try JSONEncoder().encode(url.path), as: UTF8.self)
+        let layout = "{\"sampleRate\": \(sampleRate), \"channels\": \(layoutChannels)}"
+        let item = "{\"asset\": \"out\", \"at\": \"0\", \"duration\": \"\(samples)/\(sampleRate)\"}"
         let text = """
-            {"output": {"width": 16, "height": 16, "fps": "25", "audio": {"sampleRate": \(sampleRate), "channels": \(layoutChannels)}},
-             "assets": {"out": {"path": \(String(decoding: try JSONEncoder().encode(url.path), as: UTF8.self))}},
-             "tracks": [{"kind": "audio", "items": [{"asset": "out", "at": "0", "duration": "\(samples)/\(sampleRate)"}]}]}
+            {"output": {"width": 16, "height": 16, "fps": "25", "audio": \(layout)},
+             "assets": {"out": {"path": \(path)}}, "tracks": [{"kind": "audio", "items": [\(item)]}]}
             """
         let loader = ProjectLoader(mediaRoot: url.deletingLastPathComponent())
         let project = try loader.parse(text: text, file: url.path + ".qc.json")

@@ -157,7 +157,8 @@ extension SegmentVerifier {
         }
         let most = Int(samples * 10 / Int64(sampleRate)) + 2
         guard !measured.energies.isEmpty, measured.energies.count <= most else {
-            throw Failure(description: "loudness figures hold \(measured.energies.count) steps; the block has at most \(most)")
+            throw Failure(
+                description: "loudness figures hold \(measured.energies.count) steps; the block has at most \(most)")
         }
         guard measured.energies.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
             throw Failure(description: "loudness figures hold a negative or non-finite energy")

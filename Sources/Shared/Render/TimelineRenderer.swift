@@ -107,7 +107,8 @@ public final class TimelineRenderer {
             if !blocks.isEmpty {
                 let render = output.samples(ofFrames: frames)
                 // Normalized to a target: the whole range measured first, as a farm does.
-                let gain = try LoudnessPass.gain(loaded: loaded, render: render, cancellation: configuration.cancellation)
+                let gain = try LoudnessPass.gain(
+                    loaded: loaded, render: render, cancellation: configuration.cancellation)
                 audio = try AudioTrackWriter(loaded: loaded, blocks: blocks, render: render, gain: gain, muxer: muxer)
             }
         }

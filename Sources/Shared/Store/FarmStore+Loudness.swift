@@ -12,7 +12,8 @@ extension FarmStore {
             SELECT id FROM jobs j
             WHERE audio_held AND state IN ('queued', 'running')
               AND ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
-              AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.job_id = j.id AND c.kind = 'loudness' AND c.state <> 'done')
+              AND NOT EXISTS (SELECT 1 FROM chunks c
+                              WHERE c.job_id = j.id AND c.kind = 'loudness' AND c.state <> 'done')
             ORDER BY id
             """, [jobs.map(PostgresArray.integers)]
         ).map { try $0.decode("id") }
@@ -23,7 +24,10 @@ extension FarmStore {
         try connection.query(
             "SELECT idx, start_sample, end_sample FROM chunks WHERE job_id = $1 AND kind = 'loudness' ORDER BY idx",
             [String(job)]
-        ).map { AudioBlock(index: try $0.decode("idx"), start: try $0.decode("start_sample"), end: try $0.decode("end_sample")) }
+        ).map {
+            AudioBlock(
+                index: try $0.decode("idx"), start: try $0.decode("start_sample"), end: try $0.decode("end_sample"))
+        }
     }
 
     /// Records the programme's figures and gain and lets its audio rows go; false when the
@@ -56,14 +60,16 @@ extension FarmStore {
     public func measureAgain(job: Int64, trial: ProgrammeGain, blocks: [Int]) throws {
         try connection.transaction {
             try connection.query(
-                "UPDATE jobs SET audio_gain = $2 WHERE id = $1 AND audio_held", [String(job), try JSONColumn.encode(trial)])
+                "UPDATE jobs SET audio_gain = $2 WHERE id = $1 AND audio_held",
+                [String(job), try JSONColumn.encode(trial)])
             try requeue(job: job, chunks: blocks.map { (.loudness, $0) })
         }
     }
 
     /// The programme's figures its first pass measured, once settled.
     public func programmeLoudness(job: Int64) throws -> (loudness: ProgrammeLoudness, gain: ProgrammeGain)? {
-        guard let row = try connection.query("SELECT loudness, audio_gain FROM jobs WHERE id = $1", [String(job)]).first,
+        guard
+            let row = try connection.query("SELECT loudness, audio_gain FROM jobs WHERE id = $1", [String(job)]).first,
             let loudness: String = try row.decode("loudness"), let gain: String = try row.decode("audio_gain")
         else { return nil }
         return (try JSONColumn.decode(loudness), try JSONColumn.decode(gain))

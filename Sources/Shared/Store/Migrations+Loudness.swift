@@ -20,9 +20,14 @@ extension Migrations {
         var claim = String(pools[start.lowerBound...])
         let edits = [
             ("    job_kind text;\n", "    job_kind text;\n    held boolean;\n"),
-            ("FOR job, needs, job_kind IN SELECT j.id, j.requires, j.node_kind FROM jobs j",
-             "FOR job, needs, job_kind, held IN SELECT j.id, j.requires, j.node_kind, j.audio_held FROM jobs j"),
-            ("c.job_id = job AND c.state = 'queued'", "c.job_id = job AND c.state = 'queued' AND NOT (held AND c.kind = 'audio')"),
+            (
+                "FOR job, needs, job_kind IN SELECT j.id, j.requires, j.node_kind FROM jobs j",
+                "FOR job, needs, job_kind, held IN SELECT j.id, j.requires, j.node_kind, j.audio_held FROM jobs j"
+            ),
+            (
+                "c.job_id = job AND c.state = 'queued'",
+                "c.job_id = job AND c.state = 'queued' AND NOT (held AND c.kind = 'audio')"
+            ),
         ]
         for (old, new) in edits {
             precondition(claim.contains(old), "step 19's farm_claim changed: \(old)")

@@ -66,7 +66,9 @@ enum QCText {
         }
         if let audio = report.audio {
             lines.append(
-                "  audio     \(audio.codec) \(audio.sampleRate) Hz, \(audio.channels) channels, \(audio.samples) samples")
+                "  audio     \(audio.codec) \(audio.sampleRate) Hz, \(audio.channels) channels, "
+                    + "\(audio.samples) samples"
+            )
             let integrated = audio.integrated.map { "\(LoudnessTarget.figure($0)) LUFS" } ?? "not measurable"
             lines.append(
                 "  loudness  integrated \(integrated), range \(LoudnessTarget.figure(audio.loudnessRange)) LU, "
@@ -81,11 +83,13 @@ enum QCText {
         let broken = report.seams.broken
         lines.append(
             "  seams     \(report.seams.checked) checked, "
-                + (broken.isEmpty ? "every one continuous" : "\(broken.count) broken: " + broken.joined(separator: "; ")))
+                + (broken.isEmpty
+                    ? "every one continuous" : "\(broken.count) broken: " + broken.joined(separator: "; ")))
         if let target = report.target {
             let name = target.standard.map { "\($0.rawValue): " } ?? ""
             let wanted =
-                "\(name)\(LoudnessTarget.figure(target.integrated)) LUFS ± \(LoudnessTarget.figure(target.tolerance)) LU, "
+                "\(name)\(LoudnessTarget.figure(target.integrated)) LUFS "
+                + "± \(LoudnessTarget.figure(target.tolerance)) LU, "
                 + "true peak <= \(LoudnessTarget.figure(target.truePeak)) dBTP"
             lines.append("  target    \(wanted): " + (report.meetsTarget ? "met" : "MISSED"))
             for miss in report.misses { lines.append("            \(miss)") }

@@ -13,7 +13,10 @@ public struct QCReport: Sendable, Codable, Hashable {
         /// Packets read, each one frame.
         public var frames: Int64
 
-        public init(codec: String, profile: String?, width: Int, height: Int, pixelFormat: String?, frameRate: String?, colorTransfer: String?, frames: Int64) {
+        public init(
+            codec: String, profile: String?, width: Int, height: Int, pixelFormat: String?, frameRate: String?,
+            colorTransfer: String?, frames: Int64
+        ) {
             self.codec = codec
             self.profile = profile
             self.width = width
@@ -42,7 +45,10 @@ public struct QCReport: Sendable, Codable, Hashable {
         /// Stretches of at least `silenceMinimum` seconds under `silenceThreshold` dBFS.
         public var silences: [Run]
 
-        public init(codec: String, sampleRate: Int, channels: Int, samples: Int64, integrated: Double?, loudnessRange: Double, truePeak: Double, samplePeak: Double, silences: [Run]) {
+        public init(
+            codec: String, sampleRate: Int, channels: Int, samples: Int64, integrated: Double?, loudnessRange: Double,
+            truePeak: Double, samplePeak: Double, silences: [Run]
+        ) {
             self.codec = codec
             self.sampleRate = sampleRate
             self.channels = channels
