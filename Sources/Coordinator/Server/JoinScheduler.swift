@@ -67,6 +67,8 @@ final class JoinScheduler {
             logger.info("job \(job.id): all \(parts) are in; joining \(job.outputPath)")
             let results = self.results
             let cache = SegmentCache(dataDirectory: dataDirectory)
+            let project = try store.projectOf(job: job.id)
+            let frames = (segments.first?.span.start ?? 0)..<(segments.last?.span.end ?? 0)
             let thread = Thread {
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -77,9 +79,10 @@ final class JoinScheduler {
                 }
                 var error: String?
                 do {
+                    let subtitles = try project.map { try Self.subtitles(of: $0, frames: frames) } ?? []
                     try SegmentJoiner.join(
                         segments: segments, audio: audio, fps: job.fps, sampleRate: job.sampleRate,
-                        container: job.container,
+                        container: job.container, subtitles: subtitles,
                         to: URL(fileURLWithPath: job.outputPath))
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
@@ -94,6 +97,21 @@ final class JoinScheduler {
             }
             thread.start()
         }
+    }
+
+    /// The soft subtitle streams of a job's project, its caption files read now: the cues come
+    /// from the project, never from workers.
+    private static func subtitles(of project: (text: String, file: String, mediaRoot: String), frames: Range<Int64>)
+        throws -> [SubtitleTrack]
+    {
+        let loader = ProjectLoader(mediaRoot: URL(fileURLWithPath: project.mediaRoot))
+        let parsed = try loader.parse(text: project.text, file: project.file)
+        let soft = parsed.tracks.flatMap(\.items).contains {
+            if case .captions(let placement) = $0.content { return placement.soft }
+            return false
+        }
+        guard soft else { return [] }
+        return parsed.subtitleTracks(captions: try loader.captions(of: parsed, file: project.file), frames: frames)
     }
 
     /// Puts a job's chunks done by the cache in its folder, each checked against its
