@@ -10,6 +10,11 @@ public struct CaptionSchedule: Sendable {
         public var cue: Int
         /// Output frames `[first shown, last shown + 1)`.
         public var frames: Range<Int64>
+
+        public init(cue: Int, frames: Range<Int64>) {
+            self.cue = cue
+            self.frames = frames
+        }
     }
 
     public let item: Item
