@@ -5,7 +5,8 @@ import Testing
 /// SubRip and WebVTT as players read them, and the one message a bad file gets.
 @Suite struct CaptionFileTests {
     func cues(_ text: String, file: String = "talk.srt", bom: Bool = false) throws -> [CaptionCue] {
-        try CaptionFileParser.parse((bom ? [0xEF, 0xBB, 0xBF] : []) + Array(text.utf8), file: file,
+        try CaptionFileParser.parse(
+            (bom ? [0xEF, 0xBB, 0xBF] : []) + Array(text.utf8), file: file,
             format: CaptionFormat(fileName: file))
     }
 
@@ -20,7 +21,8 @@ import Testing
 
     @Test func subRipWithMarkOrderCRLFAndTags() throws {
         let text =
-            "1\r\n00:00:01,000 --> 00:00:02,500\r\n<i>Hello</i> <b>there</b>,\r\n{\\an8}<font color=\"red\">two</font> lines\r\n\r\n"
+            "1\r\n00:00:01,000 --> 00:00:02,500\r\n<i>Hello</i> <b>there</b>,\r\n"
+            + "{\\an8}<font color=\"red\">two</font> lines\r\n\r\n"
             + "2\r\n00:00:03.5 --> 00:00:04.25\r\nFish &amp; chips &lt;3\r\n\r\n"
             + "3\r\n1:00:00,000 --> 1:00:01,000\r\nan hour in\r\n"
         let read = try cues(text, bom: true)
@@ -70,8 +72,12 @@ import Testing
                 == #"talk.srt:2: cue end "00:00:61,000" is not a time such as 00:01:02,500"#)
         #expect(
             failure("hello\nworld\n")
-                == #"talk.srt:1: expected a cue number or a timing line such as 00:00:01,000 --> 00:00:02,000, got "hello""#)
-        #expect(failure("00:00:01.000 --> 00:00:02.000\nx\n", file: "a.vtt") == "a.vtt:1: a WebVTT file starts with the line WEBVTT")
+                == "talk.srt:1: expected a cue number or a timing line such as 00:00:01,000 --> 00:00:02,000, "
+                + #"got "hello""#
+        )
+        #expect(
+            failure("00:00:01.000 --> 00:00:02.000\nx\n", file: "a.vtt")
+                == "a.vtt:1: a WebVTT file starts with the line WEBVTT")
         #expect(failure("\n\n", file: "empty.srt") == "empty.srt: holds no cues")
         #expect(failure("1\n00:00:01,000 --> 00:00:02,000\n\u{FFFD}", file: "ok.srt") == "no error")
     }

@@ -16,8 +16,8 @@ import Testing
         let (project, problems) = parseProjectText(
             Self.project(
                 asset: #"{"path": "talk.txt", "type": "captions"}"#,
-                item:
-                    #", "captions": {"burnIn": true, "soft": true, "language": "jpn", "safeArea": 0.05, "style": {"size": 30, "font": "DejaVu Sans:bold", "verticalAlign": "top"}}"#
+                item: #", "captions": {"burnIn": true, "soft": true, "language": "jpn", "safeArea": 0.05, "#
+                    + #""style": {"size": 30, "font": "DejaVu Sans:bold", "verticalAlign": "top"}}"#
             ))
         let parsed = try #require(project, "\(problems)")
         #expect(parsed.assets["subs"]?.isCaptions == true)
@@ -53,20 +53,29 @@ import Testing
         let problems = parseDiagnostics(
             Self.project(
                 asset: #"{"path": "talk.srt", "type": "subtitles"}"#,
-                item: #", "volume": 0.5, "captions": {"burnIn": false, "soft": false, "language": "en", "style": {"text": "x"}}"#))
+                item: #", "volume": 0.5, "captions": {"burnIn": false, "soft": false, "language": "en", "#
+                    + #""style": {"text": "x"}}"#
+            ))
         #expect(problems.contains(#"assets.subs.type: "subtitles" is not one of media, captions"#), "\(problems)")
-        #expect(problems.contains(#"tracks[0].items[0].volume: a caption file has no sound or pictures; remove "volume""#))
         #expect(
             problems.contains(
-                #"tracks[0].items[0].captions.language: expected an ISO 639-2 code of three lowercase letters ("eng"), got "en""#))
-        #expect(problems.contains { $0.hasPrefix("tracks[0].items[0].captions.style.text: unknown key") }, "\(problems)")
+                #"tracks[0].items[0].volume: a caption file has no sound or pictures; remove "volume""#))
         #expect(
             problems.contains(
-                "tracks[0].items[0].captions: neither burnIn nor soft: the cues would reach no output; set one of them"))
+                "tracks[0].items[0].captions.language: expected an ISO 639-2 code of three lowercase letters "
+                    + #"("eng"), got "en""#
+            ))
+        #expect(
+            problems.contains { $0.hasPrefix("tracks[0].items[0].captions.style.text: unknown key") }, "\(problems)")
+        #expect(
+            problems.contains(
+                "tracks[0].items[0].captions: neither burnIn nor soft: the cues would reach no output; set one of them")
+        )
         let media = parseDiagnostics(
             """
             {"assets": {"clip": {"path": "clip.mp4", "type": "media"}},
-             "tracks": [{"kind": "video", "items": [{"asset": "clip", "at": 0, "duration": 5, "captions": {"soft": true}}]}]}
+             "tracks": [{"kind": "video", "items": [
+               {"asset": "clip", "at": 0, "duration": 5, "captions": {"soft": true}}]}]}
             """)
         #expect(media == ["tracks[0].items[0].captions: only an item whose asset is a caption file takes captions"])
     }

@@ -50,6 +50,10 @@ import Testing
             """)
         let parsed = try #require(project, "\(problems)")
         let tracks = parsed.subtitleTracks(captions: ["s": Self.cues], frames: 160..<200)
-        #expect(tracks == [SubtitleTrack(language: "fra", cues: [.init(text: "a", frames: 160..<180), .init(text: "b", frames: 165..<200)])])
+        #expect(
+            tracks == [
+                SubtitleTrack(
+                    language: "fra", cues: [.init(text: "a", frames: 160..<180), .init(text: "b", frames: 165..<200)])
+            ])
     }
 }

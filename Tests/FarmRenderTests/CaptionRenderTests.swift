@@ -63,7 +63,8 @@ import Testing
     /// else the nearest frame; with their text read back by ffmpeg's decoder into SubRip.
     static func softCues(_ file: URL, fps: Rational = Rational(30)) throws -> [(text: String, frames: Range<Int64>)] {
         let json = try probe(
-            file, ["-select_streams", "s", "-show_entries", "packet=pts,duration,size", "-show_entries", "stream=time_base"])
+            file,
+            ["-select_streams", "s", "-show_entries", "packet=pts,duration,size", "-show_entries", "stream=time_base"])
         guard let base = (json["streams"] as? [[String: Any]])?.first?["time_base"] as? String,
             let packets = json["packets"] as? [[String: Any]]
         else { throw TestError.failed("no subtitle stream in \(file.lastPathComponent)") }
@@ -73,7 +74,8 @@ import Testing
         // mov_text fills the gaps between cues with empty samples (two bytes: a zero length).
         let timed = packets.filter { Int($0["size"] as? String ?? "0") ?? 0 > 2 }.map { packet -> Range<Int64> in
             let start = (Rational(packet["pts"] as? Int64 ?? -1) * tick - origin) * fps
-            let end = (Rational((packet["pts"] as? Int64 ?? -1) + (packet["duration"] as? Int64 ?? 0)) * tick - origin) * fps
+            let end =
+                (Rational((packet["pts"] as? Int64 ?? -1) + (packet["duration"] as? Int64 ?? 0)) * tick - origin) * fps
             return start.rounded..<end.rounded
         }
         let srt = try ffmpeg(["-i", file.path, "-map", "0:s", "-f", "srt", "-"]).stdout
@@ -155,7 +157,8 @@ import Testing
             func project(_ captions: Bool) -> String {
                 let track =
                     captions
-                    ? #", {"kind": "video", "items": [{"asset": "subs", "at": 0, "duration": 150, "captions": {"soft": true, "style": {"size": 12}}}]}"#
+                    ? #", {"kind": "video", "items": [{"asset": "subs", "at": 0, "duration": 150, "#
+                        + #""captions": {"soft": true, "style": {"size": 12}}}]}"#
                     : ""
                 return """
                     {"output": {"width": 96, "height": 64, "fps": "10"},

@@ -17,7 +17,8 @@ import Testing
         let style = #""size": 20"# + (font.map { #", "font": "\#($0)""# } ?? "")
         let track =
             captions.map {
-                #", {"kind": "video", "items": [{"asset": "subs", "at": 0, "duration": 3, "frame": \#($0), "captions": {"soft": true, "language": "mul", "safeArea": 0, "style": {\#(style)}}}]}"#
+                #", {"kind": "video", "items": [{"asset": "subs", "at": 0, "duration": 3, "frame": \#($0), "#
+                    + #""captions": {"soft": true, "language": "mul", "safeArea": 0, "style": {\#(style)}}}]}"#
             } ?? ""
         return """
             {"output": {"width": 160, "height": 120, "fps": "30"},
@@ -51,7 +52,9 @@ import Testing
             let output = try CaptionRenderTests.render(loaded, "rtl.mkv", in: dir, size: .frames(10))
             let hashes = try frameHashes(output)
             for script in 0..<2 {
-                let (wrapped, broken, reversed) = (hashes[script * 45], hashes[script * 45 + 15], hashes[script * 45 + 30])
+                let (wrapped, broken, reversed) = (
+                    hashes[script * 45], hashes[script * 45 + 15], hashes[script * 45 + 30]
+                )
                 #expect(wrapped == broken, "script \(script): the wrap is not the lines in reading order")
                 #expect(wrapped != reversed, "script \(script)")
             }

@@ -65,8 +65,9 @@ final class SubtitleEncoder {
         let escaped = text.replacingOccurrences(of: "\\", with: "\u{29F5}").replacingOccurrences(of: "{", with: "(")
             .replacingOccurrences(of: "}", with: ")").replacingOccurrences(of: "\n", with: "\\N")
         var subtitle = AVSubtitle()
-        guard let rects = av_mallocz(MemoryLayout<UnsafeMutablePointer<AVSubtitleRect>?>.size)?
-            .assumingMemoryBound(to: UnsafeMutablePointer<AVSubtitleRect>?.self),
+        guard
+            let rects = av_mallocz(MemoryLayout<UnsafeMutablePointer<AVSubtitleRect>?>.size)?
+                .assumingMemoryBound(to: UnsafeMutablePointer<AVSubtitleRect>?.self),
             let rect = av_mallocz(MemoryLayout<AVSubtitleRect>.size)?.assumingMemoryBound(to: AVSubtitleRect.self)
         else { throw FFmpegError(operation: "subtitles", message: "out of memory") }
         rect.pointee.type = SUBTITLE_ASS

@@ -79,7 +79,9 @@ public enum SegmentJoiner {
             audioStream = try muxer.addStream(copying: input.first, timeBase: input.timeBase, frameRate: nil)
             audioInput = input
         }
-        let subtitleStreams = try subtitles.map { try muxer.addSubtitleStream(language: $0.language, timeBase: frameBase) }
+        let subtitleStreams = try subtitles.map {
+            try muxer.addSubtitleStream(language: $0.language, timeBase: frameBase)
+        }
         try muxer.start()
         // Cues are interleaved by their first frame, as sound is by time.
         var nextCue = [Int](repeating: 0, count: subtitles.count)

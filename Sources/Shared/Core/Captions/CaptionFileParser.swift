@@ -23,7 +23,8 @@ public enum CaptionFileParser {
             CaptionFileError(file: file, line: line, message: message)
         }
         if kind == .webvtt {
-            guard let first = lines.first, first == "WEBVTT" || first.hasPrefix("WEBVTT ") || first.hasPrefix("WEBVTT\t")
+            guard let first = lines.first,
+                first == "WEBVTT" || first.hasPrefix("WEBVTT ") || first.hasPrefix("WEBVTT\t")
             else { throw fail(1, "a WebVTT file starts with the line WEBVTT") }
             // The header runs to the first blank line.
             while index < lines.count, !isBlank(lines[index]) { index += 1 }
@@ -39,7 +40,9 @@ public enum CaptionFileParser {
                 block.append(lines[index])
                 index += 1
             }
-            if kind == .webvtt, let head = block.first, ["NOTE", "STYLE", "REGION"].contains(where: { isKeyword(head, $0) }) {
+            if kind == .webvtt, let head = block.first,
+                ["NOTE", "STYLE", "REGION"].contains(where: { isKeyword(head, $0) })
+            {
                 continue
             }
             // The timing is the first line, or the second after a cue number (SubRip) or an identifier (WebVTT).
@@ -63,7 +66,8 @@ public enum CaptionFileParser {
             guard parts.count == 2 else { throw fail(lineNumber, "expected one \"-->\" in \(quoted(timing))") }
             let startText = parts[0].trimmingCharacters(in: .whitespaces)
             // WebVTT's cue settings follow the end time after white space.
-            let endText = parts[1].trimmingCharacters(in: .whitespaces).split(whereSeparator: \.isWhitespace).first
+            let endText =
+                parts[1].trimmingCharacters(in: .whitespaces).split(whereSeparator: \.isWhitespace).first
                 .map(String.init) ?? ""
             guard let start = time(startText) else {
                 throw fail(lineNumber, "cue start \(quoted(startText[...])) is not a time such as 00:01:02,500")

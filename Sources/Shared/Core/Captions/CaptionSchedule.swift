@@ -72,7 +72,9 @@ public struct CaptionSchedule: Sendable {
         for n in frames {
             let now = Set(cues(onFrame: n))
             for cue in now.subtracting(previous) { open[cue] = n }
-            for cue in previous.subtracting(now) { runs.append(Run(cue: cue, frames: open.removeValue(forKey: cue)!..<n)) }
+            for cue in previous.subtracting(now) {
+                runs.append(Run(cue: cue, frames: open.removeValue(forKey: cue)!..<n))
+            }
             previous = now
         }
         for cue in previous { runs.append(Run(cue: cue, frames: open[cue]!..<frames.upperBound)) }

@@ -34,7 +34,9 @@ extension ProjectParser {
             let language = reader.optional("language", default: "und") { value, path, log -> String? in
                 guard let text = JSONField.string(value, path, log) else { return nil }
                 guard text.count == 3, text.allSatisfy({ $0.isASCII && $0.isLowercase }) else {
-                    log.add(path, "expected an ISO 639-2 code of three lowercase letters (\"eng\"), got \(JSONField.quote(text))")
+                    log.add(
+                        path,
+                        "expected an ISO 639-2 code of three lowercase letters (\"eng\"), got \(JSONField.quote(text))")
                     return nil
                 }
                 return text

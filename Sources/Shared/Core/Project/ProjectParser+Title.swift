@@ -33,7 +33,8 @@ extension ProjectParser {
             guard let x, let y, let color, let opacity else { return nil }
             return .some(Title.Shadow(x: x, y: y, color: color, opacity: opacity))
         }
-        let background = object.optional("background", default: base.background) { value, path, log -> Title.Background?? in
+        let background = object.optional("background", default: base.background) {
+            value, path, log -> Title.Background?? in
             guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
             let color = object.optional("color", default: RGBColor(red: 0, green: 0, blue: 0), parseColor)
             let opacity = object.optional("opacity", default: 0.6, parseUnitValue)

@@ -248,7 +248,8 @@ public struct ProjectParser {
             }
         }
         object.rejectUnknownKeys()
-        guard timeMap.valid, placement.valid, let preservesPitch, let content, let transform, let at, let duration, let sourceStart,
+        guard timeMap.valid, placement.valid, let preservesPitch, let content, let transform, let at, let duration,
+            let sourceStart,
             let sourceDuration,
             let fit, let frame,
             let crop,
@@ -256,7 +257,8 @@ public struct ProjectParser {
             !sourceStart.isNegative
         else { return nil }
         var item = Item(
-            content: placement.placement.map(ItemContent.captions) ?? content, at: at, duration: duration, sourceStart: sourceStart, sourceDuration: sourceDuration,
+            content: placement.placement.map(ItemContent.captions) ?? content, at: at, duration: duration,
+            sourceStart: sourceStart, sourceDuration: sourceDuration,
             fit: fit, frame: frame, crop: crop, opacity: opacity, volume: volume, pastEnd: pastEnd, muted: muted)
         item.transform = transform
         item.timeMap = timeMap.map
