@@ -57,42 +57,6 @@ import Testing
         return output
     }
 
-    /// The soft stream's cues as ffprobe sees its packets, in output frames counted from the
-    /// first video frame's time (a container may start the file later than 0: Matroska moves
-    /// every stream by the video's decoding delay), exact when the container's time base allows,
-    /// else the nearest frame; with their text read back by ffmpeg's decoder into SubRip.
-    static func softCues(_ file: URL, fps: Rational = Rational(30)) throws -> [(text: String, frames: Range<Int64>)] {
-        let json = try probe(
-            file,
-            ["-select_streams", "s", "-show_entries", "packet=pts,duration,size", "-show_entries", "stream=time_base"])
-        guard let base = (json["streams"] as? [[String: Any]])?.first?["time_base"] as? String,
-            let packets = json["packets"] as? [[String: Any]]
-        else { throw TestError.failed("no subtitle stream in \(file.lastPathComponent)") }
-        let parts = base.split(separator: "/").compactMap { Int64($0) }
-        let tick = Rational(parts[0], parts[1])
-        let origin = try videoPacketTimes(file).first ?? .zero
-        // mov_text fills the gaps between cues with empty samples (two bytes: a zero length).
-        let timed = packets.filter { Int($0["size"] as? String ?? "0") ?? 0 > 2 }.map { packet -> Range<Int64> in
-            let start = (Rational(packet["pts"] as? Int64 ?? -1) * tick - origin) * fps
-            let end =
-                (Rational((packet["pts"] as? Int64 ?? -1) + (packet["duration"] as? Int64 ?? 0)) * tick - origin) * fps
-            return start.rounded..<end.rounded
-        }
-        let srt = try ffmpeg(["-i", file.path, "-map", "0:s", "-f", "srt", "-"]).stdout
-        let texts = try CaptionFileParser.parse(Array(srt.utf8), file: "read back", format: .srt).map(\.text)
-        guard texts.count == timed.count else {
-            throw TestError.failed("\(timed.count) packets but \(texts.count) cues read back")
-        }
-        return zip(texts, timed).map { ($0, $1) }
-    }
-
-    /// The frames whose pictures differ between two renders.
-    static func differingFrames(_ a: URL, _ b: URL) throws -> [Int64] {
-        let (first, second) = (try frameHashes(a), try frameHashes(b))
-        guard first.count == second.count else { throw TestError.failed("\(first.count) vs \(second.count) frames") }
-        return zip(first, second).enumerated().filter { $0.element.0 != $0.element.1 }.map { Int64($0.offset) }
-    }
-
     @Test func subRipCuesShowOnTheirFramesAcrossASpeedChangeAndChunkSeams() throws {
         try withTemporaryDirectory { dir in
             try Data(Self.subRip.utf8).write(to: dir.appendingPathComponent("talk.srt"))
@@ -101,21 +65,21 @@ import Testing
             #expect(captioned.project.frameCount == 105)
             let blank = try Self.render(plain, "blank.mkv", in: dir, size: .count(1))
             let whole = try Self.render(captioned, "whole.mkv", in: dir, size: .count(1))
-            let burned = try Self.differingFrames(blank, whole)
+            let burned = try differingFrames(blank, whole)
             #expect(burned == Self.expected.flatMap { Array($0.frames) })
             // One cue, one picture: every frame of a cue is the same, "two" in either item too.
             let hashes = try frameHashes(whole)
             for cue in Self.expected { #expect(Set(cue.frames.map { hashes[Int($0)] }).count == 1, "\(cue.text)") }
             #expect(hashes[30] == hashes[60])
             #expect(hashes[29] != hashes[30])
-            let soft = try Self.softCues(whole)
+            let soft = try softCues(whole)
             #expect(soft.map(\.text) == Self.expected.map(\.text))
             #expect(soft.map(\.frames) == Self.expected.map(\.frames))
             // Seams at every 7th and every 13th frame cut through every cue.
             for size in [ChunkPlanner.Size.frames(7), .frames(13)] {
                 let chunked = try Self.render(captioned, "chunked-\(size).mkv", in: dir, size: size)
                 #expect(try frameHashes(chunked) == hashes, "\(size)")
-                #expect(try Self.softCues(chunked).map(\.frames) == Self.expected.map(\.frames), "\(size)")
+                #expect(try softCues(chunked).map(\.frames) == Self.expected.map(\.frames), "\(size)")
             }
         }
     }
@@ -135,7 +99,7 @@ import Testing
             let stream = (streams["streams"] as? [[String: Any]])?.first
             #expect(stream?["codec_name"] as? String == "mov_text")
             #expect((stream?["tags"] as? [String: Any])?["language"] as? String == "eng")
-            let soft = try Self.softCues(output)
+            let soft = try softCues(output)
             #expect(soft.map(\.text) == Self.expected.map(\.text))
             #expect(soft.map(\.frames) == Self.expected.map(\.frames))
             let json = try probe(output, ["-select_streams", "s", "-show_entries", "packet=pts:stream=time_base"])
@@ -172,8 +136,8 @@ import Testing
             let blank = try Self.render(try loadProject(project(false), in: dir), "blank.mp4", in: dir, size: .count(2))
             let burned = try Self.render(captioned, "burned.mp4", in: dir, size: .count(3))
             let expectedFrames: [Int64] = (0..<Int64(500)).flatMap { cue -> [Int64] in [3 * cue, 3 * cue + 1] }
-            #expect(try Self.differingFrames(blank, burned) == expectedFrames)
-            let soft = try Self.softCues(burned, fps: Rational(10))
+            #expect(try differingFrames(blank, burned) == expectedFrames)
+            let soft = try softCues(burned, fps: Rational(10))
             #expect(soft.count == 500)
             #expect(soft.map(\.text) == (0..<500).map { "cue \($0)" })
             let runs: [Range<Int64>] = (0..<Int64(500)).map { cue -> Range<Int64> in (3 * cue)..<(3 * cue + 2) }

@@ -60,8 +60,8 @@ import Testing
             }
             let blank = try CaptionRenderTests.render(
                 try loadProject(Self.project(captions: nil), in: dir), "blank.mkv", in: dir, size: .count(1))
-            #expect(try CaptionRenderTests.differingFrames(blank, output) == Array(0..<90))
-            let soft = try CaptionRenderTests.softCues(output)
+            #expect(try differingFrames(blank, output) == Array(0..<90))
+            let soft = try softCues(output)
             #expect(soft.map(\.text) == Self.cues)
             let runs: [Range<Int64>] = (0..<Int64(6)).map { cue -> Range<Int64> in (15 * cue)..<(15 * cue + 15) }
             #expect(soft.map(\.frames) == runs)
