@@ -61,8 +61,8 @@ import Testing
             #expect(result.status == 2)
             #expect(
                 result.stderr
-                    == "project.json: assets.subs.path: talk.srt:10: cue end 00:00:01,500 is before its start 00:00:02,000\n"
-            )
+                    == "project.json: assets.subs.path: "
+                    + "talk.srt:10: cue end 00:00:01,500 is before its start 00:00:02,000\n")
         }
     }
 }
