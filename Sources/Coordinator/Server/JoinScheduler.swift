@@ -68,7 +68,6 @@ final class JoinScheduler {
             let results = self.results
             let cache = SegmentCache(dataDirectory: dataDirectory)
             let project = try store.projectOf(job: job.id)
-            let frames = (segments.first?.span.start ?? 0)..<(segments.last?.span.end ?? 0)
             let thread = Thread {
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -79,6 +78,7 @@ final class JoinScheduler {
                 }
                 var error: String?
                 do {
+                    let frames = (segments.first?.span.start ?? 0)..<(segments.last?.span.end ?? 0)
                     let subtitles = try project.map { try Self.subtitles(of: $0, frames: frames) } ?? []
                     try SegmentJoiner.join(
                         segments: segments, audio: audio, fps: job.fps, sampleRate: job.sampleRate,
