@@ -99,21 +99,6 @@ final class JoinScheduler {
         }
     }
 
-    /// The soft subtitle streams of a job's project, its caption files read now: the cues come
-    /// from the project, never from workers.
-    private static func subtitles(of project: (text: String, file: String, mediaRoot: String), frames: Range<Int64>)
-        throws -> [SubtitleTrack]
-    {
-        let loader = ProjectLoader(mediaRoot: URL(fileURLWithPath: project.mediaRoot))
-        let parsed = try loader.parse(text: project.text, file: project.file)
-        let soft = parsed.tracks.flatMap(\.items).contains {
-            if case .captions(let placement) = $0.content { return placement.soft }
-            return false
-        }
-        guard soft else { return [] }
-        return parsed.subtitleTracks(captions: try loader.captions(of: parsed, file: project.file), frames: frames)
-    }
-
     /// Puts a job's chunks done by the cache in its folder, each checked against its
     /// checksum; returns those missing or damaged (dropped from the cache's folder).
     private static func take(_ entries: [CachedSegment], from cache: SegmentCache, into folder: JobFolder)
