@@ -78,9 +78,11 @@ final class JoinScheduler {
                 }
                 var error: String?
                 do {
+                    let frames = (segments.first?.span.start ?? 0)..<(segments.last?.span.end ?? 0)
+                    let subtitles = try project.map { try Self.subtitles(of: $0, frames: frames) } ?? []
                     try SegmentJoiner.join(
                         segments: segments, audio: audio, fps: job.fps, sampleRate: job.sampleRate,
-                        container: job.container,
+                        container: job.container, subtitles: subtitles,
                         to: URL(fileURLWithPath: job.outputPath))
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"

@@ -102,7 +102,10 @@ public struct ChunkedRender {
         try SegmentJoiner.join(
             segments: segments(chunks), audio: segments(blocks),
             fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
-            container: container ?? loaded.project.export.container, to: destination)
+            container: container ?? loaded.project.export.container,
+            subtitles: loaded.project.subtitleTracks(
+                captions: loaded.captions, frames: (chunks.first?.start ?? 0)..<(chunks.last?.end ?? 0)),
+            to: destination)
     }
 
     /// Plans, renders every chunk and audio block, and joins them.

@@ -59,7 +59,8 @@ public struct LocalRender {
         try SegmentJoiner.join(
             segments: chunked.segments(chunks), audio: chunked.segments(blocks),
             fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
-            container: configuration.container ?? loaded.project.export.container, to: destination)
+            container: configuration.container ?? loaded.project.export.container,
+            subtitles: loaded.project.subtitleTracks(captions: loaded.captions, frames: frames), to: destination)
     }
 
     /// Video chunks of `frames` on the boundaries a farm job's chunks would have (the export's

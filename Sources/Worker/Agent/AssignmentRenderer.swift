@@ -27,7 +27,9 @@ public final class AssignmentRenderer: @unchecked Sendable {
     private let mediaRoot: URL?
     private let scratch: URL
     private let encoderThreads: Int
-    private let cache = Locked<[Int64: (project: Project, media: [String: MediaInfo])]>([:])
+    private let cache = Locked<
+        [Int64: (project: Project, media: [String: MediaInfo], captions: [String: [CaptionCue]])]
+    >([:])
 
     public init(mediaRoot: URL?, scratch: URL, encoderThreads: Int) {
         self.mediaRoot = mediaRoot
@@ -100,16 +102,20 @@ public final class AssignmentRenderer: @unchecked Sendable {
             }
         }
         var media = known?.media ?? [:]
+        // Caption files are read whole, once per job: any chunk may show their cues.
+        let captions = try known?.captions ?? loader.captions(of: project, file: assignment.projectFile)
         let missing = needed.subtracting(media.keys)
-        if !missing.isEmpty {
+        if !missing.isEmpty || known == nil {
             let probed = try loader.check(project, file: assignment.projectFile, assets: missing)
             media.merge(probed.media) { old, _ in old }
             let result = media
-            cache.withLock { $0[assignment.job] = (project, result) }
+            cache.withLock { $0[assignment.job] = (project, result, captions) }
         }
-        return LoadedProject(
+        var loaded = LoadedProject(
             project: project, media: media.filter { needed.contains($0.key) },
             reads: MediaReads(project: project, pins: pins, assets: needed))
+        loaded.captions = captions
+        return loaded
     }
 
     /// The assets of the items the assignment's chunk shows or sounds (`ChunkInputs`).

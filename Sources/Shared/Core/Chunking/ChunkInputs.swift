@@ -63,8 +63,16 @@ public struct ChunkInputs: Sendable {
         return zip(spans, perChunk).map { ChunkInputs(project: project, span: $0, tracks: $1) }
     }
 
-    /// The assets those items play.
+    /// The assets those items play, caption files included: a chunk's key then covers the
+    /// cues it burns in (the file's pin), and an edited caption file renders again.
     public var assets: Set<String> {
-        Set(tracks.flatMap { entry in entry.items.compactMap { project.tracks[entry.track].items[$0].asset } })
+        Set(
+            tracks.flatMap { entry in
+                entry.items.compactMap { index -> String? in
+                    let item = project.tracks[entry.track].items[index]
+                    if case .captions(let placement) = item.content { return placement.asset }
+                    return item.asset
+                }
+            })
     }
 }

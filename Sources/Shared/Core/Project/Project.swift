@@ -206,6 +206,11 @@ public enum ExportPreset: String, Sendable, CaseIterable {
 public struct Asset: Sendable, Codable, Hashable {
     /// Absolute path of the media file.
     public var path: String
+    /// A caption file (SubRip or WebVTT), read as text, never probed as media.
+    public var isCaptions = false
+
+    /// A caption file's format: its extension's, else what its text begins with.
+    public var captionFormat: CaptionFormat? { CaptionFormat(fileName: path) }
 }
 
 public struct Track: Sendable, Codable, Hashable {
