@@ -129,8 +129,11 @@ public struct ProjectLoader {
             }
         }
         checkEncoderOptions(project, log: log)
+        let graded = loadLUTs(project, log: log)
         guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
-        return LoadedProject(project: project, media: media)
+        var loaded = LoadedProject(project: graded.project, media: media)
+        loaded.luts = graded.luts
+        return loaded
     }
 
     /// Encoder options are the encoder's to judge: it is opened once, as every chunk would open

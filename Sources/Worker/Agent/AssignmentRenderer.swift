@@ -104,9 +104,12 @@ public final class AssignmentRenderer: @unchecked Sendable {
             let result = media
             cache.withLock { $0[assignment.job] = (project, result) }
         }
-        return LoadedProject(
+        var loaded = LoadedProject(
             project: project, media: media.filter { needed.contains($0.key) },
             reads: MediaReads(project: project, pins: pins, assets: needed))
+        // LUTs are small text files: read (and confined) for every assignment, never cached.
+        loaded.luts = try loader.loadLUTs(project, file: assignment.projectFile).luts
+        return loaded
     }
 
     /// The assets of the items the assignment's chunk shows or sounds (`ChunkInputs`).
