@@ -23,6 +23,9 @@ public struct CubeLUT: Sendable, Hashable {
         var domainMax: [Float] = [1, 1, 1]
         var points: [Float] = []
         var lineNumber = 0
+        // Where the checks made after the last line point: the domain's line, the last data line.
+        var domainLine = 0
+        var lastDataLine = 0
         func fail(_ message: String) -> CubeLUTError { CubeLUTError(file: file, line: lineNumber, message: message) }
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -39,6 +42,7 @@ public struct CubeLUT: Sendable, Hashable {
                     throw fail("more than \(size)³ = \(size * size * size) data lines")
                 }
                 points += triple
+                lastDataLine = lineNumber
                 continue
             }
             guard points.isEmpty else { throw fail("\(keyword) after the data lines; keywords come first") }
@@ -57,6 +61,7 @@ public struct CubeLUT: Sendable, Hashable {
                     throw fail("\(keyword) takes three numbers (R G B)")
                 }
                 if keyword == "DOMAIN_MIN" { domainMin = triple } else { domainMax = triple }
+                domainLine = lineNumber
             case "LUT_1D_SIZE", "LUT_1D_INPUT_RANGE":
                 throw fail("a 1D LUT (\(keyword)); only 3D LUTs (LUT_3D_SIZE) are supported")
             case "LUT_3D_INPUT_RANGE":
@@ -65,6 +70,7 @@ public struct CubeLUT: Sendable, Hashable {
                 }
                 domainMin = [pair[0], pair[0], pair[0]]
                 domainMax = [pair[1], pair[1], pair[1]]
+                domainLine = lineNumber
             default:
                 throw fail("unknown keyword \"\(keyword.prefix(40))\"")
             }
@@ -74,9 +80,11 @@ public struct CubeLUT: Sendable, Hashable {
             throw fail("no LUT_3D_SIZE line: not a 3D .cube LUT")
         }
         guard points.count == size * size * size * 3 else {
+            lineNumber = lastDataLine
             throw fail("\(points.count / 3) data lines; LUT_3D_SIZE \(size) needs \(size * size * size)")
         }
         for channel in 0..<3 where !(domainMin[channel] < domainMax[channel]) {
+            lineNumber = domainLine
             throw fail("DOMAIN_MIN must be below DOMAIN_MAX in every channel")
         }
         // The file lists red fastest; stored with blue fastest, as lut3d indexes it.

@@ -32,13 +32,17 @@ extension ProjectParser {
         func triple(_ key: String, _ fallback: Double, _ allowed: ClosedRange<Double>, _ what: String) -> [Double]? {
             object.optional(key, default: [fallback, fallback, fallback]) { value, path, log -> [Double]? in
                 guard case .array(let elements) = value, elements.count == 3 else {
-                    log.add(path, "expected [red, green, blue] numbers, got \(JSONField.describe(value))")
+                    let got: String
+                    if case .array(let elements) = value { got = "\(elements.count) values" } else {
+                        got = JSONField.describe(value)
+                    }
+                    log.add(path, "expected three numbers [red, green, blue], got \(got)")
                     return nil
                 }
                 let numbers = elements.enumerated().compactMap { JSONField.number($1, "\(path)[\($0)]", log) }
                 guard numbers.count == 3 else { return nil }
                 guard numbers.allSatisfy({ allowed.contains($0) }) else {
-                    log.add(path, "\(what) (got \(numbers.map { "\($0)" }.joined(separator: ", ")))")
+                    log.add(path, "\(what) (got \(numbers.map(Self.shown).joined(separator: ", ")))")
                     return nil
                 }
                 return numbers
@@ -50,7 +54,7 @@ extension ProjectParser {
         let saturation = object.optional("saturation", default: 1) { value, path, log -> Double? in
             guard let number = JSONField.number(value, path, log) else { return nil }
             guard (0...1000).contains(number) else {
-                log.add(path, "must be from 0 to 1000 (got \("\(number)"))")
+                log.add(path, "must be from 0 to 1000 (got \(Self.shown(number)))")
                 return nil
             }
             return number
@@ -58,5 +62,10 @@ extension ProjectParser {
         object.rejectUnknownKeys()
         guard let slope, let offset, let power, let saturation else { return nil }
         return ColourDecision(slope: slope, offset: offset, power: power, saturation: saturation)
+    }
+
+    /// A number as written: `-1`, not `-1.0`.
+    private static func shown(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 }
