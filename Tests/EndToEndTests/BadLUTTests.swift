@@ -42,7 +42,8 @@ import Testing
             try Data(testCase.cube.utf8).write(to: dir.appendingPathComponent("bad.cube"))
             try Data(
                 """
-                {"output": {"width": 64, "height": 64, "grade": {"lut": "bad.cube"}}, "assets": {"a": {"path": "a.mp4"}},
+                {"output": {"width": 64, "height": 64, "grade": {"lut": "bad.cube"}},
+                 "assets": {"a": {"path": "a.mp4"}},
                  "tracks": [{"kind": "video", "items": [
                    {"asset": "a", "at": "0", "duration": "1", "grade": {"lut": "bad.cube"}}]}]}
                 """.utf8

@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func cubeKeepsTitleSizeDomainAndOrder() throws {
-        let text = "# comment\n\nTITLE \"Film look\"\nLUT_3D_SIZE 2\nDOMAIN_MIN 0 0.1 0\nDOMAIN_MAX 1 2 4\n"
+        let text =
+            "# comment\n\nTITLE \"Film look\"\nLUT_3D_SIZE 2\nDOMAIN_MIN 0 0.1 0\nDOMAIN_MAX 1 2 4\n"
             + Self.numbered.joined(separator: "\n") + "\n"
         let lut = try CubeLUT.parse(text, file: "look.cube")
         #expect(lut.title == "Film look")
@@ -31,7 +32,8 @@ import Testing
                 return "parsed"
             } catch { return "\(error)" }
         }
-        #expect(message("LUT_1D_SIZE 4\n") == "x.cube:1: a 1D LUT (LUT_1D_SIZE); only 3D LUTs (LUT_3D_SIZE) are supported")
+        #expect(
+            message("LUT_1D_SIZE 4\n") == "x.cube:1: a 1D LUT (LUT_1D_SIZE); only 3D LUTs (LUT_3D_SIZE) are supported")
         #expect(message("LUT_3D_SIZE 1\n") == "x.cube:1: LUT_3D_SIZE must be a whole number from 2 to 256")
         #expect(message("TITLE \"x\"\n") == "x.cube: no LUT_3D_SIZE line: not a 3D .cube LUT")
         #expect(message("0 0 0\n") == "x.cube:1: a data line before LUT_3D_SIZE")
@@ -42,12 +44,15 @@ import Testing
             message("LUT_3D_SIZE 2\n0 0 0\nTITLE \"late\"\n")
                 == "x.cube:3: TITLE after the data lines; keywords come first")
         #expect(message("LUT_3D_SIZE 2\n0 0 nan\n").hasPrefix("x.cube:2: expected three numbers"))
-        #expect(message("LUT_3D_INPUT_RANGE 0\nLUT_3D_SIZE 2\n") == "x.cube:1: LUT_3D_INPUT_RANGE takes two numbers (min max)")
+        #expect(
+            message("LUT_3D_INPUT_RANGE 0\nLUT_3D_SIZE 2\n")
+                == "x.cube:1: LUT_3D_INPUT_RANGE takes two numbers (min max)")
     }
 
     @Test func lutCornersAndInputRangeFollowLut3d() throws {
         let lut = try CubeLUT.parse("LUT_3D_SIZE 2\n" + Self.numbered.joined(separator: "\n"), file: "x.cube")
-        let program = try #require(GradeProgram([ColourGrade(lut: LUTReference(path: "x"))], luts: ["x": lut], depth: 8))
+        let program = try #require(
+            GradeProgram([ColourGrade(lut: LUTReference(path: "x"))], luts: ["x": lut], depth: 8))
         // Grid points give their values, truncated as lut3d does: 0.20 × 255 = 51.
         #expect(program.apply(0, 0, 0) == (0, 25, 51))
         #expect(program.apply(255, 255, 255) == (17, 43, 68))
@@ -60,7 +65,8 @@ import Testing
         #expect(widened.apply(255, 0, 0).0 == 1)
         // 10 bits: the top code is 1023.
         let ten = try #require(GradeProgram([ColourGrade(lut: LUTReference(path: "x"))], luts: ["x": lut], depth: 10))
-        #expect(ten.apply(1023, 1023, 1023) == (Int(Float(0.07) * 1023), Int(Float(0.17) * 1023), Int(Float(0.27) * 1023)))
+        #expect(
+            ten.apply(1023, 1023, 1023) == (Int(Float(0.07) * 1023), Int(Float(0.17) * 1023), Int(Float(0.27) * 1023)))
     }
 
     @Test func cdlFollowsTheASCFormulasAndClamps() throws {
@@ -72,7 +78,9 @@ import Testing
         // Offset past 1 and below 0 clamps before the power; power 0 gives 1 everywhere.
         #expect(try program(ColourDecision(offset: [2, -2, 0], power: [1, 1, 0])).apply(10, 200, 0) == (255, 0, 255))
         // Power 2: 0.5² = 0.25 → 63.75 → 64.
-        #expect(try program(ColourDecision(power: [2, 2, 2])).apply(128, 128, 128).0 == Int((pow(128.0 / 255, 2) * 255).rounded()))
+        #expect(
+            try program(ColourDecision(power: [2, 2, 2])).apply(128, 128, 128).0
+                == Int((pow(128.0 / 255, 2) * 255).rounded()))
         // Saturation 0: every channel is the Rec. 709 luma, 0.2126 × 255 → 54.
         #expect(try program(ColourDecision(saturation: 0)).apply(255, 0, 0) == (54, 54, 54))
         // Saturation 2 pushes past 1 and 0: clamped.
@@ -89,12 +97,16 @@ import Testing
              "assets": {"a": {"path": "a.mp4"}},
              "tracks": [{"kind": "video", "grade": {"cdl": {"saturation": 0.5}}, "items": [
                {"asset": "a", "at": 0, "duration": 1, "grade": {"lut": "looks/film.cube",
-                 "cdl": {"slope": [1.1, 1, 0.9], "offset": [0.01, 0, -0.01], "power": [1, 1.2, 1], "saturation": 1.1}}}]}]}
+                 "cdl": {"slope": [1.1, 1, 0.9], "offset": [0.01, 0, -0.01], "power": [1, 1.2, 1],
+                   "saturation": 1.1}}}]}]}
             """)
         #expect(problems.isEmpty, "\(problems)")
         let item = try #require(project?.tracks[0].items[0].grade)
         #expect(item.lut?.path == "/media/looks/film.cube")
-        #expect(item.cdl == ColourDecision(slope: [1.1, 1, 0.9], offset: [0.01, 0, -0.01], power: [1, 1.2, 1], saturation: 1.1))
+        #expect(
+            item.cdl
+                == ColourDecision(
+                    slope: [1.1, 1, 0.9], offset: [0.01, 0, -0.01], power: [1, 1.2, 1], saturation: 1.1))
         #expect(project?.tracks[0].grade == ColourGrade(cdl: ColourDecision(saturation: 0.5)))
         #expect(project?.output.grade == ColourGrade(lut: LUTReference(path: "/luts/show.cube")))
     }
@@ -107,7 +119,8 @@ import Testing
              "tracks": [
                {"kind": "audio", "grade": {"cdl": {}}, "items": [{"asset": "a", "at": 0, "duration": 1}]},
                {"kind": "video", "items": [
-                 {"asset": "a", "at": 0, "duration": 1, "grade": {"cdl": {"slope": [1, 1], "saturation": -1, "gain": 2}}},
+                 {"asset": "a", "at": 0, "duration": 1,
+                  "grade": {"cdl": {"slope": [1, 1], "saturation": -1, "gain": 2}}},
                  {"solid": "#FF0000", "at": 1, "duration": 1, "grade": {"lut": "x.cube"}},
                  {"asset": "a", "at": 2, "duration": 1, "grade": {"lut": "", "cdl": {"power": [1, -1, 1]}}}]}]}
             """)
@@ -153,7 +166,9 @@ import Testing
             #expect(grades[1] == ColourGrade(cdl: ColourDecision(saturation: 0.5)))
             #expect(grades[2] == nil && grades[3] == nil)
             let notes = result.notes.map(\.description)
-            #expect(notes.contains { $0.contains(#"Clip "C": metadata.cdl.asc_sop.slope is not three numbers"#) }, "\(notes)")
+            #expect(
+                notes.contains { $0.contains(#"Clip "C": metadata.cdl.asc_sop.slope is not three numbers"#) },
+                "\(notes)")
         }
     }
 }

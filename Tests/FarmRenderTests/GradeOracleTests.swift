@@ -32,7 +32,8 @@ import Testing
 
     /// Renders `json`, runs `filter` between the farm's conversions over the ungraded render, and
     /// returns the largest and mean sample difference over every Y, U and V sample.
-    private func compare(_ json: String, filter: String, in dir: URL, ungraded: URL) throws -> (max: Int, mean: Double) {
+    private func compare(_ json: String, filter: String, in dir: URL, ungraded: URL) throws -> (max: Int, mean: Double)
+    {
         let graded = try render(try loadProject(json, in: dir), to: "graded.mkv", in: dir)
         let oracle = dir.appendingPathComponent("oracle.mkv")
         try? FileManager.default.removeItem(at: oracle)
@@ -89,7 +90,8 @@ import Testing
                 """
             // geq's default bilinear reads interpolate the last row and column; nearest reads samples.
             let difference = try compare(
-                project(output: grade), filter: "geq=interpolation=nearest:" + expressions.joined(separator: ":"), in: dir,
+                project(output: grade), filter: "geq=interpolation=nearest:" + expressions.joined(separator: ":"),
+                in: dir,
                 ungraded: ungraded)
             print("output CDL against geq: max \(difference.max), mean \(difference.mean)")
             #expect(difference.max <= 1)

@@ -34,7 +34,8 @@ extension ProjectLoader {
         for trackIndex in project.tracks.indices {
             load(&project.tracks[trackIndex].grade, at: "tracks[\(trackIndex)]")
             for itemIndex in project.tracks[trackIndex].items.indices {
-                load(&project.tracks[trackIndex].items[itemIndex].grade, at: "tracks[\(trackIndex)].items[\(itemIndex)]")
+                load(
+                    &project.tracks[trackIndex].items[itemIndex].grade, at: "tracks[\(trackIndex)].items[\(itemIndex)]")
             }
         }
         return (project, luts)

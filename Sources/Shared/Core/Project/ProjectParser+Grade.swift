@@ -33,7 +33,9 @@ extension ProjectParser {
             object.optional(key, default: [fallback, fallback, fallback]) { value, path, log -> [Double]? in
                 guard case .array(let elements) = value, elements.count == 3 else {
                     let got: String
-                    if case .array(let elements) = value { got = "\(elements.count) values" } else {
+                    if case .array(let elements) = value {
+                        got = "\(elements.count) values"
+                    } else {
                         got = JSONField.describe(value)
                     }
                     log.add(path, "expected three numbers [red, green, blue], got \(got)")

@@ -245,7 +245,8 @@ public struct ProjectParser {
             }
         }
         object.rejectUnknownKeys()
-        guard timeMap.valid, let preservesPitch, let grade, let content, let transform, let at, let duration, let sourceStart,
+        guard timeMap.valid, let preservesPitch, let grade, let content, let transform, let at, let duration,
+            let sourceStart,
             let sourceDuration,
             let fit, let frame,
             let crop,
