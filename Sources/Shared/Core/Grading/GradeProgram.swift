@@ -18,10 +18,10 @@ public struct GradeProgram: Sendable {
     let steps: [Step]
     /// The largest sample, as a float.
     let maxCode: Float
-    /// `1 / maxCode`, as lut3d computes it (a float division).
-    let unit: Float
-    /// The first step's per-channel result for every sample value, when it is a CDL.
-    let firstTables: [[Float]]?
+    /// What each sample value enters as, red's values then green's then blue's: `value / maxCode`
+    /// (a float division, as lut3d computes it), or when the first step is a CDL, that step's
+    /// slope, offset and power of it.
+    let entry: [Float]
     /// Whether the last step is a LUT, whose output is truncated as ffmpeg's lut3d truncates it;
     /// a CDL's output is rounded to the nearest sample.
     let truncates: Bool
@@ -42,37 +42,54 @@ public struct GradeProgram: Sendable {
         self.steps = steps
         let maxCode = Float((1 << depth) - 1)
         self.maxCode = maxCode
-        unit = 1 / maxCode
+        let unit = 1 / maxCode
+        let values = (0..<(1 << depth)).map { Float($0) * unit }
         if case .decision(let first) = steps[0] {
-            let unit = self.unit
-            firstTables = (0..<3).map { channel in
-                (0...(1 << depth) - 1).map { first.power(Float($0) * unit, channel: channel) }
-            }
+            entry = (0..<3).flatMap { channel in values.map { first.power($0, channel: channel) } }
         } else {
-            firstTables = nil
+            entry = values + values + values
         }
         if case .lut = steps.last! { truncates = true } else { truncates = false }
     }
 
-    /// Grades one pixel's samples.
-    @inline(__always)
+    /// Grades one pixel's samples (the row path, for one pixel).
     public func apply(_ red: Int, _ green: Int, _ blue: Int) -> (Int, Int, Int) {
-        var pixel: (Float, Float, Float)
-        var index = 0
-        if let firstTables, case .decision(let first) = steps[0] {
-            pixel = first.saturate((firstTables[0][red], firstTables[1][green], firstTables[2][blue]))
-            index = 1
-        } else {
-            pixel = (Float(red) * unit, Float(green) * unit, Float(blue) * unit)
-        }
-        while index < steps.count {
-            switch steps[index] {
-            case .decision(let step): pixel = step.apply(pixel)
-            case .lut(let step): pixel = step.apply(pixel)
+        var pixel = (UInt16(red), UInt16(green), UInt16(blue))
+        apply(red: &pixel.0, green: &pixel.1, blue: &pixel.2, count: 1)
+        return (Int(pixel.0), Int(pixel.1), Int(pixel.2))
+    }
+
+    /// Grades `count` pixels of three planes in place: step by step over the row in float, so
+    /// each step's tables are looked up once a row, not once a pixel.
+    public func apply<Sample: FixedWidthInteger>(
+        red: UnsafeMutablePointer<Sample>, green: UnsafeMutablePointer<Sample>, blue: UnsafeMutablePointer<Sample>,
+        count: Int
+    ) {
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: count * 3) { buffer in
+            let r = buffer.baseAddress!
+            let (g, b) = (r + count, r + 2 * count)
+            let levels = 1 << depth
+            entry.withUnsafeBufferPointer { entry in
+                for index in 0..<count {
+                    r[index] = entry[Swift.min(Int(red[index]), levels - 1)]
+                    g[index] = entry[levels + Swift.min(Int(green[index]), levels - 1)]
+                    b[index] = entry[2 * levels + Swift.min(Int(blue[index]), levels - 1)]
+                }
             }
-            index += 1
+            for (position, step) in steps.enumerated() {
+                switch step {
+                case .decision(let cdl):
+                    // The first CDL's slope, offset and power are in `entry`.
+                    if position > 0 { cdl.power(r, g, b, count: count) }
+                    cdl.saturate(r, g, b, count: count)
+                case .lut(let lut):
+                    lut.apply(r, g, b, count: count)
+                }
+            }
+            for (plane, values) in [(red, r), (green, g), (blue, b)] {
+                for index in 0..<count { plane[index] = Sample(truncatingIfNeeded: quantized(values[index])) }
+            }
         }
-        return (quantized(pixel.0), quantized(pixel.1), quantized(pixel.2))
     }
 
     @inline(__always)
@@ -82,53 +99,56 @@ public struct GradeProgram: Sendable {
         guard scaled < maxCode else { return Int(maxCode) }
         return truncates ? Int(scaled) : Int(scaled.rounded())
     }
-
-    /// Grades `count` pixels of three planes in place.
-    public func apply<Sample: FixedWidthInteger>(
-        red: UnsafeMutablePointer<Sample>, green: UnsafeMutablePointer<Sample>, blue: UnsafeMutablePointer<Sample>,
-        count: Int
-    ) {
-        for index in 0..<count {
-            let (r, g, b) = apply(Int(red[index]), Int(green[index]), Int(blue[index]))
-            red[index] = Sample(truncatingIfNeeded: r)
-            green[index] = Sample(truncatingIfNeeded: g)
-            blue[index] = Sample(truncatingIfNeeded: b)
-        }
-    }
 }
 
 /// An ASC CDL as a step: slope, offset, power (each clamped to 0–1), then saturation.
 struct CDLStep: Sendable {
-    let slope: [Double]
-    let offset: [Double]
-    let power: [Double]
+    let slope: (Double, Double, Double)
+    let offset: (Double, Double, Double)
+    let power: (Double, Double, Double)
     let saturation: Float
 
     init(_ cdl: ColourDecision) {
-        slope = cdl.slope
-        offset = cdl.offset
-        power = cdl.power
+        slope = (cdl.slope[0], cdl.slope[1], cdl.slope[2])
+        offset = (cdl.offset[0], cdl.offset[1], cdl.offset[2])
+        power = (cdl.power[0], cdl.power[1], cdl.power[2])
         saturation = Float(cdl.saturation)
     }
 
     /// `clamp(clamp(value × slope + offset) ^ power)` for one channel, in double precision.
     @inline(__always)
     func power(_ value: Float, channel: Int) -> Float {
-        let linear = Swift.min(Swift.max(Double(value) * slope[channel] + offset[channel], 0), 1)
-        return Float(Swift.min(Swift.max(pow(linear, power[channel]), 0), 1))
+        let (slope, offset, power) =
+            channel == 0
+            ? (slope.0, offset.0, power.0) : channel == 1 ? (slope.1, offset.1, power.1) : (slope.2, offset.2, power.2)
+        let linear = Swift.min(Swift.max(Double(value) * slope + offset, 0), 1)
+        return Float(Swift.min(Swift.max(pow(linear, power), 0), 1))
     }
 
-    @inline(__always)
-    func saturate(_ pixel: (Float, Float, Float)) -> (Float, Float, Float) {
-        guard saturation != 1 else { return pixel }
+    func power(
+        _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
+        count: Int
+    ) {
+        for index in 0..<count {
+            r[index] = power(r[index], channel: 0)
+            g[index] = power(g[index], channel: 1)
+            b[index] = power(b[index], channel: 2)
+        }
+    }
+
+    func saturate(
+        _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
+        count: Int
+    ) {
+        guard saturation != 1 else { return }
         let weights = ColourDecision.lumaWeights
-        let luma = Float(weights.red) * pixel.0 + Float(weights.green) * pixel.1 + Float(weights.blue) * pixel.2
-        func mixed(_ value: Float) -> Float { Swift.min(Swift.max(luma + saturation * (value - luma), 0), 1) }
-        return (mixed(pixel.0), mixed(pixel.1), mixed(pixel.2))
-    }
-
-    @inline(__always)
-    func apply(_ pixel: (Float, Float, Float)) -> (Float, Float, Float) {
-        saturate((power(pixel.0, channel: 0), power(pixel.1, channel: 1), power(pixel.2, channel: 2)))
+        let (wr, wg, wb) = (Float(weights.red), Float(weights.green), Float(weights.blue))
+        let saturation = self.saturation
+        for index in 0..<count {
+            let luma = wr * r[index] + wg * g[index] + wb * b[index]
+            r[index] = Swift.min(Swift.max(luma + saturation * (r[index] - luma), 0), 1)
+            g[index] = Swift.min(Swift.max(luma + saturation * (g[index] - luma), 0), 1)
+            b[index] = Swift.min(Swift.max(luma + saturation * (b[index] - luma), 0), 1)
+        }
     }
 }

@@ -29,13 +29,20 @@ struct LUTStep: Sendable {
     @inline(__always)
     private func clamped(_ value: Float) -> Float { value < 0 ? 0 : value > lutMax ? lutMax : value }
 
-    @inline(__always)
-    func apply(_ pixel: (Float, Float, Float)) -> (Float, Float, Float) {
-        let s = (
-            clamped((pixel.0 - minimum.0) * factor.0), clamped((pixel.1 - minimum.1) * factor.1),
-            clamped((pixel.2 - minimum.2) * factor.2)
-        )
-        return values.withUnsafeBufferPointer { lut in tetrahedral(s, lut) }
+    /// Looks up `count` pixels of three float rows in place.
+    func apply(
+        _ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>,
+        count: Int
+    ) {
+        values.withUnsafeBufferPointer { lut in
+            for index in 0..<count {
+                let s = (
+                    clamped((r[index] - minimum.0) * factor.0), clamped((g[index] - minimum.1) * factor.1),
+                    clamped((b[index] - minimum.2) * factor.2)
+                )
+                (r[index], g[index], b[index]) = tetrahedral(s, lut)
+            }
+        }
     }
 
     @inline(__always)
