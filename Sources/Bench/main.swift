@@ -13,6 +13,8 @@ import Foundation
 //                                             chunk keys against JSONEncoder-made ones (KeyBench)
 //   farm-bench --dynamic-range PROJECT.json [FRAMES]
 //                                             the compositor on PQ and HLG canvases against SDR
+//   farm-bench --grade PROJECT.json LUT.cube [FRAMES]
+//                                             the compositor with output grades against none (GradeBench)
 // (ops/bench.sh, ops/bench-scaling.sh and ops/bench-long.sh make the media and the comparisons.)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -62,6 +64,22 @@ if arguments.first == "--keys" {
     }
     do {
         try KeyBench.run(try ProjectLoader().load(file: arguments[1]).project, chunkFrames: frames)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.first == "--grade" {
+    guard arguments.count == 3 || arguments.count == 4, let frames = Int64(arguments.count == 4 ? arguments[3] : "60"),
+        frames > 0
+    else {
+        FileHandle.standardError.write(Data("usage: farm-bench --grade PROJECT.json LUT.cube [FRAMES]\n".utf8))
+        exit(64)
+    }
+    FFmpegLog.configure(verbose: false)
+    do {
+        try GradeBench.run(try ProjectLoader().load(file: arguments[1]), lut: arguments[2], frames: frames)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))

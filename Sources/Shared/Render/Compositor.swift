@@ -28,6 +28,11 @@ public final class Compositor {
     /// Each caption item's burn-in: its schedule, and the text its picture was painted with.
     private var captionLayers: [ItemKey: CaptionLayer] = [:]
     private let captions: [String: [CaptionCue]]
+    /// Each graded media item's grades (its own, then its track's), compiled for the canvas.
+    private let itemGrades: [ItemKey: GradeProgram]
+    /// The output's grade, applied to the composited canvas.
+    private let outputGrade: GradeProgram?
+    private lazy var outputGrader = PictureGrader()
 
     /// Two canvas-sized pictures a transition draws its items on; made on first use.
     private lazy var transitionPictures = (
@@ -75,6 +80,15 @@ public final class Compositor {
             }
         }
         self.lastShown = lastShown
+        var itemGrades: [ItemKey: GradeProgram] = [:]
+        for (trackIndex, track) in project.tracks.enumerated() where track.kind == .video {
+            for (index, item) in track.items.enumerated() {
+                itemGrades[ItemKey(track: trackIndex, item: index)] = GradeProgram(
+                    [item.grade, track.grade].compactMap { $0 }, luts: loaded.luts, depth: range.depth)
+            }
+        }
+        self.itemGrades = itemGrades
+        outputGrade = project.output.grade.flatMap { GradeProgram([$0], luts: loaded.luts, depth: range.depth) }
     }
 
     public var width: Int { canvas.width }
@@ -97,6 +111,7 @@ public final class Compositor {
             }
             try draw(item, key: key, at: time, track: layer, on: canvas)
         }
+        if let outputGrade { try outputGrader.grade(canvas, by: outputGrade) }
         releaseSources(before: time)
         return canvas
     }
@@ -171,7 +186,7 @@ public final class Compositor {
             try sources[key]
             ?? LayerSource(
                 path: asset.path, info: info, canvas: project.output.dynamicRange, decoderThreads: decoderThreads,
-                reads: reads)
+                reads: reads, grade: itemGrades[key])
         sources[key] = source
         let (image, identity) = try source.image(at: sourceTime)
         guard
@@ -182,7 +197,8 @@ public final class Compositor {
         else { return }
         try place(
             geometry, matrix: matrix(item, track: track, at: time, box: geometry.destination).followed(by: shift),
-            opacity: opacity, on: target, direct: image.isWorkingFormat(depth: canvas.depth) ? image : nil
+            opacity: opacity, on: target,
+            direct: image.isWorkingFormat(depth: canvas.depth) && source.grade == nil ? image : nil
         ) { width, height in
             var sized = geometry
             sized.destination = PixelRect(x: 0, y: 0, width: width, height: height)

@@ -1,8 +1,8 @@
 import FarmCore
 import FarmMedia
 
-/// The pictures of one timeline item, with the scaled copy kept while nothing changes (stills,
-/// held frames, and slow motion reuse it).
+/// The pictures of one timeline item, with the scaled (and graded) copy kept while nothing
+/// changes (stills, held frames, and slow motion reuse it).
 final class LayerSource {
     private enum Content {
         case video(VideoReader)
@@ -23,8 +23,15 @@ final class LayerSource {
     private var preparedPicture: (identity: Int64, picture: Picture)?
     private var scaled: Picture?
     private var scaledKey: (identity: Int64, geometry: LayerGeometry)?
+    /// The item's and its track's grades, applied to each placed picture before it is drawn.
+    let grade: GradeProgram?
+    private lazy var grader = PictureGrader()
 
-    init(path: String, info: MediaInfo, canvas: DynamicRange, decoderThreads: Int, reads: MediaReads?) throws {
+    init(
+        path: String, info: MediaInfo, canvas: DynamicRange, decoderThreads: Int, reads: MediaReads?,
+        grade: GradeProgram? = nil
+    ) throws {
+        self.grade = grade
         depth = canvas.depth
         upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation, depth: depth) : nil
         let range = DynamicRange(transferName: info.transfer)
@@ -70,6 +77,8 @@ final class LayerSource {
             target = Picture(width: size.width, height: size.height, hasAlpha: image.hasAlpha, depth: depth)
         }
         try scaler.scale(image, region: geometry.source, into: target)
+        // Graded once per picture and placement; the cached copy is the graded one.
+        if let grade { try grader.grade(target, by: grade) }
         scaled = target
         scaledKey = (identity, geometry)
         return target

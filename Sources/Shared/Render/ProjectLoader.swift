@@ -139,8 +139,11 @@ public struct ProjectLoader {
         checkEncoderOptions(project, log: log)
         let captions = readCaptions(of: project, log: log)
         guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
-        var loaded = LoadedProject(project: project, media: media)
+        let graded = loadLUTs(project, log: log)
+        guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
+        var loaded = LoadedProject(project: graded.project, media: media)
         loaded.captions = captions
+        loaded.luts = graded.luts
         return loaded
     }
 

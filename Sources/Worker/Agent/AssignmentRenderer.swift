@@ -115,6 +115,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
             project: project, media: media.filter { needed.contains($0.key) },
             reads: MediaReads(project: project, pins: pins, assets: needed))
         loaded.captions = captions
+        // LUTs are small text files: read (and confined) for every assignment, never cached.
+        loaded.luts = try loader.loadLUTs(project, file: assignment.projectFile).luts
         return loaded
     }
 

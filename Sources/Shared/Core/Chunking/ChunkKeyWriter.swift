@@ -34,6 +34,7 @@ final class ChunkKeyWriter {
         var opacity: Double
         var hidden: Bool
         var transform: Transform
+        var grade: ColourGrade?
     }
 
     /// The times a chunk shifts (`at`) and cuts (`duration`, `sourceDuration`); the rest of an
@@ -99,7 +100,9 @@ final class ChunkKeyWriter {
     private func trackBytes(_ slice: ChunkMaterial.TrackSlice, track: Int) -> [UInt8] {
         if let bytes = tracks[track] { return bytes }
         let bytes = CanonicalEncoder.bytes(
-            of: TrackFields(kind: slice.kind, opacity: slice.opacity, hidden: slice.hidden, transform: slice.transform))
+            of: TrackFields(
+                kind: slice.kind, opacity: slice.opacity, hidden: slice.hidden, transform: slice.transform,
+                grade: slice.grade))
         tracks[track] = bytes
         return bytes
     }

@@ -14,7 +14,9 @@ import Foundation
 ///   transitions that touch them, with every time relative to the chunk's start, so that an
 ///   edit elsewhere on the timeline changes no other key;
 /// - each asset those items play: its path and its pin (size, mtime, ctime, inode), so a file
-///   replaced under the same name is a new key.
+///   replaced under the same name is a new key;
+/// - the grades of the output, of those tracks and of those items, each `.cube` LUT by its path
+///   and the SHA-256 of its bytes (set by the loader), so a LUT edited in place renders again.
 ///
 /// Not covered, so a farm keeps them one: the FFmpeg build and the workers' x264 instruction
 /// set (`X264InstructionSet`), and the fonts titles are drawn with.
@@ -115,6 +117,8 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
         public var opacity: Double
         public var hidden: Bool
         public var transform: Transform
+        /// The track's grade, its LUT's digest included.
+        public var grade: ColourGrade?
         public var items: [Item]
         public var transitions: [Transition]
         /// The items' indices in the project's track (for `farm diff`; not hashed).
@@ -128,6 +132,7 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
             opacity = track.opacity
             hidden = track.hidden
             transform = track.transform
+            grade = track.grade
             itemIndices = indices
             items = indices.map { index in
                 var item = Self.trimmed(track.items[index], to: span)
@@ -153,7 +158,7 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case kind, opacity, hidden, transform, items, transitions
+            case kind, opacity, hidden, transform, grade, items, transitions
         }
 
         /// The item as far as `span` reads it: what it plays after the span is cut off (its

@@ -82,6 +82,9 @@ extension OTIOReader {
             if kind == "video" { content.append(("muted", .bool(true))) }
         }
         if kind == "video" && content.first?.key == "asset" { content.append(("fit", .string("contain"))) }
+        if kind == "video" && content.first?.key == "asset", let grade = grade(of: clip) {
+            content.append(("grade", grade))
+        }
         placed.item = .object(content)
         return placed
     }

@@ -14,6 +14,8 @@ public struct LoadedProject: Sendable {
     public var warnings: [Diagnostic] = []
     /// Each caption asset's cues, read from its file.
     public var captions: [String: [CaptionCue]] = [:]
+    /// The `.cube` LUTs the project's grades name, by resolved path.
+    public var luts: [String: CubeLUT] = [:]
 
     public init(project: Project, media: [String: MediaInfo], reads: MediaReads? = nil) {
         self.project = project

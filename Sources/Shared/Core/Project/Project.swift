@@ -39,6 +39,8 @@ public struct OutputSettings: Sendable, Codable, Hashable {
     public var audio: AudioLayout
     /// SDR BT.709 in 8 bits, or HDR (BT.2020 primaries, PQ or HLG) composited and encoded in 10.
     public var dynamicRange: DynamicRange = .sdr
+    /// Graded after compositing, before the encoder.
+    public var grade: ColourGrade?
 
     /// The start time of output frame `n`.
     public func time(ofFrame n: Int64) -> Rational { Rational(n) / fps }
@@ -234,6 +236,9 @@ public struct Track: Sendable, Codable, Hashable {
     public var transform = Transform.identity
     /// Between adjacent items, in time order, never overlapping.
     public var transitions: [Transition] = []
+    /// Applied to each of the track's media pictures after the item's own grade, before
+    /// compositing (so inside a transition each item is graded, not their mix).
+    public var grade: ColourGrade?
 }
 
 /// How a picture is placed into its frame rectangle.
@@ -297,6 +302,8 @@ public struct Item: Sendable, Codable, Hashable {
     public var timeMap: TimeMap?
     /// Sound at a speed other than 1 keeps its pitch (time-stretched) instead of playing like tape.
     public var preservesPitch = false
+    /// Applied to the item's pictures before the track's grade and before compositing.
+    public var grade: ColourGrade?
 
     public var end: Rational { at + duration }
     public var speed: Rational { sourceDuration / duration }

@@ -50,10 +50,14 @@ extension ProjectParser {
             return AudioLayout(sampleRate: rate, channels: channels)
         }
         let range = object.optional("dynamicRange", default: .sdr, JSONField.choice(DynamicRange.self))
+        let grade = object.optional("grade", default: nil) { parseGrade($0, $1, $2).map { Optional($0) } }
         object.rejectUnknownKeys()
-        guard let width, let height, let fps, let background, let audio, let range, fps > .zero else { return nil }
+        guard let width, let height, let fps, let background, let audio, let range, let grade, fps > .zero else {
+            return nil
+        }
         return OutputSettings(
-            width: width, height: height, fps: fps, background: background, audio: audio, dynamicRange: range)
+            width: width, height: height, fps: fps, background: background, audio: audio, dynamicRange: range,
+            grade: grade)
     }
 
     func parseExport(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, fps: Rational) -> ExportSettings? {

@@ -129,6 +129,7 @@ public struct ProjectParser {
         let muted = object.optional("muted", default: false, JSONField.bool)
         let hidden = object.optional("hidden", default: false, JSONField.bool)
         let transform = parseTransform(object)
+        let grade = object.optional("grade", default: nil) { parseGrade($0, $1, $2).map { Optional($0) } }
         let transitionsValue = object.raw("transitions")
         let items = object.required("items") { value, itemsPath, log -> [Item]? in
             guard case .array(let elements) = value else {
@@ -143,7 +144,7 @@ public struct ProjectParser {
         }
         object.rejectUnknownKeys()
         guard let kind, var items, let mode, let offset, !offset.isNegative, let opacity, let muted, let hidden,
-            let transform
+            let transform, let grade
         else {
             return nil
         }
@@ -152,6 +153,7 @@ public struct ProjectParser {
                 log.add("\(object.childPath("items"))[\(index)]", "an audio track plays media only; use \"asset\"")
             }
             if !transform.isIdentity { log.add(object.path, "an audio track has no pictures to transform") }
+            if grade != nil { log.add(object.childPath("grade"), "an audio track has no pictures to grade") }
         }
         // A sequence packs its items end to end, as timeline editors pack a track; then the
         // whole track moves by its offset. Items keep absolute times from here on.
@@ -167,6 +169,7 @@ public struct ProjectParser {
         reportOverlaps(items, path: object.childPath("items"), log: log)
         var track = Track(kind: kind, items: items, opacity: opacity, hidden: hidden)
         track.transform = transform
+        track.grade = grade
         if let transitionsValue {
             guard
                 let transitions = parseTransitions(transitionsValue, object.childPath("transitions"), log, items: items)
@@ -236,19 +239,20 @@ public struct ProjectParser {
         let muted = object.optional("muted", default: false, JSONField.bool)
         let transform = parseTransform(object)
         let preservesPitch = object.optional("preservePitch", default: false, JSONField.bool)
+        let grade = object.optional("grade", default: nil) { parseGrade($0, $1, $2).map { Optional($0) } }
         let timeMap = parseTimeMap(
             object, log: log, duration: duration,
             source: sourceStart.flatMap { start in sourceDuration.map { (start, $0) } }, fps: fps)
         let placement = parseCaptionPlacement(object, content: content, assets: assets, log: log)
         if case .media = content {
         } else {
-            for key in ["source", "pastEnd", "volume", "timeMap", "freeze", "reverse", "preservePitch"]
+            for key in ["source", "pastEnd", "volume", "timeMap", "freeze", "reverse", "preservePitch", "grade"]
             where object.has(key) {
                 log.add(object.childPath(key), "a generated picture has no media; remove \"\(key)\"")
             }
         }
         object.rejectUnknownKeys()
-        guard timeMap.valid, placement.valid, let preservesPitch, let content, let transform, let at, let duration,
+        guard timeMap.valid, placement.valid, let preservesPitch, let grade, let content, let transform, let at, let duration,
             let sourceStart,
             let sourceDuration,
             let fit, let frame,
@@ -263,6 +267,7 @@ public struct ProjectParser {
         item.transform = transform
         item.timeMap = timeMap.map
         item.preservesPitch = preservesPitch
+        item.grade = grade
         return item
     }
 
