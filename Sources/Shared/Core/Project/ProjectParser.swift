@@ -252,7 +252,8 @@ public struct ProjectParser {
             }
         }
         object.rejectUnknownKeys()
-        guard timeMap.valid, placement.valid, let preservesPitch, let grade, let content, let transform, let at, let duration,
+        guard timeMap.valid, placement.valid, let preservesPitch, let grade, let content, let transform, let at,
+            let duration,
             let sourceStart,
             let sourceDuration,
             let fit, let frame,
