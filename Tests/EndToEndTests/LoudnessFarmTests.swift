@@ -49,12 +49,13 @@ import Testing
                 #expect(try row.decode("measured_first", as: Bool.self))
                 #expect(try row.decode("blocks", as: Int64.self) == 60)
                 // The limiter acts on this programme: a second pass measured it through the limiter.
-                let passes = try store.connection.query(
+                let rows = try store.connection.query(
                     """
                     SELECT max(a.attempt) AS passes FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                     WHERE c.job_id = $1 AND c.kind = 'loudness'
                     """, [String(try row.decode("job_id", as: Int64.self))])
-                #expect(try passes[0].decode("passes", as: Int.self) == 2)
+                let passes = try rows[0].decode("passes", as: Int.self)
+                #expect(passes >= 2 && passes <= 1 + LoudnessTarget.limitedPasses, "\(passes) passes")
             }
         }
     }

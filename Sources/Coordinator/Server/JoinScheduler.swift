@@ -103,6 +103,18 @@ final class JoinScheduler {
         }
     }
 
+    /// Keeps a job's QC report; a report the database cannot take is logged, never a reason
+    /// to stop serving (a lost connection is waited out as everywhere).
+    private func recordQC(_ report: QCReport, job: Int64) throws {
+        do {
+            try store.recordQC(job: job, report)
+        } catch let error as PostgresError where error.isConnectionLost {
+            throw error
+        } catch {
+            logger.error("job \(job): its QC report could not be kept: \(error)")
+        }
+    }
+
     /// The joined output's QC report (`OutputQC`), and the job's failure when the output misses
     /// a loudness target that must be met: then the file is kept aside, never at its path.
     private static func check(
@@ -179,7 +191,7 @@ final class JoinScheduler {
             }
             let recorded: Bool
             do {
-                if let qc = result.qc { try store.recordQC(job: job, qc) }
+                if let qc = result.qc { try recordQC(qc, job: job) }
                 recorded = try store.finish(
                     job: job, error: error, segmentBytes: removeSegmentsWhenDone ? nil : result.segmentBytes)
             } catch {

@@ -38,7 +38,7 @@ public enum OutputQC {
         }
         var misses: [String] = []
         if let target, let audio {
-            misses = target.misses(integrated: audio.integrated, truePeak: audio.truePeak)
+            misses = target.misses(integrated: audio.integrated, truePeak: audio.truePeak ?? -.infinity)
         }
         return QCReport(
             path: url.path, bytes: bytes, container: description.container, duration: description.duration,
@@ -182,7 +182,8 @@ public enum OutputQC {
         return QCReport.Audio(
             codec: codec, sampleRate: sampleRate, channels: channels, samples: total,
             integrated: programme.integrated, loudnessRange: programme.range,
-            truePeak: TruePeakMeter.decibels(truePeak), samplePeak: TruePeakMeter.decibels(Double(samplePeak)),
+            truePeak: truePeak > 0 ? TruePeakMeter.decibels(truePeak) : nil,
+            samplePeak: samplePeak > 0 ? TruePeakMeter.decibels(Double(samplePeak)) : nil,
             silences: silences)
     }
 }

@@ -72,8 +72,8 @@ enum QCText {
             let integrated = audio.integrated.map { "\(LoudnessTarget.figure($0)) LUFS" } ?? "not measurable"
             lines.append(
                 "  loudness  integrated \(integrated), range \(LoudnessTarget.figure(audio.loudnessRange)) LU, "
-                    + "true peak \(LoudnessTarget.figure(audio.truePeak)) dBTP, "
-                    + "sample peak \(LoudnessTarget.figure(audio.samplePeak)) dBFS")
+                    + "true peak \(audio.truePeak.map { LoudnessTarget.figure($0) } ?? "-inf") dBTP, "
+                    + "sample peak \(audio.samplePeak.map { LoudnessTarget.figure($0) } ?? "-inf") dBFS")
             let silences =
                 audio.silences.isEmpty
                 ? "none"

@@ -38,16 +38,16 @@ public struct QCReport: Sendable, Codable, Hashable {
         public var integrated: Double?
         /// LU.
         public var loudnessRange: Double
-        /// dBTP (BS.1770 four-times oversampling).
-        public var truePeak: Double
-        /// dBFS.
-        public var samplePeak: Double
+        /// dBTP (BS.1770 four-times oversampling); nil for digital silence.
+        public var truePeak: Double?
+        /// dBFS; nil for digital silence.
+        public var samplePeak: Double?
         /// Stretches of at least `silenceMinimum` seconds under `silenceThreshold` dBFS.
         public var silences: [Run]
 
         public init(
             codec: String, sampleRate: Int, channels: Int, samples: Int64, integrated: Double?, loudnessRange: Double,
-            truePeak: Double, samplePeak: Double, silences: [Run]
+            truePeak: Double?, samplePeak: Double?, silences: [Run]
         ) {
             self.codec = codec
             self.sampleRate = sampleRate
