@@ -35,6 +35,7 @@ import Testing
             try Data(Self.project.utf8).write(to: dir.appendingPathComponent("project.json"))
             let local = try runFarm(["render", "project.json", "-o", "local.mp4", "--local"], in: dir)
             #expect(local.status == 0, "\(local.stderr)")
+            #expect(local.stdout.contains("45 frames, 128x72 @ 30 fps, 1.500 s, h264 + aac + 1 subtitle stream, "))
             let farm = try runFarm(
                 [
                     "render", "project.json", "-o", "farm.mp4", "--workers", "2", "--chunk-frames", "7",

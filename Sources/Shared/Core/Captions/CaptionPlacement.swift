@@ -57,6 +57,16 @@ public struct SubtitleTrack: Sendable, Hashable {
 }
 
 extension Project {
+    /// How many subtitle streams the output carries: the video tracks with soft caption items.
+    public var subtitleStreamCount: Int {
+        tracks.filter { track in
+            track.items.contains {
+                if case .captions(let placement) = $0.content { return placement.soft }
+                return false
+            }
+        }.count
+    }
+
     /// One subtitle stream per video track holding items with `soft` set, its cues from all of
     /// them (cut to `frames`, which a file made of them starts with), its language the first
     /// such item's.
