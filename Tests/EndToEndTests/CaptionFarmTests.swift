@@ -20,18 +20,22 @@ import Testing
     static let project = """
         {"output": {"width": 128, "height": 72, "fps": "30"},
          "export": {"container": "mp4", "video": {"codec": "h264", "lossless": true, "gop": 7}},
-         "assets": {"subs": {"path": "talk.srt"}},
+         "assets": {"subs": {"path": "talk.srt"}, "tone": {"path": "tone.wav"}},
          "tracks": [{"kind": "video", "items": [{"solid": "#506070", "at": 0, "duration": 1.5}]},
+                    {"kind": "audio", "items": [{"asset": "tone", "at": 0, "duration": 1.5}]},
                     {"kind": "video", "items": [{"asset": "subs", "at": 0, "duration": 1.5,
                       "captions": {"soft": true, "language": "eng", "style": {"size": 12}}}]}]}
         """
 
+    /// With sound: the cues are interleaved with the audio blocks' packets as well as the video's.
     @Test func theFarmJoinWritesTheSoftStreamAndTheSameFrames() throws {
         try withTemporaryDirectory { dir in
+            try TestMedia.make("tone.wav", in: dir, audio: "sine=frequency=440:duration=2")
             try Data(Self.subRip.utf8).write(to: dir.appendingPathComponent("talk.srt"))
             try Data(Self.project.utf8).write(to: dir.appendingPathComponent("project.json"))
             let local = try runFarm(["render", "project.json", "-o", "local.mp4", "--local"], in: dir)
             #expect(local.status == 0, "\(local.stderr)")
+            #expect(local.stdout.contains("45 frames, 128x72 @ 30 fps, 1.500 s, h264 + aac + 1 subtitle stream, "))
             let farm = try runFarm(
                 [
                     "render", "project.json", "-o", "farm.mp4", "--workers", "2", "--chunk-frames", "7",
@@ -42,6 +46,7 @@ import Testing
                 dir.appendingPathComponent("local.mp4"), dir.appendingPathComponent("farm.mp4")
             )
             #expect(try frameHashes(farmFile) == (try frameHashes(localFile)))
+            #expect(try audioHash(farmFile) == (try audioHash(localFile)))
             let expected: [Range<Int64>] = [6..<21, 30..<38]
             for file in [localFile, farmFile] {
                 let cues = try softCues(file)
@@ -54,6 +59,7 @@ import Testing
 
     @Test func validateNamesTheCaptionFileAndLine() throws {
         try withTemporaryDirectory { dir in
+            try TestMedia.make("tone.wav", in: dir, audio: "sine=frequency=440:duration=2")
             try Data((Self.subRip + "\n\n3\n00:00:02,000 --> 00:00:01,500\nbackwards\n").utf8).write(
                 to: dir.appendingPathComponent("talk.srt"))
             try Data(Self.project.utf8).write(to: dir.appendingPathComponent("project.json"))

@@ -49,11 +49,12 @@ import Testing
                "captions": {"burnIn": false, "soft": true, "language": "fra"}}]}]}
             """)
         let parsed = try #require(project, "\(problems)")
+        // 5.33 s to 7 s: "a" alone, then "a" over "b" from 5.5 s, then "b" alone from 6 s; never overlapping.
         let tracks = parsed.subtitleTracks(captions: ["s": Self.cues], frames: 160..<200)
-        #expect(
-            tracks == [
-                SubtitleTrack(
-                    language: "fra", cues: [.init(text: "a", frames: 160..<180), .init(text: "b", frames: 165..<200)])
-            ])
+        let expected = [
+            SubtitleTrack.Cue(text: "a", frames: 160..<165), SubtitleTrack.Cue(text: "a\nb", frames: 165..<180),
+            SubtitleTrack.Cue(text: "b", frames: 180..<200),
+        ]
+        #expect(tracks == [SubtitleTrack(language: "fra", cues: expected)])
     }
 }

@@ -108,6 +108,31 @@ import Testing
         }
     }
 
+    /// Two speakers' cues starting on one frame: MP4's timed text cannot overlap, so the stream
+    /// carries the stretches of what the picture shows.
+    @Test func overlappingCuesShareTheirFramesInTheStream() throws {
+        try withTemporaryDirectory { dir in
+            let overlapping = """
+                1
+                00:00:01,000 --> 00:00:02,000
+                - Ann speaks
+
+                2
+                00:00:01,000 --> 00:00:01,500
+                - Bob too
+                """
+            try Data(overlapping.utf8).write(to: dir.appendingPathComponent("talk.srt"))
+            let item = #"{"asset": "subs", "at": 0, "duration": 3, "captions": {"soft": true, "style": {"size": 12}}}"#
+            let loaded = try loadProject(Self.project(captions: item, container: "mp4"), in: dir)
+            let output = try Self.render(loaded, "overlap.mp4", in: dir, size: .frames(20))
+            let soft = try softCues(output)
+            #expect(soft.map(\.text) == ["- Ann speaks\n- Bob too", "- Ann speaks"])
+            #expect(soft.map(\.frames) == [30..<45, 45..<60])
+            let hashes = try frameHashes(output)
+            #expect(Set(hashes[30..<45]).count == 1 && Set(hashes[45..<60]).count == 1 && hashes[44] != hashes[45])
+        }
+    }
+
     /// 500 cues, each two frames at 10 fps with a frame between: every one is burned in on its
     /// two frames and is a packet of the soft stream.
     @Test func fiveHundredCues() throws {

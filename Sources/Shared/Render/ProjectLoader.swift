@@ -137,7 +137,7 @@ public struct ProjectLoader {
             }
         }
         checkEncoderOptions(project, log: log)
-        let captions = readCaptions(of: project, log: log)
+        let captions = readCaptions(of: project, only: assets, log: log)
         guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
         let graded = loadLUTs(project, log: log)
         guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
@@ -156,10 +156,14 @@ public struct ProjectLoader {
         return captions
     }
 
-    private func readCaptions(of project: Project, log: DiagnosticLog) -> [String: [CaptionCue]] {
+    /// The cues of every caption asset, or of those among `ids`.
+    private func readCaptions(of project: Project, only ids: Set<String>? = nil, log: DiagnosticLog) -> [String:
+        [CaptionCue]]
+    {
         var captions: [String: [CaptionCue]] = [:]
         let root = confined ? mediaRoot.map { PathConfinement.resolved($0.path) } : nil
-        for (id, asset) in project.assets.sorted(by: { $0.key < $1.key }) where asset.isCaptions {
+        for (id, asset) in project.assets.sorted(by: { $0.key < $1.key })
+        where asset.isCaptions && ids?.contains(id) ?? true {
             if let root, !PathConfinement.contains(root: root, PathConfinement.resolved(asset.path)) {
                 log.add(
                     "assets.\(id).path",

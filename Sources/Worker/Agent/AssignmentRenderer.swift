@@ -104,7 +104,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
         var media = known?.media ?? [:]
         // Caption files are read whole, once per job: any chunk may show their cues.
         let captions = try known?.captions ?? loader.captions(of: project, file: assignment.projectFile)
-        let missing = needed.subtracting(media.keys)
+        // Caption files are never probed: their cues are read above.
+        let missing = needed.subtracting(media.keys).filter { project.assets[$0]?.isCaptions != true }
         if !missing.isEmpty || known == nil {
             let probed = try loader.check(project, file: assignment.projectFile, assets: missing)
             media.merge(probed.media) { old, _ in old }

@@ -196,10 +196,12 @@ struct Render: ParsableCommand {
     private func printSummary(_ project: Project, frames: Int64, url: URL, elapsed: Double, how: String) {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         let seconds = Rational(frames) / project.output.fps
+        let streams = project.subtitleStreamCount
+        let subtitles = streams == 0 ? "" : " + \(streams) subtitle stream\(streams == 1 ? "" : "s")"
         print(
             "\(url.path): \(frames) frames, \(project.output.width)x\(project.output.height) "
                 + "@ \(project.output.fps) fps, \(Format.duration(seconds)), \(project.export.video.codec.rawValue)"
-                + " + \(project.export.audio.codec.rawValue), \(Format.bytes(bytes)), rendered \(how) in "
+                + " + \(project.export.audio.codec.rawValue)\(subtitles), \(Format.bytes(bytes)), rendered \(how) in "
                 + "\(Format.seconds(elapsed)) (\(Format.rate(Double(frames) / max(elapsed, 0.001))) fps)")
     }
 }

@@ -57,9 +57,19 @@ public struct SubtitleTrack: Sendable, Hashable {
 }
 
 extension Project {
+    /// How many subtitle streams the output carries: the video tracks with soft caption items.
+    public var subtitleStreamCount: Int {
+        tracks.filter { track in
+            track.items.contains {
+                if case .captions(let placement) = $0.content { return placement.soft }
+                return false
+            }
+        }.count
+    }
+
     /// One subtitle stream per video track holding items with `soft` set, its cues from all of
-    /// them (cut to `frames`, which a file made of them starts with), its language the first
-    /// such item's.
+    /// them (`CaptionSchedule.shownTexts`, cut to `frames`, which a file made of them starts
+    /// with), its language the first such item's.
     /// `captions` holds each caption asset's cues.
     public func subtitleTracks(captions: [String: [CaptionCue]], frames: Range<Int64>? = nil) -> [SubtitleTrack] {
         let window = frames ?? 0..<frameCount
@@ -69,17 +79,12 @@ extension Project {
                 return (item, placement)
             }
             guard let language = placed.first?.1.language else { return nil }
+            // Items on a track never overlap: their runs, in time order, never do either.
             var cues: [SubtitleTrack.Cue] = []
-            for (item, placement) in placed {
-                let texts = captions[placement.asset] ?? []
-                for run in CaptionSchedule(item: item, cues: texts, fps: output.fps).runs() {
-                    let start = max(run.frames.lowerBound, window.lowerBound)
-                    let end = min(run.frames.upperBound, window.upperBound)
-                    guard start < end else { continue }
-                    cues.append(SubtitleTrack.Cue(text: texts[run.cue].text, frames: start..<end))
-                }
+            for (item, placement) in placed.sorted(by: { $0.0.at < $1.0.at }) {
+                let schedule = CaptionSchedule(item: item, cues: captions[placement.asset] ?? [], fps: output.fps)
+                cues += schedule.shownTexts(in: window)
             }
-            cues.sort { $0.frames.lowerBound < $1.frames.lowerBound }
             return SubtitleTrack(language: language, cues: cues)
         }
     }

@@ -64,6 +64,25 @@ public struct CaptionSchedule: Sendable {
         return shown.reversed()
     }
 
+    /// What the picture shows, as runs of frames: the text of the cues shown (in start order,
+    /// one under the other), from the first frame showing exactly those cues to the last + 1.
+    /// Runs never overlap, as MP4's timed text requires, and match the burned-in text frame for frame.
+    public func shownTexts(in window: Range<Int64>) -> [SubtitleTrack.Cue] {
+        var runs: [SubtitleTrack.Cue] = []
+        let first = max(frames.lowerBound, window.lowerBound)
+        for n in first..<max(first, min(frames.upperBound, window.upperBound)) {
+            let shown = cues(onFrame: n)
+            guard !shown.isEmpty else { continue }
+            let text = shown.map { cues[$0].text }.joined(separator: "\n")
+            if let last = runs.last, last.frames.upperBound == n, last.text == text {
+                runs[runs.count - 1].frames = last.frames.lowerBound..<(n + 1)
+            } else {
+                runs.append(SubtitleTrack.Cue(text: text, frames: n..<(n + 1)))
+            }
+        }
+        return runs
+    }
+
     /// Every cue's runs of frames, ordered by first frame (then by cue).
     public func runs() -> [Run] {
         var open: [Int: Int64] = [:]
