@@ -68,6 +68,8 @@ import Testing
             #expect(try Self.call("GET", "\(base)/api/jobs/\(job + 100)", token: read).status == 404)
             #expect(try Self.call("GET", "\(base)/api/jobs/x", token: read).status == 400)
             #expect(try Self.call("GET", "\(base)/api/jobs/\(job)/attempts", token: read).body == "[]")
+            let noReport = try Self.call("GET", "\(base)/api/jobs/\(job)/qc", token: read)
+            #expect(noReport.status == 404 && noReport.body.contains("has no QC report yet"), "\(noReport.body)")
             #expect(try Self.call("GET", "\(base)/api/farm", token: read).body.contains("\"coordinatorServing\":true"))
 
             // Control: a read token is refused; an operate token changes what the CLI changes.
@@ -158,6 +160,14 @@ import Testing
                     "draining", as: Bool.self) == true)
             #expect(try Self.call("POST", "\(base)/api/workers/w1/undrain", token: operate).status == 200)
             #expect(try farm.finish(job).state == .done)
+            // The QC report, as `farm qc --json` gives it.
+            let qc = try Self.call("GET", "\(base)/api/jobs/\(job)/qc", token: read)
+            #expect(qc.status == 200, "\(qc.body)")
+            let report = try JSONDecoder().decode(QCReport.self, from: Data(qc.body.utf8))
+            #expect(report.path == dir.appendingPathComponent("out.mov").path && report.video?.frames == 240)
+            #expect(report.seams.checked > 0 && report.seams.broken.isEmpty && report.target == nil)
+            let printed = try farm.cli(["qc", String(job), "--json"])
+            #expect(try JSONDecoder().decode(QCReport.self, from: Data(printed.stdout.utf8)) == report)
             // What the accepted results weigh, before they are pruned below.
             let folder = farm.dataDirectory.appendingPathComponent("jobs/\(job)")
             let results = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {

@@ -58,9 +58,20 @@ enum APIRoutes {
             let chunk = try request.integerQuery("chunk", in: 0...Int(Int32.max))
             let kindText = request.uri.queryParameters.get("kind") ?? "video"
             guard let kind = ChunkKind(rawValue: kindText) else {
-                throw APIError(.badRequest, "video or audio", path: "kind")
+                throw APIError(.badRequest, "video, audio or loudness", path: "kind")
             }
             return try await answer(store) { try $0.attemptLog(job: id, chunk: chunk, kind: kind) }
+        }
+        api.get("jobs/:id/qc") { _, context in
+            let id = try jobID(context)
+            return try await answer(store) { store -> QCReport in
+                guard try store.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
+                guard let report = try store.qc(job: id) else {
+                    throw APIError(
+                        .notFound, "job \(id) has no QC report yet: it is made when the output is joined", path: "id")
+                }
+                return report
+            }
         }
         api.get("workers") { _, _ in try await answer(store) { try $0.workerStatuses() } }
         api.get("workers/:id/attempts") { request, context in
