@@ -107,7 +107,8 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "FarmCoreTests", dependencies: ["FarmCore", "TestSupport"]),
-        .testTarget(name: "FarmRenderTests", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "TestSupport"]),
+        .testTarget(
+            name: "FarmRenderTests", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmText", "TestSupport"]),
         .testTarget(name: "FarmStoreTests", dependencies: ["FarmCore", "FarmStore", "TestSupport"]),
         .testTarget(
             name: "FarmCoordinatorTests",

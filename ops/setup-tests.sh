@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the tests use besides the farm's own needs (ops/setup.sh, run first): Debian's
 # headless Chromium and its driver (the dashboard's browser tests), tmux (`farm watch` on a
-# terminal), curl, python3-pil (an image oracle), nodejs (the lint of the dashboard's script)
-# and the tests' Python packages. The farm itself never runs any of them. Does nothing when
+# terminal), curl, python3-pil (an image oracle), nodejs (the lint of the dashboard's script),
+# fonts-noto-cjk (Japanese captions fall back to it) and the tests' Python packages. The farm itself never runs any of them. Does nothing when
 # everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash ops/setup.sh
 bash ops/install-packages.sh setup-tests python3 python3-venv python3-pil tmux curl chromium chromium-driver \
-    nodejs
+    nodejs fonts-noto-cjk
 
 # From PyPI: opentimelineio, an oracle for `farm import`; prometheus_client, whose parser reads
 # `/metrics`; selenium, which drives the dashboard in Chromium; schemathesis, which calls the

@@ -89,6 +89,17 @@ import Testing
             name: "time too large to compute with",
             project: project(items: #"{"asset": "a", "at": "123456789012345678", "duration": "1"}"#),
             expected: #"project.json: tracks[0].items[0].at: "123456789012345678" is out of range"#),
+        Case(
+            name: "subrip cue ending before it starts",
+            project: project(
+                items: #"{"asset": "s", "at": "0", "duration": "1"}"#, assets: #""s": {"path": "bad.srt"}"#),
+            expected: "project.json: assets.s.path: bad.srt:6: cue end 00:00:03,000 is before its start 00:00:04,000"),
+        Case(
+            name: "webvtt without its header",
+            project: project(
+                items: #"{"asset": "s", "at": "0", "duration": "1", "captions": {"soft": true}}"#,
+                assets: #""s": {"path": "bad.vtt"}"#),
+            expected: "project.json: assets.s.path: bad.vtt:1: a WebVTT file starts with the line WEBVTT"),
     ]
 
     @Test(arguments: cases)
@@ -110,6 +121,11 @@ import Testing
             header[23] = 0xFF
             try header.write(to: dir.appendingPathComponent("channels.wav"))
             try run("mkfifo", [dir.appendingPathComponent("fifo.mp4").path])
+            try Data(
+                "1\r\n00:00:01,000 --> 00:00:02,000\r\nfine\r\n\r\n2\r\n00:00:04,000 --> 00:00:03,000\r\nno\r\n".utf8
+            )
+            .write(to: dir.appendingPathComponent("bad.srt"))
+            try Data("00:00:01.000 --> 00:00:02.000\nno header\n".utf8).write(to: dir.appendingPathComponent("bad.vtt"))
             try Data(testCase.project.utf8).write(to: dir.appendingPathComponent("project.json"))
             let result = try runFarm(["render", "project.json", "-o", "out.mp4", "--local"], in: dir)
             let lines = result.stderr.split(separator: "\n")

@@ -83,7 +83,7 @@ import Testing
                 let made: WorkMade =
                     switch claimed.work {
                     case .video(let chunk): .frames(chunk.frameCount, fps: 30)
-                    case .audio(let block): .samples(block.sampleCount)
+                    case .audio(let block), .loudness(let block): .samples(block.sampleCount)
                     }
                 #expect(try store.accept(claimed.key, made: made))
             }

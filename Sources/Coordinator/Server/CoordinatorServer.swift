@@ -56,6 +56,7 @@ public final class CoordinatorServer {
     private let outbox: Outbox
     private let sessions: WorkerSessions
     private let intake: UploadIntake
+    private let loudness: LoudnessSettler
     private let joins: JoinScheduler
     private let retention: SegmentRetention
     private let notifier: JobNotifier
@@ -106,6 +107,7 @@ public final class CoordinatorServer {
             store: store, outbox: outbox, sessions: sessions, logger: logger,
             dataDirectory: configuration.dataDirectory,
             check: SegmentCheck(program: configuration.verifier))
+        loudness = LoudnessSettler(store: store, logger: logger, dataDirectory: configuration.dataDirectory)
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
             removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot)
@@ -164,7 +166,11 @@ public final class CoordinatorServer {
         // acceptance starts its join, and a join's end is recorded, without waiting for a tick.
         let accepted = try intake.collectVerified()
         try sessions.assignIfPending()
-        if !accepted.isEmpty { try joins.startJoins(of: accepted) }
+        if !accepted.isEmpty {
+            // A job's last loudness block lets its audio blocks go: claimed at the next batch.
+            try loudness.settle(accepted)
+            try joins.startJoins(of: accepted)
+        }
         if joins.hasFinished { try joins.finishJoins() }
         if clock.now - lastTick >= .milliseconds(200) {
             lastTick = clock.now
@@ -197,6 +203,8 @@ public final class CoordinatorServer {
         try store.graceRunningLeases(leaseSeconds: configuration.leaseSeconds)
         try store.forgetCachedSegments(outside: SegmentCache(dataDirectory: configuration.dataDirectory).identity())
         try store.recordCoordinatorServing()
+        // Loudness blocks accepted by a coordinator that stopped before it combined them.
+        try loudness.settle()
     }
 
     /// Reconnects with backoff until the database answers again, then leads again.

@@ -67,6 +67,7 @@ final class JoinScheduler {
             logger.info("job \(job.id): all \(parts) are in; joining \(job.outputPath)")
             let results = self.results
             let cache = SegmentCache(dataDirectory: dataDirectory)
+            let project = try store.projectOf(job: job.id)
             let thread = Thread {
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -77,23 +78,56 @@ final class JoinScheduler {
                 }
                 var error: String?
                 do {
+                    let frames = (segments.first?.span.start ?? 0)..<(segments.last?.span.end ?? 0)
+                    let subtitles = try project.map { try Self.subtitles(of: $0, frames: frames) } ?? []
                     try SegmentJoiner.join(
                         segments: segments, audio: audio, fps: job.fps, sampleRate: job.sampleRate,
-                        container: job.container,
+                        container: job.container, subtitles: subtitles,
                         to: URL(fileURLWithPath: job.outputPath))
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
+                }
+                var qc: QCReport?
+                if error == nil {
+                    (qc, error) = Self.check(job: job, project: project, segments: segments, audio: audio)
                 }
                 let seconds = (clock.now - started) / .seconds(1)
                 // Measured here, off the loop: operators see what a finished job keeps at once,
                 // not at the retention pass's next round.
                 let bytes = SegmentRetention.size(of: folder.url)
                 results.withLock {
-                    $0.append(JoinResult(job: job.id, error: error, seconds: seconds, segmentBytes: bytes))
+                    $0.append(JoinResult(job: job.id, error: error, seconds: seconds, segmentBytes: bytes, qc: qc))
                 }
             }
             thread.start()
         }
+    }
+
+    /// The joined output's QC report (`OutputQC`), and the job's failure when the output misses
+    /// a loudness target that must be met: then the file is kept aside, never at its path.
+    private static func check(
+        job: JobRecord, project: (text: String, file: String, mediaRoot: String)?,
+        segments: [SegmentJoiner.Segment<Chunk>], audio: [SegmentJoiner.Segment<AudioBlock>]
+    ) -> (QCReport?, String?) {
+        let output = URL(fileURLWithPath: job.outputPath)
+        let target = project.flatMap {
+            try? ProjectLoader(mediaRoot: URL(fileURLWithPath: $0.mediaRoot)).parse(text: $0.text, file: $0.file)
+        }?.export.audio.loudness
+        let report: QCReport
+        do {
+            report = try OutputQC.measure(
+                output, fps: job.fps, chunkStarts: segments.map(\.span.start),
+                blockStarts: audio.map { $0.span.start - job.samples.lowerBound }, target: target)
+        } catch {
+            // A report that cannot be made fails the job only when a target must be met.
+            return (nil, target?.failIfMissed == true ? "the QC pass could not read \(job.outputPath): \(error)" : nil)
+        }
+        guard let target, target.failIfMissed, !report.meetsTarget else { return (report, nil) }
+        let aside = QCReport.asideURL(for: output)
+        try? FileManager.default.removeItem(at: aside)
+        let kept = (try? FileManager.default.moveItem(at: output, to: aside)) != nil
+        let keptText = kept ? "; the output is kept as \(aside.path)" : ""
+        return (report, "the output misses its loudness target: \(report.misses.joined(separator: "; "))\(keptText)")
     }
 
     /// Puts a job's chunks done by the cache in its folder, each checked against its
@@ -145,6 +179,7 @@ final class JoinScheduler {
             }
             let recorded: Bool
             do {
+                if let qc = result.qc { try store.recordQC(job: job, qc) }
                 recorded = try store.finish(
                     job: job, error: error, segmentBytes: removeSegmentsWhenDone ? nil : result.segmentBytes)
             } catch {
@@ -182,4 +217,5 @@ private struct JoinResult: Sendable {
     var seconds: Double = 0
     var segmentBytes: Int64?
     var damaged: [CachedSegment] = []
+    var qc: QCReport?
 }

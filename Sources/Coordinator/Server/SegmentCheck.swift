@@ -35,7 +35,7 @@ final class SegmentCheck: SegmentChecking {
         let (length, startsRender, endsRender): (Int64, Bool, Bool) =
             switch chunk.work {
             case .video(let chunk): (chunk.frameCount, false, false)
-            case .audio(let block):
+            case .audio(let block), .loudness(let block):
                 (block.sampleCount, block.start == job.samples.lowerBound, block.end == job.samples.upperBound)
             }
         let request = SegmentVerifier.Request(

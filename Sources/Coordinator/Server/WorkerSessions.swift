@@ -298,6 +298,7 @@ extension Assignment {
     init(_ claimed: ClaimedChunk) {
         self.init(
             key: claimed.key, job: claimed.job, work: claimed.work, projectText: claimed.projectText,
-            projectFile: claimed.projectFile, mediaRoot: claimed.mediaRoot, mediaPins: claimed.mediaPins)
+            projectFile: claimed.projectFile, mediaRoot: claimed.mediaRoot, mediaPins: claimed.mediaPins,
+            programmeGain: claimed.programmeGain)
     }
 }

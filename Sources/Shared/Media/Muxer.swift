@@ -8,9 +8,11 @@ import Foundation
 /// ends. `finish()` writes the trailer; it is explicit because it can fail.
 public final class Muxer {
     private var format: UnsafeMutablePointer<AVFormatContext>
-    private var streams: [(stream: UnsafeMutablePointer<AVStream>, timeBase: AVRational)] = []
+    var streams: [(stream: UnsafeMutablePointer<AVStream>, timeBase: AVRational)] = []
+    /// The encoders of subtitle streams, by stream index.
+    var subtitleEncoders: [Int: SubtitleEncoder] = [:]
     private let path: String
-    private let container: ExportSettings.Container
+    let container: ExportSettings.Container
     private let movieTimescale: Int?
     private var opened = false
 
@@ -84,7 +86,7 @@ public final class Muxer {
         }
     }
 
-    private func addStream(
+    func addStream(
         timeBase: AVRational, frameRate: AVRational?,
         parameters fill: (UnsafeMutablePointer<AVCodecParameters>) -> Int32
     ) throws -> Int {

@@ -16,15 +16,20 @@ public final class AudioBlockEncoder {
     private let block: AudioBlock
     private let render: Range<Int64>
     private let overlaps: Bool
+    /// The programme's gain and limiter ceiling, for a render normalized to a loudness target.
+    private let gain: ProgrammeGain?
 
     /// `block` is a range of timeline samples inside `render`, the samples of the whole render.
-    init(loaded: LoadedProject, block: AudioBlock, render: Range<Int64>, globalHeader: Bool) throws {
+    init(
+        loaded: LoadedProject, block: AudioBlock, render: Range<Int64>, gain: ProgrammeGain?, globalHeader: Bool
+    ) throws {
         let project = loaded.project
         encoder = try MediaEncoder.audio(
             output: project.output.audio, settings: project.export.audio, globalHeader: globalHeader)
         self.loaded = loaded
         self.block = block
         self.render = render
+        self.gain = gain
         // PCM frames stand alone: nothing before or after a block changes its samples.
         overlaps = encoder.initialPadding > 0
     }
@@ -41,6 +46,8 @@ public final class AudioBlockEncoder {
         let upper = endsRender ? Int64.max : block.end - render.lowerBound
         let keep = lower..<upper
         let mixer = AudioMixer(loaded: loaded)
+        let limited = try gain.map { try LimitedMix(loaded: loaded, render: render, span: first..<last, gain: $0) }
+        let gained = limited.map { _ in SampleBlock(channels: loaded.project.output.audio.channels, capacity: 4096) }
         let frameSize = Int64(encoder.audioFrameSize)
         let kept = { (packet: Packet) in
             guard let pts = packet.pts, keep.contains(pts) else { return }
@@ -50,7 +57,13 @@ public final class AudioBlockEncoder {
         while next < last {
             if cancellation?.isRaised == true { throw RenderCancelled() }
             let count = Int(min(frameSize, last - next))
-            let samples = try mixer.mix(from: next, count: count)
+            let samples: SampleBlock
+            if let limited, let gained {
+                limited.copy(from: next, count: count, into: gained)
+                samples = gained
+            } else {
+                samples = try mixer.mix(from: next, count: count)
+            }
             try encoder.encode(samples, count: count, pts: next - render.lowerBound, write: kept)
             next += Int64(count)
         }

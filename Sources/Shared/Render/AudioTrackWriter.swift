@@ -16,15 +16,21 @@ final class AudioTrackWriter {
     private let origin: Int64
     /// The first block's encoder, made early because the muxer needs its parameters.
     private var firstEncoder: AudioBlockEncoder?
+    private let gain: ProgrammeGain?
 
     /// `blocks`, in order, of the render that covers timeline samples `render`.
-    init(loaded: LoadedProject, blocks: [AudioBlock], render: Range<Int64>, muxer: Muxer) throws {
+    /// `gain`: the programme's, for a render normalized to a loudness target (`LoudnessPass`).
+    init(
+        loaded: LoadedProject, blocks: [AudioBlock], render: Range<Int64>, gain: ProgrammeGain?, muxer: Muxer
+    ) throws {
         precondition(!blocks.isEmpty, "an audio track needs a block")
         self.loaded = loaded
         self.blocks = blocks[...]
         self.render = render
         globalHeader = muxer.needsGlobalHeader
-        let first = try AudioBlockEncoder(loaded: loaded, block: blocks[0], render: render, globalHeader: globalHeader)
+        self.gain = gain
+        let first = try AudioBlockEncoder(
+            loaded: loaded, block: blocks[0], render: render, gain: gain, globalHeader: globalHeader)
         stream = try muxer.addStream(for: first.encoder, startsFile: first.startsRender)
         origin = blocks[0].start - render.lowerBound
         firstEncoder = first
@@ -36,7 +42,8 @@ final class AudioTrackWriter {
             blocks.removeFirst()
             let encoder =
                 try firstEncoder
-                ?? AudioBlockEncoder(loaded: loaded, block: block, render: render, globalHeader: globalHeader)
+                ?? AudioBlockEncoder(
+                    loaded: loaded, block: block, render: render, gain: gain, globalHeader: globalHeader)
             firstEncoder = nil
             let timeBase = encoder.encoder.timeBase
             try encoder.encode(cancellation: cancellation) { packet in

@@ -16,6 +16,8 @@ public struct ChunkedRender {
     public var cancellation: StopFlag?
     /// Sync results to disk (a worker's scratch copies need not be: the coordinator syncs its own).
     public var durable = true
+    /// The programme's gain for a project with a loudness target, measured first (`LoudnessPass`).
+    public var programmeGain: ProgrammeGain?
 
     public init(loaded: LoadedProject, workDirectory: URL) {
         self.loaded = loaded
@@ -25,7 +27,11 @@ public struct ChunkedRender {
     /// The file name of a chunk's segment or of an audio block. Both are MOV: it carries every
     /// export codec (H.264, HEVC, FFV1, PCM, AAC) with exact timestamps.
     public static func fileName(kind: ChunkKind, index: Int) -> String {
-        String(format: kind == .audio ? "audio-%06d.mov" : "segment-%06d.mov", index)
+        switch kind {
+        case .video: String(format: "segment-%06d.mov", index)
+        case .audio: String(format: "audio-%06d.mov", index)
+        case .loudness: String(format: "loudness-%06d.json", index)
+        }
     }
 
     public func url<Span: WorkSpan>(of span: Span) -> URL {
@@ -48,12 +54,31 @@ public struct ChunkedRender {
         return url
     }
 
+    /// Measures one audio block for the programme's loudness (`LoudnessPass`) into a JSON file.
+    /// `trial`: the gain of a second pass, measured through the limiter.
+    public func measureAudioBlock(_ block: AudioBlock, of render: Range<Int64>? = nil, trial: ProgrammeGain? = nil)
+        throws -> URL
+    {
+        let measured = try LoudnessPass.measure(
+            loaded: loaded, block: block, render: render ?? samples, trial: trial, cancellation: cancellation)
+        let url = workDirectory.appendingPathComponent(Self.fileName(kind: .loudness, index: block.index))
+        let file = AtomicFile(destination: url)
+        do {
+            try JSONEncoder().encode(measured).write(to: file.temporary)
+            try file.commit(durable: durable)
+        } catch {
+            file.discard()
+            throw error
+        }
+        return url
+    }
+
     /// Mixes and encodes one audio block of a render covering timeline samples `render` (by
     /// default the whole timeline, as on a farm).
     public func renderAudioBlock(_ block: AudioBlock, of render: Range<Int64>? = nil) throws -> URL {
         let url = url(of: block)
         try TimelineRenderer(loaded: loaded, configuration: configuration(video: false))
-            .render(audioBlock: block, of: render ?? samples, to: url)
+            .render(audioBlock: block, of: render ?? samples, gain: programmeGain, to: url)
         return url
     }
 
@@ -77,15 +102,20 @@ public struct ChunkedRender {
         try SegmentJoiner.join(
             segments: segments(chunks), audio: segments(blocks),
             fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
-            container: container ?? loaded.project.export.container, to: destination)
+            container: container ?? loaded.project.export.container,
+            subtitles: loaded.project.subtitleTracks(
+                captions: loaded.captions, frames: (chunks.first?.start ?? 0)..<(chunks.last?.end ?? 0)),
+            to: destination)
     }
 
     /// Plans, renders every chunk and audio block, and joins them.
     public func renderAll(size: ChunkPlanner.Size, to destination: URL) throws {
+        var measured = self
+        measured.programmeGain = try LoudnessPass.gain(loaded: loaded, render: samples, cancellation: cancellation)
         let chunks = loaded.project.videoChunks(size)
         for chunk in chunks { _ = try renderSegment(chunk) }
         let blocks = loaded.project.audioBlocks()
-        for block in blocks { _ = try renderAudioBlock(block) }
+        for block in blocks { _ = try measured.renderAudioBlock(block) }
         try join(chunks: chunks, blocks: blocks, to: destination)
     }
 }

@@ -1,5 +1,6 @@
 import FarmCore
 import FarmMedia
+import FarmText
 
 /// Renders output frame `n` of a project: for each video track in z-order, the item active at
 /// `n / fps`, cropped, scaled into its rectangle with its fit mode, and blended with its opacity
@@ -24,6 +25,9 @@ public final class Compositor {
     private let layers: [VisibleTrack]
     private var sources: [ItemKey: LayerSource] = [:]
     private var generatedPictures: [ItemKey: GeneratedPicture] = [:]
+    /// Each caption item's burn-in: its schedule, and the text its picture was painted with.
+    private var captionLayers: [ItemKey: CaptionLayer] = [:]
+    private let captions: [String: [CaptionCue]]
     /// Each graded media item's grades (its own, then its track's), compiled for the canvas.
     private let itemGrades: [ItemKey: GradeProgram]
     /// The output's grade, applied to the composited canvas.
@@ -56,6 +60,7 @@ public final class Compositor {
         project = loaded.project
         media = loaded.media
         reads = loaded.reads
+        captions = loaded.captions
         self.decoderThreads = decoderThreads
         let range = project.output.dynamicRange
         canvas = Picture(width: project.output.width, height: project.output.height, depth: range.depth)
@@ -156,6 +161,12 @@ public final class Compositor {
         let opacity = Int((item.opacity.value(at: local) * track.opacity * 255).rounded())
         guard opacity > 0 else { return }
         let frame = item.frame.value(at: local)
+        if case .captions(let placement) = item.content {
+            try drawCaptions(
+                placement, key: key, item: item, frame: frame, at: time, track: track, opacity: opacity, on: target,
+                shift: shift)
+            return
+        }
         guard case .media(let id) = item.content else {
             try drawGenerated(
                 item.content, key: key, item: item, frame: frame, at: time, track: track, opacity: opacity,
@@ -193,6 +204,39 @@ public final class Compositor {
             sized.destination = PixelRect(x: 0, y: 0, width: width, height: height)
             return try source.scaledPicture(image, identity: identity, geometry: sized)
         }
+    }
+
+    /// The cues shown at `time` (the rule in `CaptionSchedule`), as one title in the item's
+    /// frame less its safe area; painted again only when the text changes.
+    private func drawCaptions(
+        _ placement: CaptionPlacement, key: ItemKey, item: Item, frame: Rect, at time: Rational, track: VisibleTrack,
+        opacity: Int, on target: Picture, shift: AffineTransform
+    ) throws {
+        guard placement.burnIn else { return }
+        let layer =
+            captionLayers[key]
+            ?? CaptionLayer(
+                schedule: CaptionSchedule(
+                    item: item, cues: captions[placement.asset] ?? [], fps: project.output.fps))
+        captionLayers[key] = layer
+        let frameIndex = (time * project.output.fps).floor
+        let shown = layer.schedule.cues(onFrame: frameIndex)
+        guard !shown.isEmpty else { return }
+        let text = shown.map { layer.schedule.cues[$0].text }.joined(separator: "\n")
+        if layer.text != text || generatedPictures[key] == nil {
+            var title = placement.style
+            title.text = text
+            title.font = FontResolver.file(for: title.font, covering: text) ?? title.font
+            generatedPictures[key] = GeneratedPicture(.title(title), canvas: project.output.dynamicRange)
+            layer.text = text
+        }
+        let margin = placement.safeArea
+        let safe = Rect(
+            x: frame.x + frame.width * margin, y: frame.y + frame.height * margin,
+            width: frame.width * (1 - 2 * margin), height: frame.height * (1 - 2 * margin))
+        try drawGenerated(
+            item.content, key: key, item: item, frame: safe, at: time, track: track, opacity: opacity, on: target,
+            shift: shift)
     }
 
     private func drawGenerated(
@@ -278,5 +322,14 @@ public final class Compositor {
     private func releaseSources(before time: Rational) {
         for key in sources.keys where lastShown[key]! <= time { sources[key] = nil }
         for key in generatedPictures.keys where lastShown[key]! <= time { generatedPictures[key] = nil }
+        for key in captionLayers.keys where lastShown[key]! <= time { captionLayers[key] = nil }
     }
+}
+
+/// A caption item's schedule and the text its painted picture shows.
+private final class CaptionLayer {
+    let schedule: CaptionSchedule
+    var text = ""
+
+    init(schedule: CaptionSchedule) { self.schedule = schedule }
 }

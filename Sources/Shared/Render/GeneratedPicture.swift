@@ -36,8 +36,8 @@ final class GeneratedPicture {
             picture.paint(gradient)
         case .title(let title):
             picture = try Self.paint(title, width: width, height: height, scale: scale)
-        case .media:
-            preconditionFailure("media items are drawn from their LayerSource")
+        case .media, .captions:
+            preconditionFailure("media items are drawn from their LayerSource, captions as titles")
         }
         if let converter {
             // The converter's picture is its own, overwritten by its next call: keep a copy.

@@ -51,6 +51,7 @@ public struct LocalRender {
         let chunks = plan(frames)
         let samples = loaded.project.output.samples(ofFrames: frames)
         let blocks = loaded.project.audioBlocks(ofFrames: frames)
+        chunked.programmeGain = try measure(blocks, chunked: chunked, samples: samples, stop: stop)
         // Sound first: its blocks are short, and the pictures then even out the threads' ends.
         let tasks = blocks.map(Task.audio) + chunks.map(Task.segment)
         try run(
@@ -58,7 +59,8 @@ public struct LocalRender {
         try SegmentJoiner.join(
             segments: chunked.segments(chunks), audio: chunked.segments(blocks),
             fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
-            container: configuration.container ?? loaded.project.export.container, to: destination)
+            container: configuration.container ?? loaded.project.export.container,
+            subtitles: loaded.project.subtitleTracks(captions: loaded.captions, frames: frames), to: destination)
     }
 
     /// Video chunks of `frames` on the boundaries a farm job's chunks would have (the export's
@@ -69,6 +71,32 @@ public struct LocalRender {
             let start = max(chunk.start, frames.lowerBound)
             let end = min(chunk.end, frames.upperBound)
             return start < end ? Chunk(index: chunk.index, start: start, end: end) : nil
+        }
+    }
+
+    /// A loudness target's first pass: every block measured on the pool's threads, then the
+    /// programme's gain, as a farm's coordinator combines them. Nil without a target.
+    private func measure(
+        _ blocks: [AudioBlock], chunked: ChunkedRender, samples: Range<Int64>, stop: StopFlag
+    ) throws -> ProgrammeGain? {
+        let project = loaded.project
+        guard let target = project.export.audio.loudness, !blocks.isEmpty else { return nil }
+        var trial: ProgrammeGain?
+        while true {
+            let measured = Locked<[BlockLoudness]>([])
+            let measure = { (index: Int) in
+                let block = try LoudnessPass.measure(
+                    loaded: loaded, block: blocks[index], render: samples, trial: trial, cancellation: stop)
+                measured.withLock { $0.append(block) }
+            }
+            try TaskPool.run(blocks.count, threads: configuration.threads, stop: stop, whileWaiting: {}, measure)
+            switch LoudnessPass.step(
+                measured.withLock { $0 }, target: target, trial: trial, render: samples,
+                sampleRate: project.output.audio.sampleRate, lossy: project.export.audio.isLossy
+            ).step {
+            case .settle(let gain): return gain
+            case .measureAgain(let next): trial = next
+            }
         }
     }
 

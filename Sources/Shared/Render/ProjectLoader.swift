@@ -69,6 +69,7 @@ public struct ProjectLoader {
         let root = confined ? mediaRoot.map { PathConfinement.resolved($0.path) } : nil
         for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
             let path = project.assets[id]!.path
+            if project.assets[id]!.isCaptions { continue }
             if let root {
                 guard PathConfinement.contains(root: root, PathConfinement.resolved(path)) else {
                     log.add(
@@ -119,6 +120,13 @@ public struct ProjectLoader {
                             : "no installed font family \(quotedForMessage(title.font)) "
                                 + "(`fc-list : family` lists them), or give a font file's path")
                 }
+                if case .captions(let placement) = item.content, placement.burnIn,
+                    FontResolver.file(for: placement.style.font) == nil
+                {
+                    log.add(
+                        "tracks[\(trackIndex)].items[\(itemIndex)].captions.style.font",
+                        "no installed font \(quotedForMessage(placement.style.font))")
+                }
                 guard let id = item.asset, let info = media[id] else { continue }
                 checkItem(
                     item, info: info, kind: track.kind, path: "tracks[\(trackIndex)].items[\(itemIndex)]", log: log)
@@ -129,11 +137,51 @@ public struct ProjectLoader {
             }
         }
         checkEncoderOptions(project, log: log)
+        let captions = readCaptions(of: project, log: log)
+        guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
         let graded = loadLUTs(project, log: log)
         guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
         var loaded = LoadedProject(project: graded.project, media: media)
+        loaded.captions = captions
         loaded.luts = graded.luts
         return loaded
+    }
+
+    /// The cues of every caption asset an item places, read now: a worker needs them for any
+    /// chunk (they are small), and the join for the soft stream.
+    public func captions(of project: Project, file: String) throws -> [String: [CaptionCue]] {
+        let log = DiagnosticLog()
+        let captions = readCaptions(of: project, log: log)
+        guard log.isEmpty else { throw ProjectError(file: file, diagnostics: log.diagnostics) }
+        return captions
+    }
+
+    private func readCaptions(of project: Project, log: DiagnosticLog) -> [String: [CaptionCue]] {
+        var captions: [String: [CaptionCue]] = [:]
+        let root = confined ? mediaRoot.map { PathConfinement.resolved($0.path) } : nil
+        for (id, asset) in project.assets.sorted(by: { $0.key < $1.key }) where asset.isCaptions {
+            if let root, !PathConfinement.contains(root: root, PathConfinement.resolved(asset.path)) {
+                log.add(
+                    "assets.\(id).path",
+                    "\(asset.path) is outside the media root \(root); assets must stay inside it (no absolute paths "
+                        + "elsewhere, no .., no links out)")
+                continue
+            }
+            guard let bytes = FileManager.default.contents(atPath: asset.path) else {
+                let exists = FileManager.default.fileExists(atPath: asset.path)
+                log.add("assets.\(id).path", "\(exists ? "cannot read" : "file not found"): \(asset.path)")
+                continue
+            }
+            do {
+                captions[id] = try CaptionFileParser.parse(
+                    Array(bytes), file: URL(fileURLWithPath: asset.path).lastPathComponent, format: asset.captionFormat)
+            } catch let error as CaptionFileError {
+                log.add("assets.\(id).path", error.description)
+            } catch {
+                log.add("assets.\(id).path", "\(error)")
+            }
+        }
+        return captions
     }
 
     /// Encoder options are the encoder's to judge: it is opened once, as every chunk would open

@@ -32,17 +32,18 @@ public enum SegmentJoiner {
         }
     }
 
-    /// Writes `destination` atomically from `segments` (in frame order) and `audio` (audio blocks
-    /// in sample order; none for a silent file).
+    /// Writes `destination` atomically from `segments` (in frame order), `audio` (audio blocks
+    /// in sample order; none for a silent file) and `subtitles`, each a soft subtitle stream
+    /// (the project's cues: workers never make them).
     public static func join(
         segments: [Segment<Chunk>], audio: [Segment<AudioBlock>], fps: Rational, sampleRate: Int,
-        container: ExportSettings.Container, to destination: URL
+        container: ExportSettings.Container, subtitles: [SubtitleTrack] = [], to destination: URL
     ) throws {
         let file = AtomicFile(destination: destination)
         do {
             try joinUnsafely(
                 segments: segments, audio: audio, fps: fps, sampleRate: sampleRate, container: container,
-                path: file.temporary.path)
+                subtitles: subtitles, path: file.temporary.path)
             try file.commit()
         } catch {
             file.discard()
@@ -60,7 +61,7 @@ public enum SegmentJoiner {
 
     private static func joinUnsafely(
         segments: [Segment<Chunk>], audio: [Segment<AudioBlock>], fps: Rational, sampleRate: Int,
-        container: ExportSettings.Container,
+        container: ExportSettings.Container, subtitles: [SubtitleTrack],
         path: String
     ) throws {
         guard let first = segments.first else { throw FFmpegError(operation: "join", message: "no segments") }
@@ -78,7 +79,24 @@ public enum SegmentJoiner {
             audioStream = try muxer.addStream(copying: input.first, timeBase: input.timeBase, frameRate: nil)
             audioInput = input
         }
+        let subtitleStreams = try subtitles.map {
+            try muxer.addSubtitleStream(language: $0.language, timeBase: frameBase)
+        }
         try muxer.start()
+        // Cues are interleaved by their first frame, as sound is by time.
+        var nextCue = [Int](repeating: 0, count: subtitles.count)
+        func writeCues(startingBefore frame: Int64?) throws {
+            for (track, subtitle) in subtitles.enumerated() {
+                while nextCue[track] < subtitle.cues.count {
+                    let cue = subtitle.cues[nextCue[track]]
+                    if let frame, frame <= cue.frames.lowerBound { break }
+                    try muxer.writeSubtitle(
+                        cue.text, start: cue.frames.lowerBound, duration: Int64(cue.frames.count),
+                        stream: subtitleStreams[track], from: frameBase)
+                    nextCue[track] += 1
+                }
+            }
+        }
         let packet = Packet()
         // Audio keeps its own packet: one read ahead waits here while video segments are copied.
         let audioPacket = Packet()
@@ -106,6 +124,7 @@ public enum SegmentJoiner {
             let toFrames = input.framesPerTick(fps: fps)
             var count: Int64 = 0
             try copyAudio(until: Rational(segment.span.end) / fps)
+            try writeCues(startingBefore: segment.span.end)
             while try input.read(into: packet) {
                 guard let pts = packet.pts else {
                     throw FFmpegError(
@@ -126,6 +145,7 @@ public enum SegmentJoiner {
             }
         }
         try copyAudio(until: nil)
+        try writeCues(startingBefore: nil)
         try muxer.finish()
     }
 }

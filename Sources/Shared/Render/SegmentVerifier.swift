@@ -140,7 +140,28 @@ extension SegmentVerifier {
                 try verifyAudio(
                     url, block: AudioBlock(index: 0, start: 0, end: length), sampleRate: sampleRate,
                     startsRender: startsRender, endsRender: endsRender)
+            case .loudness:
+                try verifyLoudness(url, samples: length, sampleRate: sampleRate)
             }
+        }
+    }
+
+    /// A loudness block's figures: readable, one finite, non-negative energy per 100 ms step
+    /// its `samples` can overlap, no more.
+    public static func verifyLoudness(_ url: URL, samples: Int64, sampleRate: Int) throws {
+        let measured: BlockLoudness
+        do {
+            measured = try JSONDecoder().decode(BlockLoudness.self, from: Data(contentsOf: url))
+        } catch {
+            throw Failure(description: "loudness figures unreadable: \(error)")
+        }
+        let most = Int(samples * 10 / Int64(sampleRate)) + 2
+        guard !measured.energies.isEmpty, measured.energies.count <= most else {
+            throw Failure(
+                description: "loudness figures hold \(measured.energies.count) steps; the block has at most \(most)")
+        }
+        guard measured.energies.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+            throw Failure(description: "loudness figures hold a negative or non-finite energy")
         }
     }
 }

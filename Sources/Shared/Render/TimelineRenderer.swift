@@ -61,10 +61,17 @@ public final class TimelineRenderer {
     }
 
     /// Renders one audio block (`AudioBlocks`) of a render covering timeline samples `render`,
-    /// sound only, to `destination`: a farm's audio block.
-    public func render(audioBlock block: AudioBlock, of render: Range<Int64>, to destination: URL) throws {
+    /// sound only, to `destination`: a farm's audio block. `gain` is the programme's when the
+    /// project has a loudness target (`LoudnessPass`), measured before any block is encoded.
+    public func render(
+        audioBlock block: AudioBlock, of render: Range<Int64>, gain: ProgrammeGain?, to destination: URL
+    ) throws {
+        if loaded.project.export.audio.loudness != nil, gain == nil {
+            throw LoudnessPass.Unmeasured(block: block.index)
+        }
         try write(destination, movieTimescale: loaded.project.output.audio.sampleRate) { muxer in
-            let audio = try AudioTrackWriter(loaded: loaded, blocks: [block], render: render, muxer: muxer)
+            let audio = try AudioTrackWriter(
+                loaded: loaded, blocks: [block], render: render, gain: gain, muxer: muxer)
             try muxer.start()
             try audio.finish(muxer: muxer, cancellation: configuration.cancellation)
         }
@@ -98,8 +105,11 @@ public final class TimelineRenderer {
         if configuration.includeAudio {
             let blocks = project.audioBlocks(ofFrames: frames)
             if !blocks.isEmpty {
-                audio = try AudioTrackWriter(
-                    loaded: loaded, blocks: blocks, render: output.samples(ofFrames: frames), muxer: muxer)
+                let render = output.samples(ofFrames: frames)
+                // Normalized to a target: the whole range measured first, as a farm does.
+                let gain = try LoudnessPass.gain(
+                    loaded: loaded, render: render, cancellation: configuration.cancellation)
+                audio = try AudioTrackWriter(loaded: loaded, blocks: blocks, render: render, gain: gain, muxer: muxer)
             }
         }
         try muxer.start()

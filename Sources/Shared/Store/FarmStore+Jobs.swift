@@ -22,6 +22,7 @@ extension FarmStore {
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
             try insertChunks(job: id, job.audioBlocks, keys: job.audioKeys)
             try insertChunks(job: id, job.chunks, keys: job.videoKeys)
+            try insertLoudnessRows(job: id, job.loudnessBlocks)
             if job.useCache { try reuseCachedSegments(job: id) }
             try notify(job: id)
             return id

@@ -45,14 +45,19 @@ extension FarmStore {
     private func claimed(_ rows: [PostgresRow]) throws -> [ClaimedChunk] {
         guard !rows.isEmpty else { return [] }
         let jobIDs = Set(try rows.map { try $0.decode("claimed_job", as: Int64.self) })
-        var jobs: [Int64: (text: String, file: String, root: String, pins: [String: MediaPin])] = [:]
+        var jobs: [Int64: (text: String, file: String, root: String, pins: [String: MediaPin], gain: ProgrammeGain?)] =
+            [:]
         for row in try connection.query(
-            "SELECT id, project_text, project_file, media_root, media_pins FROM jobs WHERE id = ANY($1::bigint[])",
+            """
+            SELECT id, project_text, project_file, media_root, media_pins, audio_gain FROM jobs
+            WHERE id = ANY($1::bigint[])
+            """,
             [PostgresArray.integers(Array(jobIDs))])
         {
             jobs[try row.decode("id")] = (
                 try row.decode("project_text"), try row.decode("project_file"), try row.decode("media_root"),
-                try MediaPinsColumn.decode(try row.decode("media_pins"))
+                try MediaPinsColumn.decode(try row.decode("media_pins")),
+                try (row.decode("audio_gain", as: String?.self)).map { try ProgrammeGainColumn.decode($0) }
             )
         }
         return try rows.map { row in
@@ -60,15 +65,16 @@ extension FarmStore {
             guard let document = jobs[job] else {
                 throw PostgresError(message: "job \(job) vanished mid-claim", state: nil)
             }
+            let work = try WorkItem(
+                kind: row.decode("claimed_kind"), index: row.decode("claimed_index"),
+                start: row.decode("claimed_start"), end: row.decode("claimed_end"))
             return ClaimedChunk(
                 worker: try row.decode("claimed_worker"),
                 key: AttemptKey(chunk: try row.decode("claimed_chunk"), attempt: try row.decode("claimed_attempt")),
                 job: job,
-                work: WorkItem(
-                    kind: try row.decode("claimed_kind"), index: try row.decode("claimed_index"),
-                    start: try row.decode("claimed_start"), end: try row.decode("claimed_end")),
+                work: work,
                 projectText: document.text, projectFile: document.file, mediaRoot: document.root,
-                mediaPins: document.pins)
+                mediaPins: document.pins, programmeGain: work.kind == .video ? nil : document.gain)
         }
     }
 

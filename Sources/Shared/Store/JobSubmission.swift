@@ -19,6 +19,8 @@ public struct JobSubmission: Sendable {
     public var chunks: [Chunk]
     /// Audio blocks: ranges of timeline samples (`AudioBlocks`).
     public var audioBlocks: [AudioBlock]
+    /// A loudness target's first pass: one row per audio block (`LoudnessPass`); empty without one.
+    public var loudnessBlocks: [AudioBlock] = []
     public var sampleRate: Int
     /// The version of each asset the job renders from (`MediaPin`); empty pins nothing.
     public var mediaPins: [String: MediaPin] = [:]
@@ -82,5 +84,12 @@ public struct JobSubmission: Sendable {
         mediaPins = try MediaPin.pins(of: project)
         videoKeys = ChunkKeys.keys(of: project, work: chunks, container: container, pins: mediaPins)
         audioKeys = ChunkKeys.keys(of: project, work: audioBlocks, container: container, pins: mediaPins)
+        if let target = project.export.audio.loudness {
+            loudnessBlocks = audioBlocks
+            // One gain for the whole programme: a block's sound depends on every block's, so
+            // its key covers them all and the target.
+            let programme = SHA256.hex(of: audioKeys.joined(separator: ",") + "\(target)")
+            audioKeys = audioKeys.map { SHA256.hex(of: $0 + programme) }
+        }
     }
 }

@@ -279,6 +279,7 @@ public enum Migrations {
         (17, sessions),
         (18, units),
         (19, pools),
+        (20, loudness),
     ]
 
     /// The newest schema version this build knows.

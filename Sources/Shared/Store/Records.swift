@@ -71,6 +71,7 @@ public struct ChunkRecord: Sendable {
         switch work {
         case .video(let chunk): "chunk \(chunk.index) (frames \(chunk.start)..\(chunk.end))"
         case .audio(let block): "audio block \(block.index)"
+        case .loudness(let block): "loudness block \(block.index)"
         }
     }
 
@@ -111,13 +112,16 @@ public struct ClaimedChunk: Sendable, Hashable {
     public var mediaRoot: String
     /// The version of each asset the job was submitted with.
     public var mediaPins: [String: MediaPin]
+    /// An audio block's programme gain, when its job has a loudness target.
+    public var programmeGain: ProgrammeGain?
 
     public var kind: ChunkKind { work.kind }
 
     public init(
         worker: String, key: AttemptKey, job: Int64, work: WorkItem, projectText: String, projectFile: String,
-        mediaRoot: String, mediaPins: [String: MediaPin]
+        mediaRoot: String, mediaPins: [String: MediaPin], programmeGain: ProgrammeGain? = nil
     ) {
+        self.programmeGain = programmeGain
         self.worker = worker
         self.key = key
         self.job = job

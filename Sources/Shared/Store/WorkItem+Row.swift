@@ -20,6 +20,9 @@ extension WorkItem {
         case .audio:
             self = .audio(
                 AudioBlock(index: index, start: try row.decode("start_sample"), end: try row.decode("end_sample")))
+        case .loudness:
+            self = .loudness(
+                AudioBlock(index: index, start: try row.decode("start_sample"), end: try row.decode("end_sample")))
         }
     }
 }

@@ -115,13 +115,20 @@ final class Font {
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
             let positions = hb_buffer_get_glyph_positions(buffer, &count), count > 0
         else { return [ShapedLine(glyphs: [], width: 0)] }
-        let glyphs = (0..<Int(count)).map { i in
-            (
+        var glyphs = (0..<Int(count)).map { i in
+            let scalar = Self.scalar(in: bytes, at: Int(infos[i].cluster))
+            return (
                 index: infos[i].codepoint, isSpace: bytes[Int(infos[i].cluster)] == 0x20,
+                breaksBefore: scalar.map(Self.isIdeographic) ?? false,
                 advance: Double(positions[i].x_advance) / 64, offsetX: Double(positions[i].x_offset) / 64,
                 offsetY: Double(positions[i].y_offset) / 64
             )
         }
+        // HarfBuzz gives a right-to-left paragraph (Arabic, Hebrew) in visual order: lines are
+        // filled in reading order, so the glyphs are taken from the right, and each line is
+        // turned back to visual order when it is laid out.
+        let rightToLeft = hb_buffer_get_direction(buffer) == HB_DIRECTION_RTL
+        if rightToLeft { glyphs.reverse() }
         var lines: [ShapedLine] = []
         var start = 0
         while start < glyphs.count {
@@ -130,7 +137,8 @@ final class Font {
             var width = 0.0
             var lastBreak: Int?
             while end < glyphs.count {
-                if glyphs[end].isSpace { lastBreak = end }
+                // A space is a break; so is the place before a CJK character, which has none.
+                if glyphs[end].isSpace || (glyphs[end].breaksBefore && end > start) { lastBreak = end }
                 if width + glyphs[end].advance > maxWidth, end > start, !glyphs[end].isSpace, let lastBreak,
                     lastBreak > start
                 {
@@ -140,19 +148,39 @@ final class Font {
                 width += glyphs[end].advance
                 end += 1
             }
+            // A line's trailing spaces (in reading order) take no room when it is aligned.
+            let trailing = glyphs[start..<end].reversed().prefix { $0.isSpace }.count
+            let kept = glyphs[start..<(end - trailing)]
             var pen = 0.0
             var line = ShapedLine(glyphs: [], width: 0)
-            for glyph in glyphs[start..<end] {
+            for glyph in rightToLeft ? Array(kept.reversed()) : Array(kept) {
                 line.glyphs.append(.init(index: glyph.index, x: pen + glyph.offsetX, y: glyph.offsetY))
                 pen += glyph.advance
             }
-            // A line's trailing spaces take no room when it is aligned.
-            line.width = pen - glyphs[start..<end].reversed().prefix { $0.isSpace }.reduce(0) { $0 + $1.advance }
+            line.width = pen
             lines.append(line)
             start = end
             while start < glyphs.count, glyphs[start].isSpace { start += 1 }
         }
         return lines
+    }
+
+    /// The character whose UTF-8 starts at `offset` (a HarfBuzz cluster).
+    private static func scalar(in bytes: [UInt8], at offset: Int) -> Unicode.Scalar? {
+        var iterator = bytes[offset...].makeIterator()
+        var decoder = UTF8()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
+        return nil
+    }
+
+    /// Han, kana and Hangul syllables: text written without spaces, broken between characters.
+    private static func isIdeographic(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0x20000...0x2FFFF:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Renders glyph `index` (stroked when `stroker` is given) with its origin at `origin`

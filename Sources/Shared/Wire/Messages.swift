@@ -18,11 +18,15 @@ public struct Assignment: Codable, Sendable, Hashable {
     /// The version of each asset the job was submitted with. Absent from coordinators older
     /// than 0.6.
     public var mediaPins: [String: MediaPin]?
+    /// The programme's gain and limiter ceiling, for an audio block of a job with a loudness
+    /// target (measured by its loudness blocks first).
+    public var programmeGain: ProgrammeGain?
 
     public init(
         key: AttemptKey, job: Int64, work: WorkItem, projectText: String, projectFile: String, mediaRoot: String,
-        mediaPins: [String: MediaPin]
+        mediaPins: [String: MediaPin], programmeGain: ProgrammeGain? = nil
     ) {
+        self.programmeGain = programmeGain
         self.key = key
         self.job = job
         kind = work.kind
@@ -136,7 +140,7 @@ extension ChunkDone {
     public func made(by kind: ChunkKind) -> WorkMade {
         switch kind {
         case .video: .frames(frames, fps: fps)
-        case .audio: .samples(samples ?? frames)
+        case .audio, .loudness: .samples(samples ?? frames)
         }
     }
 }

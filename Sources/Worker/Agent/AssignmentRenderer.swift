@@ -27,7 +27,9 @@ public final class AssignmentRenderer: @unchecked Sendable {
     private let mediaRoot: URL?
     private let scratch: URL
     private let encoderThreads: Int
-    private let cache = Locked<[Int64: (project: Project, media: [String: MediaInfo])]>([:])
+    private let cache = Locked<
+        [Int64: (project: Project, media: [String: MediaInfo], captions: [String: [CaptionCue]])]
+    >([:])
 
     public init(mediaRoot: URL?, scratch: URL, encoderThreads: Int) {
         self.mediaRoot = mediaRoot
@@ -51,7 +53,10 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let work = assignment.work
         switch work {
         case .video(let chunk): url = try chunked.renderSegment(chunk, progress: progress)
-        case .audio(let block): url = try chunked.renderAudioBlock(block)
+        case .audio(let block):
+            chunked.programmeGain = assignment.programmeGain
+            url = try chunked.renderAudioBlock(block)
+        case .loudness(let block): url = try chunked.measureAudioBlock(block, trial: assignment.programmeGain)
         }
         // A reader that found another version fails the render, whatever FFmpeg made of it.
         if let changed = loaded.reads?.failure { throw changed }
@@ -59,7 +64,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let made: WorkMade =
             switch work {
             case .video(let chunk): .frames(chunk.frameCount, fps: Double(chunk.frameCount) / max(seconds, 0.001))
-            case .audio(let block): .samples(block.sampleCount)
+            case .audio(let block), .loudness(let block): .samples(block.sampleCount)
             }
         // Made after the speed is measured: a picture for people, not part of the render. A
         // chunk without one is still a good chunk.
@@ -97,16 +102,19 @@ public final class AssignmentRenderer: @unchecked Sendable {
             }
         }
         var media = known?.media ?? [:]
+        // Caption files are read whole, once per job: any chunk may show their cues.
+        let captions = try known?.captions ?? loader.captions(of: project, file: assignment.projectFile)
         let missing = needed.subtracting(media.keys)
-        if !missing.isEmpty {
+        if !missing.isEmpty || known == nil {
             let probed = try loader.check(project, file: assignment.projectFile, assets: missing)
             media.merge(probed.media) { old, _ in old }
             let result = media
-            cache.withLock { $0[assignment.job] = (project, result) }
+            cache.withLock { $0[assignment.job] = (project, result, captions) }
         }
         var loaded = LoadedProject(
             project: project, media: media.filter { needed.contains($0.key) },
             reads: MediaReads(project: project, pins: pins, assets: needed))
+        loaded.captions = captions
         // LUTs are small text files: read (and confined) for every assignment, never cached.
         loaded.luts = try loader.loadLUTs(project, file: assignment.projectFile).luts
         return loaded

@@ -159,6 +159,7 @@ public final class WorkerAgent {
                 switch assignment.work {
                 case .video(let chunk): "frames \(chunk.start)..<\(chunk.end)"
                 case .audio(let block): "samples \(block.start)..<\(block.end)"
+                case .loudness(let block): "samples \(block.start)..<\(block.end), measuring"
                 }
             let task = WorkerTask(assignment)
             tasks[assignment.key] = task

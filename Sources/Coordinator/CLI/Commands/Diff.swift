@@ -132,6 +132,7 @@ struct Diff: ParsableCommand {
         case .solid: return "solid"
         case .gradient: return "gradient"
         case .title(let title): return "title \"\(title.text.prefix(24))\""
+        case .captions(let placement): return "captions \(placement.asset)"
         }
     }
 }

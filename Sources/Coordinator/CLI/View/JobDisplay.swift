@@ -82,9 +82,11 @@ struct TerminalJobDisplay: JobDisplay {
             let figures =
                 chunk.kind == .audio
                 ? "mixing \(StatusText.range(chunk))"
-                : framesDone == 0
-                    ? (chunk.fps == nil ? "waiting to start" : "starting: the encoder has no frame out yet")
-                    : "\(Format.bar(fraction, width: 12)) \(framesDone)/\(frames)  \(StatusText.fps(chunk.fps)) fps"
+                : chunk.kind == .loudness
+                    ? "measuring \(StatusText.range(chunk))"
+                    : framesDone == 0
+                        ? (chunk.fps == nil ? "waiting to start" : "starting: the encoder has no frame out yet")
+                        : "\(Format.bar(fraction, width: 12)) \(framesDone)/\(frames)  \(StatusText.fps(chunk.fps)) fps"
             lines.append(
                 "  \(StatusText.chunkName(chunk.kind, chunk.index).padding(toLength: 15, withPad: " ", startingAt: 0))"
                     + " \(StatusText.range(chunk).padding(toLength: 13, withPad: " ", startingAt: 0))"

@@ -43,7 +43,7 @@ enum StatusText {
     static func made(_ attempt: AttemptStatus) -> String {
         if let sound = attempt.soundSeconds { return String(format: "%.1f s of sound", sound) }
         // An audio block that made nothing made no sound, not "0 frames".
-        if attempt.kind == .audio { return "-" }
+        if attempt.kind != .video { return "-" }
         return Format.count(Int(attempt.framesDone ?? 0), "frame")
     }
 
@@ -58,7 +58,11 @@ enum StatusText {
 
     /// "chunk 3", "audio block 1": how every view and error names a work item.
     static func chunkName(_ kind: ChunkKind, _ index: Int) -> String {
-        kind == .audio ? "audio block \(index)" : "chunk \(index)"
+        switch kind {
+        case .video: "chunk \(index)"
+        case .audio: "audio block \(index)"
+        case .loudness: "loudness block \(index)"
+        }
     }
 
     /// `reused`: how many of the done the segment cache did.

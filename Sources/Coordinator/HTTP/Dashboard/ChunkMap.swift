@@ -33,7 +33,8 @@ struct ChunkMap: Codable, Sendable {
             let letter = Self.letters[chunk.state] ?? "q"
             switch chunk.kind {
             case .video: Self.append(chunk, letter: letter, worker: worker, to: &video)
-            case .audio: Self.append(chunk, letter: letter, worker: worker, to: &audio)
+            // A loudness block is its audio block's first pass: drawn with the sound.
+            case .audio, .loudness: Self.append(chunk, letter: letter, worker: worker, to: &audio)
             }
         }
     }

@@ -21,7 +21,7 @@ public struct ChunkInputs: Sendable {
     public init(project: Project, work: WorkItem) {
         switch work {
         case .video(let chunk): self = Self.of(project, [chunk])[0]
-        case .audio(let block): self = Self.of(project, [block])[0]
+        case .audio(let block), .loudness(let block): self = Self.of(project, [block])[0]
         }
     }
 
@@ -63,8 +63,16 @@ public struct ChunkInputs: Sendable {
         return zip(spans, perChunk).map { ChunkInputs(project: project, span: $0, tracks: $1) }
     }
 
-    /// The assets those items play.
+    /// The assets those items play, caption files included: a chunk's key then covers the
+    /// cues it burns in (the file's pin), and an edited caption file renders again.
     public var assets: Set<String> {
-        Set(tracks.flatMap { entry in entry.items.compactMap { project.tracks[entry.track].items[$0].asset } })
+        Set(
+            tracks.flatMap { entry in
+                entry.items.compactMap { index -> String? in
+                    let item = project.tracks[entry.track].items[index]
+                    if case .captions(let placement) = item.content { return placement.asset }
+                    return item.asset
+                }
+            })
     }
 }

@@ -4,18 +4,22 @@
 public enum WorkItem: Sendable, Hashable {
     case video(Chunk)
     case audio(AudioBlock)
+    /// An audio block measured for the programme's loudness (`LoudnessPass`), before any block
+    /// of a job with a loudness target is encoded.
+    case loudness(AudioBlock)
 
     public var kind: ChunkKind {
         switch self {
         case .video: .video
         case .audio: .audio
+        case .loudness: .loudness
         }
     }
 
     public var index: Int {
         switch self {
         case .video(let chunk): chunk.index
-        case .audio(let block): block.index
+        case .audio(let block), .loudness(let block): block.index
         }
     }
 
@@ -23,14 +27,14 @@ public enum WorkItem: Sendable, Hashable {
     public var start: Int64 {
         switch self {
         case .video(let chunk): chunk.start
-        case .audio(let block): block.start
+        case .audio(let block), .loudness(let block): block.start
         }
     }
 
     public var end: Int64 {
         switch self {
         case .video(let chunk): chunk.end
-        case .audio(let block): block.end
+        case .audio(let block), .loudness(let block): block.end
         }
     }
 
@@ -39,6 +43,7 @@ public enum WorkItem: Sendable, Hashable {
         switch kind {
         case .video: self = .video(Chunk(index: index, start: start, end: end))
         case .audio: self = .audio(AudioBlock(index: index, start: start, end: end))
+        case .loudness: self = .loudness(AudioBlock(index: index, start: start, end: end))
         }
     }
 
@@ -47,6 +52,7 @@ public enum WorkItem: Sendable, Hashable {
         switch self {
         case .video(let chunk): "chunk \(chunk.index)"
         case .audio(let block): "audio block \(block.index)"
+        case .loudness(let block): "loudness block \(block.index)"
         }
     }
 

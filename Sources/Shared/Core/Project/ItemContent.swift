@@ -6,6 +6,8 @@ public enum ItemContent: Sendable, Codable, Hashable {
     case solid(RGBColor)
     case gradient(Gradient)
     case title(Title)
+    /// The cues of a caption asset.
+    case captions(CaptionPlacement)
 }
 
 /// Colours blended across the item's frame: along a direction, or outwards from its centre.

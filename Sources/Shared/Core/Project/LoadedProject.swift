@@ -12,6 +12,8 @@ public struct LoadedProject: Sendable {
     /// What the project file says that was read otherwise than written (a time finer than the
     /// flick, rounded), one line per kind.
     public var warnings: [Diagnostic] = []
+    /// Each caption asset's cues, read from its file.
+    public var captions: [String: [CaptionCue]] = [:]
     /// The `.cube` LUTs the project's grades name, by resolved path.
     public var luts: [String: CubeLUT] = [:]
 

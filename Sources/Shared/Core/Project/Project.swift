@@ -145,6 +145,8 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     public struct Audio: Sendable, Codable, Hashable {
         public var codec: AudioCodec
         public var bitrate: Int
+        /// Normalized to this loudness in two passes over the audio blocks (`LoudnessTarget`).
+        public var loudness: LoudnessTarget? = nil
     }
 
     public var container: Container
@@ -206,6 +208,11 @@ public enum ExportPreset: String, Sendable, CaseIterable {
 public struct Asset: Sendable, Codable, Hashable {
     /// Absolute path of the media file.
     public var path: String
+    /// A caption file (SubRip or WebVTT), read as text, never probed as media.
+    public var isCaptions = false
+
+    /// A caption file's format: its extension's, else what its text begins with.
+    public var captionFormat: CaptionFormat? { CaptionFormat(fileName: path) }
 }
 
 public struct Track: Sendable, Codable, Hashable {

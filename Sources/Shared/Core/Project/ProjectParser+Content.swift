@@ -17,7 +17,7 @@ extension ProjectParser {
         case "gradient":
             return object.required("gradient", parseGradient).map { .gradient($0) }
         case "title":
-            return object.required("title", parseTitle).map { .title($0) }
+            return object.required("title") { parseTitle($0, $1, $2) }.map { .title($0) }
         default:
             return object.required("asset") { value, path, log -> ItemContent? in
                 guard let id = JSONField.string(value, path, log) else { return nil }

@@ -103,12 +103,15 @@ extension ProjectParser {
             let codec = audio.optional(
                 "codec", default: defaults.audio.codec, JSONField.choice(ExportSettings.AudioCodec.self))
             let bitrate = audio.optional("bitrate", default: defaults.audio.bitrate, JSONField.integer)
+            let loudness = audio.optional("loudness", default: nil) { value, path, log -> LoudnessTarget?? in
+                parseLoudness(value, path, log).map { .some($0) }
+            }
             audio.rejectUnknownKeys()
             if let bitrate, bitrate < 8000 {
                 log.add(audio.childPath("bitrate"), "must be at least 8000 (got \(bitrate))")
             }
-            guard let codec, let bitrate else { return nil }
-            return .init(codec: codec, bitrate: bitrate)
+            guard let codec, let bitrate, let loudness else { return nil }
+            return .init(codec: codec, bitrate: bitrate, loudness: loudness)
         }
         object.rejectUnknownKeys()
         guard let container, let video, let audio else { return nil }

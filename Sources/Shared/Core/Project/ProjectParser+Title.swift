@@ -2,17 +2,20 @@ import Foundation
 
 /// An item's `title`: text, font and styling.
 extension ProjectParser {
-    func parseTitle(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Title? {
+    /// A title, or with `defaults` a caption style: every key but `text` (which it refuses),
+    /// absent ones taken from `defaults`.
+    func parseTitle(_ value: JSONValue, _ path: String, _ log: DiagnosticLog, defaults: Title? = nil) -> Title? {
         guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
-        let text = object.required("text", JSONField.string)
-        let font = object.optional("font", default: "DejaVu Sans", JSONField.string)
-        let size = object.optional("size", default: 48) { positive($0, $1, $2, upTo: 2000) }
-        let color = object.optional("color", default: RGBColor(red: 255, green: 255, blue: 255), parseColor)
-        let alignment = object.optional("align", default: .center, JSONField.choice(Title.Alignment.self))
+        let base = defaults ?? Title(text: "", font: "DejaVu Sans", size: 48)
+        let text = defaults == nil ? object.required("text", JSONField.string) : " "
+        let font = object.optional("font", default: base.font, JSONField.string)
+        let size = object.optional("size", default: base.size) { positive($0, $1, $2, upTo: 2000) }
+        let color = object.optional("color", default: base.color, parseColor)
+        let alignment = object.optional("align", default: base.alignment, JSONField.choice(Title.Alignment.self))
         let vertical = object.optional(
-            "verticalAlign", default: .middle, JSONField.choice(Title.VerticalAlignment.self))
-        let lineSpacing = object.optional("lineSpacing", default: 1) { positive($0, $1, $2, upTo: 10) }
-        let outline = object.optional("outline", default: nil) { value, path, log -> Title.Outline?? in
+            "verticalAlign", default: base.verticalAlignment, JSONField.choice(Title.VerticalAlignment.self))
+        let lineSpacing = object.optional("lineSpacing", default: base.lineSpacing) { positive($0, $1, $2, upTo: 10) }
+        let outline = object.optional("outline", default: base.outline) { value, path, log -> Title.Outline?? in
             guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
             let width = object.optional("width", default: 2) { positive($0, $1, $2, upTo: 100) }
             let color = object.optional("color", default: RGBColor(red: 0, green: 0, blue: 0), parseColor)
@@ -20,7 +23,7 @@ extension ProjectParser {
             guard let width, let color else { return nil }
             return .some(Title.Outline(width: width, color: color))
         }
-        let shadow = object.optional("shadow", default: nil) { value, path, log -> Title.Shadow?? in
+        let shadow = object.optional("shadow", default: base.shadow) { value, path, log -> Title.Shadow?? in
             guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
             let x = object.optional("x", default: 3) { positive($0, $1, $2, upTo: 10000, orNegative: true) }
             let y = object.optional("y", default: 3) { positive($0, $1, $2, upTo: 10000, orNegative: true) }
@@ -30,7 +33,8 @@ extension ProjectParser {
             guard let x, let y, let color, let opacity else { return nil }
             return .some(Title.Shadow(x: x, y: y, color: color, opacity: opacity))
         }
-        let background = object.optional("background", default: nil) { value, path, log -> Title.Background?? in
+        let background = object.optional("background", default: base.background) {
+            value, path, log -> Title.Background?? in
             guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
             let color = object.optional("color", default: RGBColor(red: 0, green: 0, blue: 0), parseColor)
             let opacity = object.optional("opacity", default: 0.6, parseUnitValue)
@@ -55,7 +59,7 @@ extension ProjectParser {
         let resolvedFont =
             Title.isFontFile(font) && !font.hasPrefix("/")
             ? mediaRoot.appendingPathComponent(font).standardizedFileURL.path : font
-        var title = Title(text: text, font: resolvedFont, size: size)
+        var title = Title(text: defaults == nil ? text : "", font: resolvedFont, size: size)
         title.color = color
         title.alignment = alignment
         title.verticalAlignment = vertical

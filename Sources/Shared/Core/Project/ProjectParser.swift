@@ -98,6 +98,9 @@ public struct ProjectParser {
                 continue
             }
             let file = object.required("path", JSONField.string)
+            let type = object.optional("type", default: nil) {
+                JSONField.choice(AssetType.self)($0, $1, $2).map { Optional($0) }
+            }
             object.rejectUnknownKeys()
             guard let file, !file.isEmpty else {
                 if file?.isEmpty == true { log.add(object.childPath("path"), "is empty") }
@@ -105,7 +108,10 @@ public struct ProjectParser {
                 continue
             }
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : mediaRoot.appendingPathComponent(file)
-            assets[id] = Asset(path: url.standardizedFileURL.path)
+            var asset = Asset(path: url.standardizedFileURL.path)
+            // A caption file is known by its extension unless the project says what it is.
+            asset.isCaptions = (type ?? nil).map { $0 == .captions } ?? (CaptionFormat(fileName: file) != nil)
+            assets[id] = asset
         }
         return valid ? assets : nil
     }
@@ -237,6 +243,7 @@ public struct ProjectParser {
         let timeMap = parseTimeMap(
             object, log: log, duration: duration,
             source: sourceStart.flatMap { start in sourceDuration.map { (start, $0) } }, fps: fps)
+        let placement = parseCaptionPlacement(object, content: content, assets: assets, log: log)
         if case .media = content {
         } else {
             for key in ["source", "pastEnd", "volume", "timeMap", "freeze", "reverse", "preservePitch", "grade"]
@@ -245,7 +252,8 @@ public struct ProjectParser {
             }
         }
         object.rejectUnknownKeys()
-        guard timeMap.valid, let preservesPitch, let grade, let content, let transform, let at, let duration,
+        guard timeMap.valid, placement.valid, let preservesPitch, let grade, let content, let transform, let at,
+            let duration,
             let sourceStart,
             let sourceDuration,
             let fit, let frame,
@@ -254,7 +262,8 @@ public struct ProjectParser {
             !sourceStart.isNegative
         else { return nil }
         var item = Item(
-            content: content, at: at, duration: duration, sourceStart: sourceStart, sourceDuration: sourceDuration,
+            content: placement.placement.map(ItemContent.captions) ?? content, at: at, duration: duration,
+            sourceStart: sourceStart, sourceDuration: sourceDuration,
             fit: fit, frame: frame, crop: crop, opacity: opacity, volume: volume, pastEnd: pastEnd, muted: muted)
         item.transform = transform
         item.timeMap = timeMap.map

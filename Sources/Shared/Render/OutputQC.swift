@@ -1,0 +1,198 @@
+import FarmCore
+import FarmMedia
+import Foundation
+
+/// Measures a finished output for its QC report (`QCReport`): stream parameters from its
+/// header, every video packet's timestamp (frames counted, chunk seams checked), every audio
+/// packet's (block seams checked), and its sound decoded once, as any player would, for
+/// BS.1770 loudness, true peak and silences. Reading is proportional to the programme's
+/// length, never to the media it was made from.
+public enum OutputQC {
+    /// `chunkStarts` and `blockStarts` are the output frames and samples where chunks and
+    /// audio blocks begin (the first excluded or not, either way).
+    public static func measure(
+        _ url: URL, fps: Rational, chunkStarts: [Int64], blockStarts: [Int64], target: LoudnessTarget?
+    ) throws -> QCReport {
+        let description = try MediaDescription(path: url.path)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
+        var broken: [String] = []
+        var checked = 0
+        var video: QCReport.Video?
+        if let stream = description.streams.first(where: { $0.kind == "video" }) {
+            let (frames, seamProblems, seams) = try videoTimestamps(url, fps: fps, chunkStarts: chunkStarts)
+            broken += seamProblems
+            checked += seams
+            video = QCReport.Video(
+                codec: stream.codec, profile: stream.profile, width: stream.width ?? 0, height: stream.height ?? 0,
+                pixelFormat: stream.pixelFormat, frameRate: stream.frameRate, colorTransfer: stream.colorTransfer,
+                frames: frames)
+        }
+        var audio: QCReport.Audio?
+        if let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
+            let channels = stream.channels
+        {
+            let (seamProblems, seams, samples) = try audioTimestamps(url, sampleRate: rate, blockStarts: blockStarts)
+            broken += seamProblems
+            checked += seams
+            audio = try sound(url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples)
+        }
+        var misses: [String] = []
+        if let target, let audio {
+            misses = target.misses(integrated: audio.integrated, truePeak: audio.truePeak)
+        }
+        return QCReport(
+            path: url.path, bytes: bytes, container: description.container, duration: description.duration,
+            video: video, audio: audio, seams: QCReport.Seams(checked: checked, broken: broken), target: target,
+            misses: misses)
+    }
+
+    /// Frames counted, and whether every frame index 0..<n appears once with the chunk seams'
+    /// neighbours present.
+    static func videoTimestamps(_ url: URL, fps: Rational, chunkStarts: [Int64]) throws
+        -> (frames: Int64, broken: [String], checked: Int)
+    {
+        let input = try DemuxedStream(path: url.path, kind: .video)
+        let toFrames = input.framesPerTick(fps: fps)
+        let packet = Packet()
+        var seen = Set<Int64>()
+        var offGrid = 0
+        var count: Int64 = 0
+        while try input.read(into: packet) {
+            defer { packet.unref() }
+            count += 1
+            guard let pts = packet.pts else {
+                offGrid += 1
+                continue
+            }
+            let frame = Rational(pts) * toFrames
+            if frame.denominator == 1 { seen.insert(frame.numerator) } else { offGrid += 1 }
+        }
+        var broken: [String] = []
+        if offGrid > 0 { broken.append("\(offGrid) video packet(s) off the frame grid") }
+        let seams = chunkStarts.filter { $0 > 0 && $0 < count }
+        for start in seams where !(seen.contains(start - 1) && seen.contains(start)) {
+            broken.append("video seam at frame \(start): frame \(seen.contains(start - 1) ? start : start - 1) missing")
+        }
+        let first = seen.min() ?? 0
+        if Int64(seen.count) != count || (seen.max() ?? -1) - first + 1 != count {
+            broken.append("video frames are not one each of \(first)..<\(first + count)")
+        }
+        return (count, broken, seams.count)
+    }
+
+    /// Whether each audio packet starts where the one before ended, at every block seam.
+    static func audioTimestamps(_ url: URL, sampleRate: Int, blockStarts: [Int64]) throws
+        -> (broken: [String], checked: Int, samples: Int64)
+    {
+        let input = try DemuxedStream(path: url.path, kind: .audio)
+        let toSamples = input.timeBase * Rational(Int64(sampleRate))
+        let packet = Packet()
+        var spans: [(start: Int64, end: Int64)] = []
+        while try input.read(into: packet) {
+            defer { packet.unref() }
+            guard let pts = packet.pts else { continue }
+            let start = (Rational(pts) * toSamples).rounded
+            spans.append((start, start + (Rational(packet.duration) * toSamples).rounded))
+        }
+        var broken: [String] = []
+        let origin = spans.first?.start ?? 0
+        var checked = 0
+        for seam in blockStarts where seam > 0 {
+            // The packet that starts at the seam, counted from the first sample of sound.
+            guard let index = spans.firstIndex(where: { $0.start - origin - spansPriming(spans) >= seam }) else {
+                break
+            }
+            checked += 1
+            guard index > 0 else { continue }
+            if spans[index - 1].end != spans[index].start {
+                broken.append(
+                    "audio seam at sample \(seam): a packet ends at \(spans[index - 1].end), "
+                        + "the next starts at \(spans[index].start)"
+                )
+            }
+        }
+        let samples = (spans.last?.end ?? 0) - max(0, spans.first?.start ?? 0)
+        return (broken, checked, samples)
+    }
+
+    /// Samples of the encoder's priming before the first sample of sound (negative timestamps).
+    private static func spansPriming(_ spans: [(start: Int64, end: Int64)]) -> Int64 {
+        max(0, -(spans.first?.start ?? 0))
+    }
+
+    /// The sound decoded and measured: loudness, range, peaks and silences.
+    static func sound(_ url: URL, codec: String, sampleRate: Int, channels: Int, samples: Int64) throws
+        -> QCReport.Audio
+    {
+        let layoutChannels = channels == 6 ? 6 : min(channels, 2)
+        let path = String(decoding: try JSONEncoder().encode(url.path), as: UTF8.self)
+        let layout = "{\"sampleRate\": \(sampleRate), \"channels\": \(layoutChannels)}"
+        let item = "{\"asset\": \"out\", \"at\": \"0\", \"duration\": \"\(samples)/\(sampleRate)\"}"
+        let text = """
+            {"output": {"width": 16, "height": 16, "fps": "25", "audio": \(layout)},
+             "assets": {"out": {"path": \(path)}}, "tracks": [{"kind": "audio", "items": [\(item)]}]}
+            """
+        let loader = ProjectLoader(mediaRoot: url.deletingLastPathComponent())
+        let project = try loader.parse(text: text, file: url.path + ".qc.json")
+        let loaded = try loader.check(project, file: url.path + ".qc.json")
+        let total = samples
+        let mixer = AudioMixer(loaded: loaded)
+        var meter = LoudnessMeter(channels: layoutChannels, sampleRate: sampleRate)
+        var peaks = [TruePeakMeter](repeating: TruePeakMeter(), count: layoutChannels)
+        var truePeak = 0.0
+        var samplePeak: Float = 0
+        var silences: [QCReport.Run] = []
+        let quiet = Float(pow(10, QCReport.silenceThreshold / 20))
+        var quietSince: Int64? = 0
+        let rate = Double(sampleRate)
+        func endQuiet(at n: Int64) {
+            if let since = quietSince, Double(n - since) / rate >= QCReport.silenceMinimum {
+                silences.append(QCReport.Run(start: Double(since) / rate, end: Double(n) / rate))
+            }
+            quietSince = nil
+        }
+        var next: Int64 = 0
+        while next < total {
+            let count = Int(min(4096, total - next))
+            let block = try mixer.mix(from: next, count: count)
+            meter.add(count: count) { block[$0, $1] }
+            for i in 0..<count {
+                var loudest: Float = 0
+                for channel in 0..<layoutChannels {
+                    let x = block[channel, i]
+                    loudest = max(loudest, abs(x))
+                    truePeak = max(truePeak, peaks[channel].push(x))
+                }
+                samplePeak = max(samplePeak, loudest)
+                let n = next + Int64(i)
+                if loudest > quiet {
+                    endQuiet(at: n)
+                } else if quietSince == nil {
+                    quietSince = n
+                }
+            }
+            next += Int64(count)
+        }
+        // The last oversampled values, past the last sample.
+        for channel in 0..<layoutChannels {
+            for _ in 0..<TruePeakMeter.delay { truePeak = max(truePeak, peaks[channel].push(0)) }
+        }
+        endQuiet(at: total)
+        let programme = ProgrammeLoudness(steps: meter.energies, samples: total, sampleRate: sampleRate)
+        return QCReport.Audio(
+            codec: codec, sampleRate: sampleRate, channels: channels, samples: total,
+            integrated: programme.integrated, loudnessRange: programme.range,
+            truePeak: TruePeakMeter.decibels(truePeak), samplePeak: TruePeakMeter.decibels(Double(samplePeak)),
+            silences: silences)
+    }
+}
+
+extension QCReport {
+    /// Where an output that missed a target it had to meet is kept: `film.failed-qc.mp4`.
+    public static func asideURL(for output: URL) -> URL {
+        let ext = output.pathExtension
+        let stem = output.deletingPathExtension().lastPathComponent
+        return output.deletingLastPathComponent().appendingPathComponent(
+            ext.isEmpty ? "\(stem).failed-qc" : "\(stem).failed-qc.\(ext)")
+    }
+}
