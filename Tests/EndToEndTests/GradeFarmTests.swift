@@ -7,7 +7,10 @@ import Testing
 @Suite(.serialized) struct GradeFarmTests {
     @Test func workersGradeAsOneProcessAndAnEditedLUTRendersAgain() throws {
         try withTemporaryDirectory { dir in
-            try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=160x120:rate=30:duration=2")
+            // With sound: a grade never touches it, so the edited LUT's render reuses its block.
+            try TestMedia.make(
+                "a.mp4", in: dir, video: "testsrc2=size=160x120:rate=30:duration=2",
+                audio: "sine=frequency=330:duration=2")
             try CubeFile.write("look.cube", in: dir, size: 17)
             try Data(
                 """
