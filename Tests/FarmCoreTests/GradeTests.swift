@@ -25,6 +25,12 @@ import Testing
         #expect(lut.values[1 * 3] == 0.04)
     }
 
+    @Test func cubeFromWindowsEditorsReads() throws {
+        let text = "\u{FEFF}TITLE \"crlf\"\r\nLUT_3D_SIZE 2\r\n" + Self.numbered.joined(separator: "\r\n") + "\r\n"
+        let lut = try CubeLUT.parse(text, file: "windows.cube")
+        #expect(lut.title == "crlf" && lut.size == 2 && lut.values.count == 24)
+    }
+
     @Test func cubeErrorsSayTheLine() {
         func message(_ text: String) -> String {
             do {

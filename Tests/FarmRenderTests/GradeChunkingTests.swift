@@ -57,6 +57,8 @@ import Testing
             let before = try loadProject(project, in: dir)
             let chunks = before.project.videoChunks(.frames(15))
             let keysBefore = ChunkKeys.keys(of: before.project, work: chunks, container: .mkv, pins: [:])
+            let blocks = before.project.audioBlocks()
+            let soundBefore = ChunkKeys.keys(of: before.project, work: blocks, container: .mkv, pins: [:])
             #expect(before.project.output.grade?.lut?.digest?.count == 64)
             #expect(before.project.tracks[0].items[1].grade?.lut?.digest == before.project.output.grade?.lut?.digest)
             // The same name, other bytes: every chunk reads look.cube (the output's grade).
@@ -65,9 +67,33 @@ import Testing
             let keysAfter = ChunkKeys.keys(of: after.project, work: chunks, container: .mkv, pins: [:])
             #expect(keysBefore.count == 4)
             #expect(zip(keysBefore, keysAfter).allSatisfy { $0 != $1 })
+            // Grades change pictures only: the sound's keys stay.
+            #expect(!blocks.isEmpty)
+            #expect(ChunkKeys.keys(of: after.project, work: blocks, container: .mkv, pins: [:]) == soundBefore)
             // Unchanged bytes, unchanged keys.
             let again = try loadProject(project, in: dir)
             #expect(ChunkKeys.keys(of: again.project, work: chunks, container: .mkv, pins: [:]) == keysAfter)
+        }
+    }
+
+    /// On the 10-bit HDR canvas grades work on 10-bit samples (BT.2020 RGB, PQ code values):
+    /// chunks still change nothing, and the grade changes the picture.
+    @Test func tenBitGradesDoNotDependOnChunking() throws {
+        try withTemporaryDirectory { dir in
+            try makeMedia(in: dir)
+            let hdr = project.replacingOccurrences(of: #""fps": "30", "#, with: #""fps": "30", "dynamicRange": "pq", "#)
+            #expect(hdr != project)
+            let loaded = try loadProject(hdr, in: dir)
+            let expected = try frameHashes(try render(loaded, to: "local.mkv", in: dir))
+            #expect(expected.count == 60)
+            let work = dir.appendingPathComponent("chunks")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let output = dir.appendingPathComponent("chunked.mkv")
+            try ChunkedRender(loaded: loaded, workDirectory: work).renderAll(size: .frames(7), to: output)
+            #expect(try frameHashes(output) == expected)
+            var ungraded = loaded
+            ungraded.project.output.grade = nil
+            #expect(try frameHashes(try render(ungraded, to: "ungraded.mkv", in: dir)) != expected)
         }
     }
 }

@@ -15,8 +15,9 @@ import Foundation
 ///   edit elsewhere on the timeline changes no other key;
 /// - each asset those items play: its path and its pin (size, mtime, ctime, inode), so a file
 ///   replaced under the same name is a new key;
-/// - the grades of the output, of those tracks and of those items, each `.cube` LUT by its path
-///   and the SHA-256 of its bytes (set by the loader), so a LUT edited in place renders again.
+/// - for a video chunk, the grades of the output, of those tracks and of those items, each
+///   `.cube` LUT by its path and the SHA-256 of its bytes (set by the loader), so a LUT edited in
+///   place renders again; an audio block leaves grades out.
 ///
 /// Not covered, so a farm keeps them one: the FFmpeg build and the workers' x264 instruction
 /// set (`X264InstructionSet`), and the fonts titles are drawn with.
@@ -82,6 +83,9 @@ public enum ChunkKeys {
             return byItem
         }
         let kind = Span.kind
+        // Grades change pictures only: a grade edited leaves the sound's keys alone.
+        var output = project.output
+        if kind == .audio { output.grade = nil }
         for (chunk, inputs) in zip(chunks, ChunkInputs.of(project, chunks)) {
             let origin = chunk.origin(in: project.output)
             var media: [String: ChunkMaterial.Media] = [:]
@@ -90,12 +94,12 @@ public enum ChunkKeys {
             }
             let material = ChunkMaterial(
                 renderer: rendererVersion, kind: kind, start: chunk.start, end: chunk.end,
-                endsTimeline: kind == .audio && chunk.end == totalSamples, output: project.output,
+                endsTimeline: kind == .audio && chunk.end == totalSamples, output: output,
                 export: project.export, container: container,
                 tracks: inputs.tracks.map {
                     ChunkMaterial.TrackSlice(
                         project.tracks[$0.track], items: $0.items, transitions: transitionsByItem[$0.track],
-                        span: inputs.span, origin: origin)
+                        span: inputs.span, origin: origin, pictures: kind == .video)
                 },
                 media: media, trackIndices: inputs.tracks.map(\.track))
             body(material)
@@ -126,17 +130,18 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
 
         init(
             _ track: Track, items indices: [Int], transitions byItem: [Int: [Int]], span: Range<Rational>,
-            origin: Rational
+            origin: Rational, pictures: Bool = true
         ) {
             kind = track.kind
             opacity = track.opacity
             hidden = track.hidden
             transform = track.transform
-            grade = track.grade
+            grade = pictures ? track.grade : nil
             itemIndices = indices
             items = indices.map { index in
                 var item = Self.trimmed(track.items[index], to: span)
                 item.at = item.at - origin
+                if !pictures { item.grade = nil }
                 return item
             }
             // A transition counts when either of its items is read: an audio block reads a clip

@@ -27,7 +27,9 @@ public struct CubeLUT: Sendable, Hashable {
         var domainLine = 0
         var lastDataLine = 0
         func fail(_ message: String) -> CubeLUTError { CubeLUTError(file: file, line: lineNumber, message: message) }
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Windows editors' byte-order mark and CRLF line ends are read as the text around them.
+        let body = text.hasPrefix("\u{FEFF}") ? Substring(text.dropFirst()) : Substring(text)
+        for rawLine in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }

@@ -59,9 +59,21 @@ public struct GradeProgram: Sendable {
         return (Int(pixel.0), Int(pixel.1), Int(pixel.2))
     }
 
-    /// Grades `count` pixels of three planes in place: step by step over the row in float, so
-    /// each step's tables are looked up once a row, not once a pixel.
-    public func apply<Sample: FixedWidthInteger>(
+    /// Grades `count` pixels of three 8-bit planes in place.
+    public func apply(
+        red: UnsafeMutablePointer<UInt8>, green: UnsafeMutablePointer<UInt8>, blue: UnsafeMutablePointer<UInt8>,
+        count: Int
+    ) { grade(red: red, green: green, blue: blue, count: count) }
+
+    /// Grades `count` pixels of three 16-bit planes (10-bit samples) in place.
+    public func apply(
+        red: UnsafeMutablePointer<UInt16>, green: UnsafeMutablePointer<UInt16>, blue: UnsafeMutablePointer<UInt16>,
+        count: Int
+    ) { grade(red: red, green: green, blue: blue, count: count) }
+
+    /// Step by step over the row in float, so each step's tables are looked up once a row, not
+    /// once a pixel. Generic inside this module only, where the two sample types specialize it.
+    private func grade<Sample: FixedWidthInteger>(
         red: UnsafeMutablePointer<Sample>, green: UnsafeMutablePointer<Sample>, blue: UnsafeMutablePointer<Sample>,
         count: Int
     ) {
