@@ -101,6 +101,9 @@ public final class Compositor {
     public func render(frame n: Int64) throws -> Picture {
         let time = project.output.time(ofFrame: n)
         canvas.fill(try sample(of: project.output.background))
+        // Burned-in captions are text for the viewer, not picture: drawn over the graded
+        // frame, in track order, so an output LUT or CDL never tints them.
+        var captionItems: [(key: ItemKey, item: Item, layer: VisibleTrack)] = []
         for layer in layers {
             if let transition = layer.transitions.first(where: { $0.contains(time) }) {
                 try drawTransition(transition, track: layer, at: time)
@@ -109,9 +112,14 @@ public final class Compositor {
             guard let (key, item) = layer.items.first(where: { $0.item.at <= time && time < $0.item.end }) else {
                 continue
             }
+            if outputGrade != nil, case .captions = item.content {
+                captionItems.append((key, item, layer))
+                continue
+            }
             try draw(item, key: key, at: time, track: layer, on: canvas)
         }
         if let outputGrade { try outputGrader.grade(canvas, by: outputGrade) }
+        for (key, item, layer) in captionItems { try draw(item, key: key, at: time, track: layer, on: canvas) }
         releaseSources(before: time)
         return canvas
     }
