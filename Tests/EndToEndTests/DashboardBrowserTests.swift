@@ -76,6 +76,9 @@ import Testing
             #expect((seen["mapStatesSeen"] as? Int ?? 0) >= 3, "the map changed while the page was open: \(seen)")
             #expect(seen["doneAfter"] as? Int == chunks)
             #expect(seen["thumbnailWidth"] as? Int == 160)
+            // The job page shows the QC report: the project has no loudness target.
+            #expect(seen["qcVerdict"] as? String == "No loudness target", "\(seen)")
+            #expect((seen["qcFacts"] as? String ?? "").contains("Seams"), "\(seen)")
             // At both sizes, while the job rendered: the page fit its window, the running chunks
             // changed, an operate token saw Pause (not Resume) and a chunk's log had lines.
             for width in [1280, 390] {

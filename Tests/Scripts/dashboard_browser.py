@@ -314,6 +314,13 @@ def after_the_render(driver, args, shots, seen):
     assert "frames/s" in titles and len(ticks) >= 4, (titles, ticks)
     seen["rateTicks"] = ticks
 
+    # The QC report the coordinator made from the output, once the job is done.
+    qc = wait(driver, "the QC report", lambda d: visible(d, "#job-qc"))
+    seen["qcVerdict"] = driver.find_element(By.ID, "qc-verdict").text
+    seen["qcFacts"] = driver.find_element(By.ID, "qc-facts").text
+    assert "Loudness" in seen["qcFacts"] and "LUFS" in seen["qcFacts"], seen["qcFacts"]
+    assert "all continuous" in seen["qcFacts"], seen["qcFacts"]
+
     # Thumbnails that the worker made, shown once the chunks are done.
     wait(driver, "a thumbnail", lambda d: d.execute_script(
         "return [...document.querySelectorAll('#thumbnails img')].filter(i => i.naturalWidth > 0).length") > 0)

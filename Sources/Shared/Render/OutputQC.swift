@@ -26,6 +26,7 @@ public enum OutputQC {
                 codec: stream.codec, profile: stream.profile, width: stream.width ?? 0, height: stream.height ?? 0,
                 pixelFormat: stream.pixelFormat, frameRate: stream.frameRate, colorTransfer: stream.colorTransfer,
                 frames: frames)
+            video?.blacks = try blackRuns(url, fps: fps)
         }
         var audio: QCReport.Audio?
         if let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
@@ -44,6 +45,25 @@ public enum OutputQC {
             path: url.path, bytes: bytes, container: description.container, duration: description.duration,
             video: video, audio: audio, seams: QCReport.Seams(checked: checked, broken: broken), target: target,
             misses: misses)
+    }
+
+    /// Runs of black frames at least `QCReport.blackMinimum` long, in seconds; the decoder
+    /// takes every core this machine has.
+    static func blackRuns(_ url: URL, fps: Rational) throws -> [QCReport.Run] {
+        let flags = try BlackFrameScan.blackFrames(path: url.path)
+        let seconds = { (frame: Int) in Double(frame) * Double(fps.denominator) / Double(fps.numerator) }
+        var runs: [QCReport.Run] = []
+        var start: Int?
+        for (index, black) in (flags + [false]).enumerated() {
+            if black, start == nil { start = index }
+            if !black, let first = start {
+                if seconds(index) - seconds(first) >= QCReport.blackMinimum {
+                    runs.append(QCReport.Run(start: seconds(first), end: seconds(index)))
+                }
+                start = nil
+            }
+        }
+        return runs
     }
 
     /// Frames counted, and whether every frame index 0..<n appears once with the chunk seams'

@@ -9,7 +9,8 @@ struct QC: ParsableCommand {
         abstract: "What a finished job's output holds: streams, loudness, peaks, silences, seams, target.",
         discussion: """
             Measured by the coordinator from the output file once it is joined: its streams' \
-            parameters; the frames and the video timestamps at every chunk seam; the audio \
+            parameters; the frames and the video timestamps at every chunk seam; black runs (2 s \
+            or more, by blackdetect's rule); the audio \
             timestamps at every audio block seam; and the sound decoded once for its integrated \
             loudness and loudness range (ITU-R BS.1770-4, EBU Tech 3342), true peak (four times \
             oversampled), sample peak and silences (2 s or more under -60 dBFS).
@@ -64,6 +65,9 @@ enum QCText {
                     + " \(video.frameRate ?? "") fps, \(video.frames) frames"
                     + (video.colorTransfer.map { ", transfer \($0)" } ?? ""))
         }
+        if let video = report.video {
+            lines.append("  black     \(runs(video.blacks)) (2 s or more of black frames)")
+        }
         if let audio = report.audio {
             lines.append(
                 "  audio     \(audio.codec) \(audio.sampleRate) Hz, \(audio.channels) channels, "
@@ -74,11 +78,7 @@ enum QCText {
                 "  loudness  integrated \(integrated), range \(LoudnessTarget.figure(audio.loudnessRange)) LU, "
                     + "true peak \(audio.truePeak.map { LoudnessTarget.figure($0) } ?? "-inf") dBTP, "
                     + "sample peak \(audio.samplePeak.map { LoudnessTarget.figure($0) } ?? "-inf") dBFS")
-            let silences =
-                audio.silences.isEmpty
-                ? "none"
-                : audio.silences.map { String(format: "%.2f-%.2f s", $0.start, $0.end) }.joined(separator: ", ")
-            lines.append("  silence   \(silences) (2 s or more under -60 dBFS)")
+            lines.append("  silence   \(runs(audio.silences)) (2 s or more under -60 dBFS)")
         }
         let broken = report.seams.broken
         lines.append(
@@ -95,5 +95,9 @@ enum QCText {
             for miss in report.misses { lines.append("            \(miss)") }
         }
         return lines.joined(separator: "\n")
+    }
+
+    static func runs(_ runs: [QCReport.Run]) -> String {
+        runs.isEmpty ? "none" : runs.map { String(format: "%.2f-%.2f s", $0.start, $0.end) }.joined(separator: ", ")
     }
 }

@@ -24,7 +24,8 @@ enum DashboardRoutes {
     static let scripts: KeyValuePairs<String, String> = [
         "dashboard.js": EmbeddedFiles.dashboardJS, "jobs-view.js": EmbeddedFiles.jobsViewJS,
         "chunk-map.js": EmbeddedFiles.chunkMapJS, "rate-plot.js": EmbeddedFiles.ratePlotJS,
-        "job-view.js": EmbeddedFiles.jobViewJS, "workers-view.js": EmbeddedFiles.workersViewJS,
+        "job-view.js": EmbeddedFiles.jobViewJS, "qc-view.js": EmbeddedFiles.qcViewJS,
+        "workers-view.js": EmbeddedFiles.workersViewJS,
     ]
 
     static func addAPI(

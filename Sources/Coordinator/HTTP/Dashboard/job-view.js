@@ -26,6 +26,7 @@ async function renderJob(id) {
   text($("#job-error"), job.error || job.warning || "");
   showFacts(job);
   showJobControls(job);
+  await showQC(job);
   showRunningChunks(detail.chunks);
   drawChunkMap(map);
   drawRate(rate);

@@ -12,6 +12,8 @@ public struct QCReport: Sendable, Codable, Hashable {
         public var colorTransfer: String?
         /// Packets read, each one frame.
         public var frames: Int64
+        /// Stretches of at least `blackMinimum` seconds of black frames (`blackdetect`'s rule).
+        public var blacks: [Run] = []
 
         public init(
             codec: String, profile: String?, width: Int, height: Int, pixelFormat: String?, frameRate: String?,
@@ -120,6 +122,7 @@ public struct QCReport: Sendable, Codable, Hashable {
 
     public static let silenceThreshold = -60.0
     public static let silenceMinimum = 2.0
+    public static let blackMinimum = 2.0
 
     public var meetsTarget: Bool { misses.isEmpty }
 }

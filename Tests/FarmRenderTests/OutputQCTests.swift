@@ -1,0 +1,84 @@
+import FarmCore
+import FarmRender
+import Foundation
+import TestSupport
+import Testing
+
+/// The QC report's figures against ffmpeg's own filters on the same file: `ebur128` for the
+/// loudness and true peak, `blackdetect` and `silencedetect` (their defaults: 2 s, 10 % of the
+/// luma range, 98 % of a picture; −60 dB) for the runs.
+@Suite struct OutputQCTests {
+    @Test func theReportReadsAsFFmpegsFiltersDo() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("qc.mov")
+            // Black 0–3 s, pictures 3–5 s, black 5–7.5 s; sound 0–1 s, silence 1–4 s, speech-like
+            // noise and a loud kick from 4 s.
+            try ffmpeg([
+                "-f", "lavfi", "-i", "color=black:size=64x36:rate=25:duration=3",
+                "-f", "lavfi", "-i", "testsrc2=size=64x36:rate=25:duration=2",
+                "-f", "lavfi", "-i", "color=black:size=64x36:rate=25:duration=2.5",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1",
+                "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono:d=3",
+                "-f", "lavfi",
+                "-i", "aevalsrc='0.4*(random(0)*2-1)*pow(sin(2*PI*2*t),2)+0.9*exp(-30*mod(t,0.5))*sin(2*PI*70*t)'"
+                    + ":s=48000:d=3.5",
+                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0[v];[3:a][4:a][5:a]concat=n=3:v=0:a=1,"
+                    + "aformat=channel_layouts=stereo[a]",
+                "-map", "[v]", "-map", "[a]", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
+                file.path,
+            ])
+            let report = try OutputQC.measure(
+                file, fps: Rational(25), chunkStarts: [0, 50, 100], blockStarts: [], target: .init(
+                    integrated: -23, truePeak: -1))
+            let video = try #require(report.video)
+            let audio = try #require(report.audio)
+            #expect(video.frames == 188 && audio.samples == 360_000)
+            #expect(report.seams.checked == 2 && report.seams.broken.isEmpty)
+
+            let reading = try Ebur128Reading.of(file)
+            #expect(abs((audio.integrated ?? 0) - reading.integrated) <= 0.1, "\(audio) \(reading)")
+            #expect(abs((audio.truePeak ?? 0) - reading.truePeak) <= 0.1, "\(audio) \(reading)")
+            #expect(abs(audio.loudnessRange - reading.range) <= 0.2, "\(audio) \(reading)")
+
+            let detected = try run(
+                "ffmpeg",
+                ["-hide_banner", "-nostdin", "-i", file.path, "-vf", "blackdetect", "-af", "silencedetect",
+                 "-f", "null", "-"]
+            ).stderr
+            func figures(_ label: String) -> [Double] {
+                detected.components(separatedBy: label).dropFirst().compactMap {
+                    Double($0.prefix { "0123456789.".contains($0) })
+                }
+            }
+            let blackStarts = figures("black_start:")
+            let blackEnds = figures("black_end:")
+            #expect(video.blacks.map(\.start) == blackStarts, "\(video.blacks) vs \(blackStarts)")
+            // A run that reaches the end of the file ends, for blackdetect, at its last frame's
+            // start (7.48 s); the report counts that frame whole (7.52 s).
+            #expect(blackEnds.count == 2 && abs(video.blacks[0].end - blackEnds[0]) < 0.001, "\(blackEnds)")
+            #expect(abs(video.blacks.last!.end - (blackEnds.last! + 0.04)) < 0.001, "\(video.blacks) \(blackEnds)")
+            #expect(video.blacks.count == 2)
+            let silenceStarts = figures("silence_start: ")
+            let silenceEnds = figures("silence_end: ")
+            #expect(audio.silences.count == 1 && silenceStarts.count == 1, "\(audio.silences) \(detected)")
+            #expect(abs((audio.silences.first?.start ?? 0) - (silenceStarts.first ?? -1)) < 0.001)
+            #expect(abs((audio.silences.first?.end ?? 0) - (silenceEnds.first ?? -1)) < 0.001)
+        }
+    }
+
+    /// A silent output has no peaks to report: absent, not −∞ (which JSON cannot hold).
+    @Test func aSilentOutputsReportEncodes() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("silent.mov")
+            try ffmpeg([
+                "-f", "lavfi", "-i", "color=gray:size=64x36:rate=25:duration=1", "-f", "lavfi", "-i",
+                "anullsrc=r=48000:cl=stereo:d=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
+                "-shortest", file.path,
+            ])
+            let report = try OutputQC.measure(file, fps: Rational(25), chunkStarts: [], blockStarts: [], target: nil)
+            #expect(report.audio?.truePeak == nil && report.audio?.integrated == nil)
+            let data = try JSONEncoder().encode(report)
+            #expect(try JSONDecoder().decode(QCReport.self, from: data) == report)
+        }
+    }
+}
