@@ -55,7 +55,9 @@ done
 install -m 0755 ops/deb/postinst ops/deb/postrm "$root/DEBIAN/"
 printf '/etc/farm/coordinator.env\n/etc/farm/worker.env\n' >"$root/DEBIAN/conffiles"
 
-# Depends: what the binaries link, by dpkg-shlibdeps, and a font for titles.
+# Depends: what the binaries link, by dpkg-shlibdeps, and a font for titles. Recommends: a
+# database, and Noto CJK, the fallback for captions in Chinese, Japanese and Korean (fonts are
+# part of a worker's kind: give every worker the same).
 mkdir -p "$work/shlibs/debian"
 printf 'Source: farm\n\nPackage: farm\nArchitecture: amd64\n' >"$work/shlibs/debian/control"
 depends="$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/farm" "$root/usr/bin/farm-worker" 2>/dev/null |
@@ -69,7 +71,7 @@ Architecture: amd64
 Maintainer: farm maintainers <maintainers@farm.example.org>
 Installed-Size: $size
 Depends: $depends, fonts-dejavu-core, adduser
-Recommends: postgresql
+Recommends: postgresql, fonts-noto-cjk
 Section: video
 Priority: optional
 Homepage: https://farm.example.org/
