@@ -6,6 +6,8 @@ import Foundation
 // farm-bench: figures printed against a baseline run in the same invocation.
 //   farm-bench PROJECT.json [FRAMES]          the compositor on one core against decoding alone
 //   farm-bench --audio PROJECT.json [THREADS] the whole sound in audio blocks against mixing alone
+//   farm-bench --loudness PROJECT.json [THREADS]
+//                                             a loudness target's passes and limiter against none
 //   farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS [RENDER_SECONDS]]]]]
 //                                             a coordinator against simulated workers (SchedulerBench)
 //   farm-bench --claims [UNTAKEABLE_JOBS]     claims past jobs no claimant may take, against none (ClaimBench)
@@ -88,11 +90,13 @@ if arguments.first == "--grade" {
 }
 let audio = arguments.first == "--audio"
 if audio { arguments.removeFirst() }
+let loudness = arguments.first == "--loudness"
+if loudness { arguments.removeFirst() }
 let dynamicRange = arguments.first == "--dynamic-range"
 if dynamicRange { arguments.removeFirst() }
 guard let file = arguments.first else {
     FileHandle.standardError.write(
-        Data("usage: farm-bench [--audio | --dynamic-range] PROJECT.json [FRAMES | THREADS]\n".utf8))
+        Data("usage: farm-bench [--audio | --loudness | --dynamic-range] PROJECT.json [FRAMES | THREADS]\n".utf8))
     exit(64)
 }
 FFmpegLog.configure(verbose: false)
@@ -101,6 +105,8 @@ do {
     let count = arguments.count > 1 ? Int(arguments[1]) : nil
     if audio {
         try AudioBench.run(loaded, threads: count ?? ProcessInfo.processInfo.activeProcessorCount)
+    } else if loudness {
+        try LoudnessBench.run(loaded, threads: count ?? ProcessInfo.processInfo.activeProcessorCount)
     } else if dynamicRange {
         try DynamicRangeBench.run(loaded, frames: Int64(count ?? 120))
     } else {
