@@ -19,8 +19,10 @@ import Testing
                 let loaded = try ProjectLoader().load(file: file.path)
                 let output = try CaptionRenderTests.render(loaded, "out\(captions).mkv", in: dir, size: .frames(15))
                 let raw = dir.appendingPathComponent("y\(captions).gray")
-                try ffmpeg(["-i", output.path, "-vf", "select=eq(n\\,20)", "-frames:v", "1", "-f", "rawvideo",
-                            "-pix_fmt", "gray", raw.path])
+                try ffmpeg([
+                    "-i", output.path, "-vf", "select=eq(n\\,20)", "-frames:v", "1", "-f", "rawvideo",
+                    "-pix_fmt", "gray", raw.path,
+                ])
                 return [UInt8](try Data(contentsOf: raw))
             }
             let graded = try lumaOfFrame20(captions: false)

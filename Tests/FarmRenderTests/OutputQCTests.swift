@@ -20,15 +20,18 @@ import Testing
                 "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1",
                 "-f", "lavfi", "-i", "anullsrc=r=48000:cl=mono:d=3",
                 "-f", "lavfi",
-                "-i", "aevalsrc='0.4*(random(0)*2-1)*pow(sin(2*PI*2*t),2)+0.9*exp(-30*mod(t,0.5))*sin(2*PI*70*t)'"
+                "-i",
+                "aevalsrc='0.4*(random(0)*2-1)*pow(sin(2*PI*2*t),2)+0.9*exp(-30*mod(t,0.5))*sin(2*PI*70*t)'"
                     + ":s=48000:d=3.5",
-                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0[v];[3:a][4:a][5:a]concat=n=3:v=0:a=1,"
+                "-filter_complex",
+                "[0:v][1:v][2:v]concat=n=3:v=1:a=0[v];[3:a][4:a][5:a]concat=n=3:v=0:a=1,"
                     + "aformat=channel_layouts=stereo[a]",
                 "-map", "[v]", "-map", "[a]", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
                 file.path,
             ])
             let report = try OutputQC.measure(
-                file, fps: Rational(25), chunkStarts: [0, 50, 100], blockStarts: [], target: .init(
+                file, fps: Rational(25), chunkStarts: [0, 50, 100], blockStarts: [],
+                target: .init(
                     integrated: -23, truePeak: -1))
             let video = try #require(report.video)
             let audio = try #require(report.audio)
@@ -42,8 +45,10 @@ import Testing
 
             let detected = try run(
                 "ffmpeg",
-                ["-hide_banner", "-nostdin", "-i", file.path, "-vf", "blackdetect", "-af", "silencedetect",
-                 "-f", "null", "-"]
+                [
+                    "-hide_banner", "-nostdin", "-i", file.path, "-vf", "blackdetect", "-af", "silencedetect",
+                    "-f", "null", "-",
+                ]
             ).stderr
             func figures(_ label: String) -> [Double] {
                 detected.components(separatedBy: label).dropFirst().compactMap {
