@@ -99,6 +99,7 @@ extension LoudnessFarmTests {
             #expect(report.video?.frames == 1500)
             #expect(report.seams.broken.isEmpty && report.seams.checked > 0)
             #expect(!report.meetsTarget)
+            #expect(report.path == dir.appendingPathComponent("out.failed-qc.mp4").path, "the file where it is")
         }
     }
 }

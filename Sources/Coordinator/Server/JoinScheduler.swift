@@ -138,8 +138,10 @@ final class JoinScheduler {
         let aside = QCReport.asideURL(for: output)
         try? FileManager.default.removeItem(at: aside)
         let kept = (try? FileManager.default.moveItem(at: output, to: aside)) != nil
+        var moved = report
+        if kept { moved.path = aside.path }
         let keptText = kept ? "; the output is kept as \(aside.path)" : ""
-        return (report, "the output misses its loudness target: \(report.misses.joined(separator: "; "))\(keptText)")
+        return (moved, "the output misses its loudness target: \(report.misses.joined(separator: "; "))\(keptText)")
     }
 
     /// Puts a job's chunks done by the cache in its folder, each checked against its
