@@ -168,4 +168,21 @@ import Testing
         try sessions.resendLostClaims()
         #expect(sent.assignments(to: route).filter { $0 == lost }.count == 1)
     }
+
+    /// A coordinator killed between committing a claim and sending it: the one that follows
+    /// sends the claim when the worker first reports, instead of waiting out the lease; what
+    /// the worker reports holding is not sent again.
+    @Test func aClaimAKilledCoordinatorNeverSentGoesOutWhenTheWorkerIsBack() throws {
+        let (table, sent, sessions) = Self.farm(chunks: 10)
+        let route = Self.route("w1")
+        let info = Self.worker("w1", slots: 2)
+        let neverSent = table.leaseUnseen(worker: "w1")
+        let rendering = table.leaseUnseen(worker: "w1")
+        try sessions.heartbeat(Heartbeat(worker: info, running: [rendering], waiting: [], uploading: []), from: route)
+        #expect(sent.assignments(to: route) == [neverSent])
+        #expect(sessions.holds(neverSent, route: route))
+        // Its next heartbeat, still without it (sent, not yet heard): nothing sent twice.
+        try sessions.heartbeat(Heartbeat(worker: info, running: [rendering], waiting: [], uploading: []), from: route)
+        #expect(sent.assignments(to: route) == [neverSent])
+    }
 }

@@ -79,9 +79,17 @@ final class WorkerSessions {
     /// once the database agrees, so that heartbeat is recorded now.
     func heartbeat(_ beat: Heartbeat, from route: [UInt8]) throws {
         let id = beat.worker.id
-        if sessions[id] == nil { logger.info("worker \(id) is back") }
+        let back = sessions[id] == nil
+        if back { logger.info("worker \(id) is back") }
         let changed = sessions[id]?.info != beat.worker
         note(beat.worker, route: route)
+        // A coordinator killed between committing a claim and sending it left the worker a
+        // lease it never heard of: sent now, not waited out.
+        if back {
+            try resendLostClaims(
+                of: id, besides: Set(beat.running), reason: "a coordinator before this one claimed it, never sending it"
+            )
+        }
         for key in beat.uploading ?? [] where holders[key] == id { sessions[id]?.uploading.insert(key) }
         reconsider(id)
         let recorded = sessions[id]?.recorded
@@ -183,14 +191,18 @@ final class WorkerSessions {
     /// connection is sent now, so its chunk does not wait out a lease on a worker that never
     /// heard of it. (A worker ignores an assignment it already holds.)
     func resendLostClaims() throws {
-        for claimed in try store.leased(to: sessions.keys.sorted()) where holders[claimed.key] == nil {
+        try resendLostClaims(of: nil, besides: [], reason: "the database went away before the claim's answer")
+    }
+
+    /// Sends again the attempts leased to `worker` (every worker with a session when nil) that
+    /// neither this coordinator holds for it nor the worker reported (`besides`).
+    private func resendLostClaims(of worker: String?, besides reported: Set<AttemptKey>, reason: String) throws {
+        let workers = worker.map { [$0] } ?? sessions.keys.sorted()
+        for claimed in try store.leased(to: workers)
+        where holders[claimed.key] == nil && !reported.contains(claimed.key) {
             guard let route = sessions[claimed.worker]?.route else { continue }
             hold(claimed)
-            logger.info(
-                """
-                sending \(label(claimed.key)) to \(claimed.worker) again: the database went away before the \
-                claim's answer
-                """)
+            logger.info("sending \(label(claimed.key)) to \(claimed.worker) again: \(reason)")
             outbox.send(.assign(Assignment(claimed)), to: route)
         }
         reconsiderAll()
