@@ -8,7 +8,7 @@ import Foundation
 /// and the limiter. Both on `threads` threads, as a farm spreads them, in one invocation.
 enum LoudnessBench {
     static func run(_ loaded: LoadedProject, threads: Int) throws {
-        guard let target = loaded.project.export.audio.loudness else {
+        guard loaded.project.export.audio.loudness != nil else {
             throw BenchError("--loudness needs a project with export.audio.loudness")
         }
         var plain = loaded
@@ -33,28 +33,20 @@ enum LoudnessBench {
 
         let baseline = try encode(plain, gain: nil)
         let render = ChunkedRender(loaded: loaded, workDirectory: scratch).samples
-        var trial: ProgrammeGain?
-        var passes = 0
-        var gain: ProgrammeGain?
+        var settled: (gain: ProgrammeGain, passes: Int)?
         let measuring = try clock.measure {
-            while gain == nil {
-                passes += 1
+            settled = try LoudnessPass.passes(loaded: loaded, render: render) { trial in
                 let measured = Locked<[BlockLoudness]>([])
-                let pass = trial
                 try TaskPool.run(blocks.count, threads: threads) { index in
                     let block = try LoudnessPass.measure(
-                        loaded: loaded, block: blocks[index], render: render, trial: pass)
+                        loaded: loaded, block: blocks[index], render: render, trial: trial)
                     measured.withLock { $0.append(block) }
                 }
-                switch LoudnessPass.step(
-                    measured.withLock { $0 }, target: target, trial: trial, render: render,
-                    sampleRate: loaded.project.output.audio.sampleRate, lossy: loaded.project.export.audio.isLossy
-                ).step {
-                case .settle(let settled): gain = settled
-                case .measureAgain(let next): trial = next
-                }
+                return measured.withLock { $0 }
             }
         }
+        let gain = settled?.gain
+        let passes = settled?.passes ?? 0
         let normalized = try encode(loaded, gain: gain)
         let seconds = Double(render.count) / Double(loaded.project.output.audio.sampleRate)
         let codec = loaded.project.export.audio.codec.rawValue

@@ -34,16 +34,18 @@ public enum BlackFrameScan {
             full
             ? pixelThreshold * Double((1 << depth) - 1)
             : (16 + pixelThreshold * (235 - 16)) * scale
+        // Samples are whole numbers: compared with the limit's whole part, once converted.
+        let darkest = Int(limit.rounded(.down))
         let stride = Int(frame.pointee.linesize.0)
         var black = 0
         for y in 0..<height {
             let row = plane + y * stride
             if depth > 8 {
                 row.withMemoryRebound(to: UInt16.self, capacity: width) { samples in
-                    for x in 0..<width where Double(samples[x]) <= limit { black += 1 }
+                    for x in 0..<width where Int(samples[x]) <= darkest { black += 1 }
                 }
             } else {
-                for x in 0..<width where Double(row[x]) <= limit { black += 1 }
+                for x in 0..<width where Int(row[x]) <= darkest { black += 1 }
             }
         }
         return Double(black) >= pictureThreshold * Double(width * height)

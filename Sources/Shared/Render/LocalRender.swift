@@ -79,10 +79,8 @@ public struct LocalRender {
     private func measure(
         _ blocks: [AudioBlock], chunked: ChunkedRender, samples: Range<Int64>, stop: StopFlag
     ) throws -> ProgrammeGain? {
-        let project = loaded.project
-        guard let target = project.export.audio.loudness, !blocks.isEmpty else { return nil }
-        var trial: ProgrammeGain?
-        while true {
+        guard !blocks.isEmpty else { return nil }
+        return try LoudnessPass.passes(loaded: loaded, render: samples) { trial in
             let measured = Locked<[BlockLoudness]>([])
             let measure = { (index: Int) in
                 let block = try LoudnessPass.measure(
@@ -90,14 +88,8 @@ public struct LocalRender {
                 measured.withLock { $0.append(block) }
             }
             try TaskPool.run(blocks.count, threads: configuration.threads, stop: stop, whileWaiting: {}, measure)
-            switch LoudnessPass.step(
-                measured.withLock { $0 }, target: target, trial: trial, render: samples,
-                sampleRate: project.output.audio.sampleRate, lossy: project.export.audio.isLossy
-            ).step {
-            case .settle(let gain): return gain
-            case .measureAgain(let next): trial = next
-            }
-        }
+            return measured.withLock { $0 }
+        }?.gain
     }
 
     private func run(

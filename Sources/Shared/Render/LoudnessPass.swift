@@ -65,27 +65,38 @@ public enum LoudnessPass {
         ProgrammeLoudness.combining(blocks, samples: Int64(render.count), sampleRate: sampleRate)
     }
 
-    /// Both halves in one process (`farm render --local`, a whole-range render): every block
-    /// of `render` measured, then the gain. Nil when the project has no loudness target.
-    public static func gain(
-        loaded: LoadedProject, render: Range<Int64>, cancellation: StopFlag? = nil
-    ) throws -> ProgrammeGain? {
+    /// The passes in one process, as the coordinator runs them over a farm: `measureEvery`
+    /// measures every block at a trial gain (nil: the plain mix), however the caller spreads
+    /// them. Nil when the project has no loudness target; else the gain and the passes it took.
+    public static func passes(
+        loaded: LoadedProject, render: Range<Int64>, measureEvery: (ProgrammeGain?) throws -> [BlockLoudness]
+    ) throws -> (gain: ProgrammeGain, passes: Int)? {
         let project = loaded.project
         guard let target = project.export.audio.loudness else { return nil }
-        let rate = project.output.audio.sampleRate
         var trial: ProgrammeGain?
-        while true {
-            let blocks = try AudioBlocks.plan(samples: render, sampleRate: rate).map {
-                try measure(loaded: loaded, block: $0, render: render, trial: trial, cancellation: cancellation)
-            }
+        for pass in 1... {
             switch step(
-                blocks, target: target, trial: trial, render: render, sampleRate: rate,
-                lossy: project.export.audio.isLossy
+                try measureEvery(trial), target: target, trial: trial, render: render,
+                sampleRate: project.output.audio.sampleRate, lossy: project.export.audio.isLossy
             ).step {
-            case .settle(let gain): return gain
+            case .settle(let gain): return (gain, pass)
             case .measureAgain(let next): trial = next
             }
         }
+        preconditionFailure("a target settles within 1 + LoudnessTarget.limitedPasses passes")
+    }
+
+    /// Both halves on this thread (a whole-range render): every block of `render` measured,
+    /// then the gain. Nil when the project has no loudness target.
+    public static func gain(
+        loaded: LoadedProject, render: Range<Int64>, cancellation: StopFlag? = nil
+    ) throws -> ProgrammeGain? {
+        let blocks = AudioBlocks.plan(samples: render, sampleRate: loaded.project.output.audio.sampleRate)
+        return try passes(loaded: loaded, render: render) { trial in
+            try blocks.map {
+                try measure(loaded: loaded, block: $0, render: render, trial: trial, cancellation: cancellation)
+            }
+        }?.gain
     }
 }
 

@@ -115,29 +115,23 @@ public enum OutputQC {
             spans.append((start, start + (Rational(packet.duration) * toSamples).rounded))
         }
         var broken: [String] = []
-        let origin = spans.first?.start ?? 0
+        // Seams count from the first sample of sound, after the encoder's priming (negative
+        // timestamps); both lists are in order, so one walk pairs each seam with its packet.
+        let origin = (spans.first?.start ?? 0) + max(0, -(spans.first?.start ?? 0))
         var checked = 0
-        for seam in blockStarts where seam > 0 {
-            // The packet that starts at the seam, counted from the first sample of sound.
-            guard let index = spans.firstIndex(where: { $0.start - origin - spansPriming(spans) >= seam }) else {
-                break
-            }
+        var index = 0
+        for seam in blockStarts.sorted() where seam > 0 {
+            while index < spans.count, spans[index].start - origin < seam { index += 1 }
+            guard index < spans.count else { break }
             checked += 1
-            guard index > 0 else { continue }
-            if spans[index - 1].end != spans[index].start {
+            if index > 0, spans[index - 1].end != spans[index].start {
                 broken.append(
                     "audio seam at sample \(seam): a packet ends at \(spans[index - 1].end), "
-                        + "the next starts at \(spans[index].start)"
-                )
+                        + "the next starts at \(spans[index].start)")
             }
         }
         let samples = (spans.last?.end ?? 0) - max(0, spans.first?.start ?? 0)
         return (broken, checked, samples)
-    }
-
-    /// Samples of the encoder's priming before the first sample of sound (negative timestamps).
-    private static func spansPriming(_ spans: [(start: Int64, end: Int64)]) -> Int64 {
-        max(0, -(spans.first?.start ?? 0))
     }
 
     /// The sound decoded and measured: loudness, range, peaks and silences.

@@ -16,7 +16,7 @@ extension FarmStore {
                 [
                     job.name, String(job.priority), job.projectFile, job.projectText, job.mediaRoot, job.outputPath,
                     job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width),
-                    String(job.height), String(job.sampleRate), try MediaPinsColumn.encode(job.mediaPins),
+                    String(job.height), String(job.sampleRate), try JSONColumn.encode(job.mediaPins),
                     job.notifyURL, job.useCache ? "true" : "false", PostgresArray.text(job.requires),
                 ])[0].decode("id", as: Int64.self)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.

@@ -91,7 +91,7 @@ extension FarmStore {
     }
 }
 
-/// A value kept in a text column as JSON with sorted keys.
+/// A value kept in a text column as JSON with sorted keys (media pins, gains, QC reports).
 enum JSONColumn {
     static func encode<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
@@ -102,10 +102,6 @@ enum JSONColumn {
     static func decode<T: Decodable>(_ text: String) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(text.utf8))
     }
-}
-
-enum ProgrammeGainColumn {
-    static func decode(_ text: String) throws -> ProgrammeGain { try JSONColumn.decode(text) }
 }
 
 extension FarmStore {

@@ -66,19 +66,6 @@ extension FarmStore {
             let text = try connection.query("SELECT media_pins FROM jobs WHERE id = $1", [String(id)]).first?.decode(
                 "media_pins", as: String.self)
         else { return [:] }
-        return try MediaPinsColumn.decode(text)
-    }
-}
-
-/// `jobs.media_pins`: the pins as a JSON object keyed by asset id.
-enum MediaPinsColumn {
-    static func encode(_ pins: [String: MediaPin]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(pins), as: UTF8.self)
-    }
-
-    static func decode(_ text: String) throws -> [String: MediaPin] {
-        try JSONDecoder().decode([String: MediaPin].self, from: Data(text.utf8))
+        return try JSONColumn.decode(text) as [String: MediaPin]
     }
 }

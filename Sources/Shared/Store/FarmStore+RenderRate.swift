@@ -23,9 +23,11 @@ extension FarmStore {
             WITH first AS (
                 SELECT min(a.started_at) AS at FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 AND a.outcome <> 'reused'),
+            -- An attempt lasts at least a millisecond: one accepted within less keeps its frames.
             spans AS (
                 SELECT extract(epoch FROM a.started_at - f.at) AS s,
-                       extract(epoch FROM coalesce(a.finished_at, now()) - f.at) AS e,
+                       greatest(extract(epoch FROM coalesce(a.finished_at, now()) - f.at),
+                                extract(epoch FROM a.started_at - f.at) + 0.001) AS e,
                        a.frames_done::double precision AS frames
                 FROM attempts a JOIN chunks c ON c.id = a.chunk_id, first f
                 WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome IN ('done', 'running') AND a.frames_done > 0)
@@ -38,7 +40,7 @@ extension FarmStore {
             spans + """
                 SELECT i AS bucket,
                        sum(sp.frames * greatest(0, least(sp.e, (i + 1) * $2) - greatest(sp.s, i * $2))
-                           / greatest(sp.e - sp.s, 0.001)) AS frames
+                           / (sp.e - sp.s)) AS frames
                 FROM spans sp
                 CROSS JOIN LATERAL generate_series(
                     floor(sp.s / $2)::integer, greatest(floor(sp.s / $2)::integer, ceil(sp.e / $2)::integer - 1)) AS i

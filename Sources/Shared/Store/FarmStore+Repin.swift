@@ -21,7 +21,7 @@ extension FarmStore {
             let text = try connection.query("SELECT media_pins FROM jobs WHERE id = $1", [String(id)]).first?.decode(
                 "media_pins", as: String.self)
         else { return [] }
-        var pins = try MediaPinsColumn.decode(text)
+        var pins = try JSONColumn.decode(text) as [String: MediaPin]
         var repinned: [String] = []
         for (asset, pin) in pins.sorted(by: { $0.key < $1.key }) {
             guard let now = stamps[asset], !pin.admits(now) else { continue }
@@ -37,7 +37,7 @@ extension FarmStore {
         }
         if !repinned.isEmpty {
             try connection.query(
-                "UPDATE jobs SET media_pins = $2 WHERE id = $1", [String(id), try MediaPinsColumn.encode(pins)])
+                "UPDATE jobs SET media_pins = $2 WHERE id = $1", [String(id), try JSONColumn.encode(pins)])
         }
         return repinned
     }

@@ -56,8 +56,8 @@ extension FarmStore {
         {
             jobs[try row.decode("id")] = (
                 try row.decode("project_text"), try row.decode("project_file"), try row.decode("media_root"),
-                try MediaPinsColumn.decode(try row.decode("media_pins")),
-                try (row.decode("audio_gain", as: String?.self)).map { try ProgrammeGainColumn.decode($0) }
+                try JSONColumn.decode(try row.decode("media_pins", as: String.self)) as [String: MediaPin],
+                try (row.decode("audio_gain", as: String?.self)).map { try JSONColumn.decode($0) as ProgrammeGain }
             )
         }
         return try rows.map { row in
