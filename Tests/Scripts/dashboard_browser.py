@@ -20,6 +20,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -237,9 +238,17 @@ def logs_and_workers_at(driver, args, shots, seen, width, height, number, found)
     columns = int(chunk_map(driver)["columns"])
     x = -canvas.size["width"] / 2 + (index % columns + 0.5) * cell
     y = -canvas.size["height"] / 2 + (index // columns + 0.5) * cell
-    ActionChains(driver).move_to_element_with_offset(canvas, int(x), int(y)).click().perform()
-    log = wait(driver, f"chunk {index}'s log",
-               lambda d: visible(d, f'#chunk-detail[data-chunk="video {index}"] #chunk-log pre'))
+    opened = lambda d: visible(d, f'#chunk-detail[data-chunk="video {index}"] #chunk-log pre')
+    # A click that lands while the live page redraws the map (on a loaded machine) is made
+    # again: what is checked is the log it opens, not the first click's timing.
+    for attempt in range(3):
+        ActionChains(driver).move_to_element_with_offset(canvas, int(x), int(y)).click().perform()
+        try:
+            log = wait(driver, f"chunk {index}'s log", opened, timeout=10)
+            break
+        except TimeoutException:
+            if attempt == 2:
+                raise
     heading = inner_text(driver, "#chunk-log section:last-child h4")
     assert "on w1 → done" in heading, heading
     lines = [line for line in log.text.splitlines() if line.strip()]
