@@ -40,7 +40,7 @@ struct Farm: ParsableCommand {
             Render.self, Validate.self, Import.self, Diff.self, Submit.self, Serve.self, Status.self, Watch.self,
             Wait.self,
             Prune.self, Tokens.self, Workers.self,
-            Logs.self, QC.self,
+            Logs.self, QC.self, Trace.self,
             Cancel.self,
             Pause.self, Resume.self, Priority.self, Retry.self, Keys.self, Probe.self, VerifySegments.self,
             ProbeMedia.self, HTTPRoutes.self,

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmMedia
 import FarmRender
 import FarmStore
 import Foundation
@@ -71,6 +72,7 @@ final class JoinScheduler {
             let thread = Thread {
                 let clock = ContinuousClock()
                 let started = clock.now
+                let startedAt = Date()
                 let damaged = Self.take(cached, from: cache, into: folder)
                 guard damaged.isEmpty else {
                     results.withLock { $0.append(JoinResult(job: job.id, damaged: damaged)) }
@@ -87,16 +89,22 @@ final class JoinScheduler {
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
                 }
+                let joinedAt = Date()
                 var qc: QCReport?
                 if error == nil {
-                    (qc, error) = Self.check(job: job, project: project, segments: segments, audio: audio)
+                    let black = Self.blackFrames(of: segments, in: folder)
+                    (qc, error) = Self.check(
+                        job: job, project: project, segments: segments, audio: audio, blackFrames: black)
                 }
                 let seconds = (clock.now - started) / .seconds(1)
                 // Measured here, off the loop: operators see what a finished job keeps at once,
                 // not at the retention pass's next round.
                 let bytes = SegmentRetention.size(of: folder.url)
                 results.withLock {
-                    $0.append(JoinResult(job: job.id, error: error, seconds: seconds, segmentBytes: bytes, qc: qc))
+                    $0.append(
+                        JoinResult(
+                            job: job.id, error: error, seconds: seconds, segmentBytes: bytes, qc: qc,
+                            instants: (startedAt, joinedAt, Date())))
                 }
             }
             thread.start()
@@ -119,7 +127,7 @@ final class JoinScheduler {
     /// a loudness target that must be met: then the file is kept aside, never at its path.
     private static func check(
         job: JobRecord, project: (text: String, file: String, mediaRoot: String)?,
-        segments: [SegmentJoiner.Segment<Chunk>], audio: [SegmentJoiner.Segment<AudioBlock>]
+        segments: [SegmentJoiner.Segment<Chunk>], audio: [SegmentJoiner.Segment<AudioBlock>], blackFrames: [Bool]?
     ) -> (QCReport?, String?) {
         let output = URL(fileURLWithPath: job.outputPath)
         let target = project.flatMap {
@@ -129,7 +137,8 @@ final class JoinScheduler {
         do {
             report = try OutputQC.measure(
                 output, fps: job.fps, chunkStarts: segments.map(\.span.start),
-                blockStarts: audio.map { $0.span.start - job.samples.lowerBound }, target: target)
+                blockStarts: audio.map { $0.span.start - job.samples.lowerBound }, target: target,
+                blackFrames: blackFrames)
         } catch {
             // A report that cannot be made fails the job only when a target must be met.
             return (nil, target?.failIfMissed == true ? "the QC pass could not read \(job.outputPath): \(error)" : nil)
@@ -142,6 +151,23 @@ final class JoinScheduler {
         if kept { moved.path = aside.path }
         let keptText = kept ? "; the output is kept as \(aside.path)" : ""
         return (moved, "the output misses its loudness target: \(report.misses.joined(separator: "; "))\(keptText)")
+    }
+
+    /// One flag per output frame: the workers' measures kept beside the segments, and for a
+    /// segment without them (from the cache, or an older worker) its own frames decoded. Nil
+    /// when a segment cannot be read: the QC then decodes the output.
+    static func blackFrames(of segments: [SegmentJoiner.Segment<Chunk>], in folder: JobFolder) -> [Bool]? {
+        guard let first = segments.first?.span.start, let last = segments.last?.span.end else { return [] }
+        var runs: [FrameRun] = []
+        for segment in segments {
+            if let kept = folder.keptBlackFrames(chunk: segment.span.index) {
+                runs += kept
+            } else {
+                guard let flags = try? BlackFrameScan.blackFrames(path: segment.url.path) else { return nil }
+                runs += FrameRun.runs(of: flags, from: segment.span.start)
+            }
+        }
+        return FrameRun.flags(runs, over: first..<last)
     }
 
     /// Puts a job's chunks done by the cache in its folder, each checked against its
@@ -194,6 +220,9 @@ final class JoinScheduler {
             let recorded: Bool
             do {
                 if let qc = result.qc { try recordQC(qc, job: job) }
+                if let (started, joined, checked) = result.instants {
+                    try store.recordJoinInstants(job: job, started: started, joined: joined, checked: checked)
+                }
                 recorded = try store.finish(
                     job: job, error: error, segmentBytes: removeSegmentsWhenDone ? nil : result.segmentBytes)
             } catch {
@@ -232,4 +261,6 @@ private struct JoinResult: Sendable {
     var segmentBytes: Int64?
     var damaged: [CachedSegment] = []
     var qc: QCReport?
+    /// When the join began, wrote the file and measured its QC report.
+    var instants: (started: Date, joined: Date, checked: Date)?
 }

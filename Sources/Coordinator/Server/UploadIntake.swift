@@ -24,6 +24,9 @@ final class UploadIntake {
         var pinnedBlocks: [MediaReads.Block]
         /// What the check took (the `farm_verify_seconds` histogram).
         var seconds: Double
+        /// When the whole file was in, and when the check ended (`farm trace`).
+        var uploadedAt: Date
+        var verifiedAt = Date()
     }
 
     private enum Outcome {
@@ -129,6 +132,7 @@ final class UploadIntake {
             outbox.send(.pieceAck(UploadAck(key: done.key, received: 0)), to: route)
             return
         }
+        let uploadedAt = Date()
         try store.recordLog(done.key, lines: done.log ?? [])
         // Bytes of a pinned file that differ from the job's version's: the output would mix two
         // versions, and rendering again cannot help.
@@ -188,7 +192,7 @@ final class UploadIntake {
                     Verified(
                         done: done, route: route, chunk: chunk, sampleRate: job.sampleRate, file: upload.url,
                         outcome: outcome,
-                        pinnedBlocks: pinned, seconds: (clock.now - started) / .seconds(1)))
+                        pinnedBlocks: pinned, seconds: (clock.now - started) / .seconds(1), uploadedAt: uploadedAt))
             }
         }
     }
@@ -235,6 +239,7 @@ final class UploadIntake {
             try failChanged(key, changed, route: result.route)
             return false
         }
+        let sentAt = sessions.sentAt(key)
         sessions.release(key)
         try store.observe(.verifySeconds, result.seconds)
         if case .failed(let problem) = result.outcome {
@@ -254,6 +259,12 @@ final class UploadIntake {
             outbox.send(.rejected(Verdict.stale(key)), to: result.route)
             return false
         }
+        let phases = result.done.phases.map { ($0.queued, $0.rendering, $0.uploading) }
+        try store.recordInstants(
+            key,
+            FarmStore.AttemptInstants(
+                sent: sentAt, phases: phases, uploaded: result.uploadedAt, verified: result.verifiedAt,
+                accepted: Date()))
         // Accepted in the database first: a file lost before this rename is found missing
         // before the join and rendered again, never joined half-written. A verdict taken up
         // again because the database went away later in it (the cache's row) finds its file
@@ -263,7 +274,10 @@ final class UploadIntake {
             try AtomicFile.replace(folder(chunk.job).result(of: chunk.work), with: result.file, synced: true)
         }
         let jobFolder = folder(chunk.job)
-        if chunk.kind == .video { jobFolder.keepThumbnail(result.done.thumbnail, chunk: chunk.index) }
+        if chunk.kind == .video {
+            jobFolder.keepThumbnail(result.done.thumbnail, chunk: chunk.index)
+            jobFolder.keepBlackFrames(result.done.blackFrames, chunk: chunk.index)
+        }
         if let key = chunk.contentKey {
             // The cache is a help, never a reason to fail a chunk: a segment it cannot keep is
             // rendered again by a later job.

@@ -51,3 +51,37 @@ public enum BlackFrameScan {
         return Double(black) >= pictureThreshold * Double(width * height)
     }
 }
+
+extension BlackFrameScan {
+    /// Whether a composited picture (the canvas, limited range) is black by `blackdetect`'s
+    /// rule: what a worker measures of each frame it encodes, so the QC need not decode the
+    /// joined output again. Stops reading once too many samples are lit to be black.
+    public static func isBlack(_ picture: Picture) -> Bool {
+        let scale = Double(1 << (picture.depth - 8))
+        let darkest = Int((16 + pixelThreshold * (235 - 16)) * scale)
+        let total = picture.width * picture.height
+        let allowedLit = total - Int((pictureThreshold * Double(total)).rounded(.up))
+        var lit = 0
+        let stride = Int(picture.strides[0])
+        let width = picture.width
+        for y in 0..<picture.height {
+            let row = picture.planes[0]! + y * stride
+            // Branch-free sums, which the compiler turns into vector compares.
+            if picture.depth > 8 {
+                let limit = UInt16(darkest)
+                row.withMemoryRebound(to: UInt16.self, capacity: width) { samples in
+                    var count = 0
+                    for x in 0..<width { count &+= samples[x] > limit ? 1 : 0 }
+                    lit += count
+                }
+            } else {
+                let limit = UInt8(darkest)
+                var count = 0
+                for x in 0..<width { count &+= row[x] > limit ? 1 : 0 }
+                lit += count
+            }
+            if lit > allowedLit { return false }
+        }
+        return true
+    }
+}

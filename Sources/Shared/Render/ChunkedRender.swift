@@ -48,10 +48,18 @@ public struct ChunkedRender {
 
     /// Renders one chunk's frames, video only, with a fresh encoder.
     public func renderSegment(_ chunk: Chunk, progress: (RenderProgress) -> Void = { _ in }) throws -> URL {
+        try renderMeasuredSegment(chunk, progress: progress).url
+    }
+
+    /// Renders one chunk as `renderSegment` does, and says which of its frames are black
+    /// (timeline frames), for the QC report.
+    public func renderMeasuredSegment(_ chunk: Chunk, progress: (RenderProgress) -> Void = { _ in }) throws
+        -> (url: URL, black: [FrameRun])
+    {
         let url = url(of: chunk)
-        try TimelineRenderer(loaded: loaded, configuration: configuration(video: true))
+        let black = try TimelineRenderer(loaded: loaded, configuration: configuration(video: true))
             .render(frames: chunk.frames, to: url, progress: progress)
-        return url
+        return (url, black)
     }
 
     /// Measures one audio block for the programme's loudness (`LoudnessPass`) into a JSON file.

@@ -37,6 +37,26 @@ public struct JobFolder: Sendable {
         try? bytes.write(to: thumbnail(chunk: index), options: .atomic)
     }
 
+    /// A video chunk's black frames as its worker measured them (JSON `[FrameRun]`), beside its
+    /// segment: the QC report merges them instead of decoding the output.
+    public func blackFrames(chunk index: Int) -> URL {
+        url.appendingPathComponent(String(format: "black-%06d.json", index))
+    }
+
+    /// Keeps a worker's black frames of an accepted chunk. Without a sync: a file lost is
+    /// measured again from the segment at the join.
+    public func keepBlackFrames(_ runs: [FrameRun]?, chunk index: Int) {
+        guard let runs, let data = try? JSONEncoder().encode(runs) else { return }
+        try? data.write(to: blackFrames(chunk: index), options: .atomic)
+    }
+
+    /// The black frames kept for a chunk, nil when none were (a worker older than this
+    /// coordinator, a segment from the cache).
+    public func keptBlackFrames(chunk index: Int) -> [FrameRun]? {
+        guard let data = try? Data(contentsOf: blackFrames(chunk: index)) else { return nil }
+        return try? JSONDecoder().decode([FrameRun].self, from: data)
+    }
+
     /// An attempt's upload in progress; each attempt has its own file.
     public func upload(_ key: AttemptKey) -> URL {
         incoming.appendingPathComponent("chunk-\(key.chunk)-attempt-\(key.attempt).part")

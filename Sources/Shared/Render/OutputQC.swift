@@ -9,9 +9,12 @@ import Foundation
 /// length, never to the media it was made from.
 public enum OutputQC {
     /// `chunkStarts` and `blockStarts` are the output frames and samples where chunks and
-    /// audio blocks begin (the first excluded or not, either way).
+    /// audio blocks begin (the first excluded or not, either way). `blackFrames`, one flag per
+    /// output frame, are the workers' measures of the frames they encoded (`FrameRun`); without
+    /// them the output's video is decoded for its black frames.
     public static func measure(
-        _ url: URL, fps: Rational, chunkStarts: [Int64], blockStarts: [Int64], target: LoudnessTarget?
+        _ url: URL, fps: Rational, chunkStarts: [Int64], blockStarts: [Int64], target: LoudnessTarget?,
+        blackFrames: [Bool]? = nil
     ) throws -> QCReport {
         let description = try MediaDescription(path: url.path)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
@@ -26,7 +29,7 @@ public enum OutputQC {
                 codec: stream.codec, profile: stream.profile, width: stream.width ?? 0, height: stream.height ?? 0,
                 pixelFormat: stream.pixelFormat, frameRate: stream.frameRate, colorTransfer: stream.colorTransfer,
                 frames: frames)
-            video?.blacks = try blackRuns(url, fps: fps)
+            video?.blacks = blackRuns(try blackFrames ?? BlackFrameScan.blackFrames(path: url.path), fps: fps)
         }
         var audio: QCReport.Audio?
         if let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
@@ -47,10 +50,8 @@ public enum OutputQC {
             misses: misses)
     }
 
-    /// Runs of black frames at least `QCReport.blackMinimum` long, in seconds; the decoder
-    /// takes every core this machine has.
-    static func blackRuns(_ url: URL, fps: Rational) throws -> [QCReport.Run] {
-        let flags = try BlackFrameScan.blackFrames(path: url.path)
+    /// Runs of black frames at least `QCReport.blackMinimum` long, in seconds.
+    static func blackRuns(_ flags: [Bool], fps: Rational) -> [QCReport.Run] {
         let seconds = { (frame: Int) in Double(frame) * Double(fps.denominator) / Double(fps.numerator) }
         var runs: [QCReport.Run] = []
         var start: Int?

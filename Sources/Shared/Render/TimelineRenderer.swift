@@ -53,11 +53,17 @@ public final class TimelineRenderer {
     /// Renders output frames `frames` (timestamps in the file start at 0) to `destination`,
     /// which appears only once complete. The sound, when included, is the audio blocks of the
     /// frames' samples.
+    /// Returns the runs of frames that are black by `blackdetect`'s rule, measured on the
+    /// composited pictures the encoder takes (`BlackFrameScan.isBlack`).
+    @discardableResult
     public func render(frames: Range<Int64>, to destination: URL, progress: (RenderProgress) -> Void = { _ in }) throws
+        -> [FrameRun]
     {
+        var black: [Bool] = []
         try write(destination) { muxer in
-            try renderFrames(frames, muxer: muxer, progress: progress)
+            black = try renderFrames(frames, muxer: muxer, progress: progress)
         }
+        return FrameRun.runs(of: black, from: frames.lowerBound)
     }
 
     /// Renders one audio block (`AudioBlocks`) of a render covering timeline samples `render`,
@@ -93,7 +99,11 @@ public final class TimelineRenderer {
         }
     }
 
-    private func renderFrames(_ frames: Range<Int64>, muxer: Muxer, progress: (RenderProgress) -> Void) throws {
+    /// Returns, for each frame encoded, whether it is black.
+    private func renderFrames(_ frames: Range<Int64>, muxer: Muxer, progress: (RenderProgress) -> Void) throws
+        -> [Bool]
+    {
+        var black: [Bool] = []
         let project = loaded.project
         let output = project.output
         let video =
@@ -129,6 +139,7 @@ public final class TimelineRenderer {
                 upTo: output.sampleIndex(ofFrame: n + 1), muxer: muxer, cancellation: configuration.cancellation)
             if let video, let composited {
                 guard let picture = try composited.next() else { throw RenderCancelled() }
+                black.append(BlackFrameScan.isBlack(picture))
                 try video.encode(picture, timelineFrame: n, first: frames.lowerBound, muxer: muxer)
                 composited.recycle(picture)
             }
@@ -145,5 +156,6 @@ public final class TimelineRenderer {
                     framesDone: video.framesWritten, frameCount: Int64(frames.count), elapsed: clock.now - started))
         }
         try audio?.finish(muxer: muxer, cancellation: configuration.cancellation)
+        return black
     }
 }

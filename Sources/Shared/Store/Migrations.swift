@@ -280,6 +280,7 @@ public enum Migrations {
         (18, units),
         (19, pools),
         (20, loudness),
+        (21, trace),
     ]
 
     /// The newest schema version this build knows.

@@ -118,12 +118,20 @@ public struct ChunkDone: Codable, Sendable, Hashable {
     /// The tail of what the worker logged for the attempt (`AttemptLog`). Absent from workers
     /// older than 0.6.
     public var log: [String]?
+    /// A video chunk's black frames (timeline frames), measured on the pictures it encoded,
+    /// for the QC report. Absent from older workers: the join then decodes the segment.
+    public var blackFrames: [FrameRun]?
+    /// How long the attempt waited, rendered and uploaded on the worker (`farm trace`).
+    /// Absent from older workers.
+    public var phases: WorkerPhases?
 
     public init(
         key: AttemptKey, bytes: Int64, sha256: String, made: WorkMade, mediaBlocks: [MediaReads.Block] = [],
-        thumbnail: [UInt8]? = nil, log: [String] = []
+        thumbnail: [UInt8]? = nil, log: [String] = [], blackFrames: [FrameRun]? = nil, phases: WorkerPhases? = nil
     ) {
         self.log = log
+        self.blackFrames = blackFrames
+        self.phases = phases
         self.key = key
         self.bytes = bytes
         self.sha256 = sha256
@@ -142,6 +150,22 @@ extension ChunkDone {
         case .video: .frames(frames, fps: fps)
         case .audio, .loudness: .samples(samples ?? frames)
         }
+    }
+}
+
+/// An attempt's time on its worker, in seconds of the worker's own clock: from the
+/// assignment's arrival to its render's start (`queued`), the render (`rendering`), and from
+/// the render's end to `done` (`uploading`). Only spans travel, never clock readings, so no two
+/// machines' clocks need agree: the coordinator places them back from when `done` arrived.
+public struct WorkerPhases: Codable, Sendable, Hashable {
+    public var queued: Double
+    public var rendering: Double
+    public var uploading: Double
+
+    public init(queued: Double, rendering: Double, uploading: Double) {
+        self.queued = queued
+        self.rendering = rendering
+        self.uploading = uploading
     }
 }
 

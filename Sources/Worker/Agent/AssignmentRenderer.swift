@@ -22,6 +22,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
         public var mediaCost: MediaReads.Cost
         /// A video chunk's first frame as a small JPEG (`Thumbnail`).
         public var thumbnail: [UInt8]?
+        /// A video chunk's black frames (`TimelineRenderer.render`).
+        public var black: [FrameRun]?
     }
 
     private let mediaRoot: URL?
@@ -50,9 +52,10 @@ public final class AssignmentRenderer: @unchecked Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let url: URL
+        var black: [FrameRun]?
         let work = assignment.work
         switch work {
-        case .video(let chunk): url = try chunked.renderSegment(chunk, progress: progress)
+        case .video(let chunk): (url, black) = try chunked.renderMeasuredSegment(chunk, progress: progress)
         case .audio(let block):
             chunked.programmeGain = assignment.programmeGain
             url = try chunked.renderAudioBlock(block)
@@ -72,7 +75,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
         return Output(
             url: url, made: made, sampleRate: loaded.project.output.audio.sampleRate,
             mediaBlocks: loaded.reads?.blocks ?? [], mediaCost: loaded.reads?.cost ?? MediaReads.Cost(),
-            thumbnail: thumbnail)
+            thumbnail: thumbnail, black: black)
     }
 
     /// Forgets the scratch folder of an attempt once its result is accepted or dropped.

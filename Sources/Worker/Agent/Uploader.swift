@@ -44,10 +44,13 @@ final class Uploader {
     private func sendNext(_ task: WorkerTask, from acked: Int64) throws {
         guard let result = task.upload else { return }
         if acked >= result.bytes {
+            let phases = task.reportedPhases ?? task.phases(now: clock.now)
+            task.reportedPhases = phases
             let done = ChunkDone(
                 key: task.key, bytes: result.bytes, sha256: result.sha256, made: result.output.made,
                 mediaBlocks: result.output.mediaBlocks,
-                thumbnail: result.output.thumbnail, log: task.log.tail)
+                thumbnail: result.output.thumbnail, log: task.log.tail, blackFrames: result.output.black,
+                phases: phases)
             send(.done(done))
             task.phase = .awaitingVerdict(sentAt: clock.now)
             return

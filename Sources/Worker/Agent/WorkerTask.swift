@@ -23,6 +23,11 @@ final class WorkerTask {
     }
 
     let assignment: Assignment
+    /// Tasks start in the order they came: the coordinator takes the latest one back for an
+    /// idle worker, as the one not started.
+    let arrival: Int
+    /// When the assignment came.
+    let received: ContinuousClock.Instant
     var phase: Phase = .queued
     let cancellation = StopFlag()
     /// Frames encoded so far: written by the render thread, read by the loop.
@@ -30,14 +35,20 @@ final class WorkerTask {
     /// When its render started, and its speed over the last few seconds, sampled by the loop
     /// at each progress report (so a stalled render shows its stall).
     var renderStarted: ContinuousClock.Instant?
+    /// When the loop saw its render end.
+    var renderEnded: ContinuousClock.Instant?
     var speed = RateWindow()
     let outcome = Locked<Result<AssignmentRenderer.Output, RenderFailure>?>(nil)
     var upload: Upload?
+    /// Its phases as the first `done` said them; a `done` sent again says the same.
+    var reportedPhases: WorkerPhases?
     /// What the worker and FFmpeg logged for this attempt, sent with its result or failure.
     let log = AttemptLog()
 
-    init(_ assignment: Assignment) {
+    init(_ assignment: Assignment, arrival: Int, received: ContinuousClock.Instant) {
         self.assignment = assignment
+        self.arrival = arrival
+        self.received = received
     }
 
     var key: AttemptKey { assignment.key }
@@ -56,6 +67,15 @@ final class WorkerTask {
         case .uploading, .paced, .awaitingVerdict: return true
         case .queued, .rendering: return false
         }
+    }
+
+    /// Its phases so far, as `done` reports them.
+    func phases(now: ContinuousClock.Instant) -> WorkerPhases {
+        let seconds = { (span: Duration) in max(0, span / .seconds(1)) }
+        let started = renderStarted ?? received
+        let ended = renderEnded ?? now
+        return WorkerPhases(
+            queued: seconds(started - received), rendering: seconds(ended - started), uploading: seconds(now - ended))
     }
 
     var isQueued: Bool {

@@ -10,7 +10,8 @@ struct QC: ParsableCommand {
         discussion: """
             Measured by the coordinator from the output file once it is joined: its streams' \
             parameters; the frames and the video timestamps at every chunk seam; black runs (2 s \
-            or more, by blackdetect's rule); the audio \
+            or more, by blackdetect's rule, measured by the workers on the frames they encoded, so \
+            the output is never decoded again for them); the audio \
             timestamps at every audio block seam; and the sound decoded once for its integrated \
             loudness and loudness range (ITU-R BS.1770-4, EBU Tech 3342), true peak (four times \
             oversampled), sample peak and silences (2 s or more under -60 dBFS).

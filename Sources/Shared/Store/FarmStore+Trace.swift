@@ -1,0 +1,111 @@
+import FarmCore
+import Foundation
+
+extension FarmStore {
+    /// The coordinator's instants of one accepted attempt (`Migrations.trace`).
+    public struct AttemptInstants: Sendable {
+        public var sent: Date?
+        public var received: Date?
+        public var renderStarted: Date?
+        public var rendered: Date?
+        public var uploaded: Date
+        public var verified: Date
+        public var accepted: Date
+
+        /// Places the worker's `phases` back from `uploaded`, when its `done` arrived.
+        public init(
+            sent: Date?, phases: (queued: Double, rendering: Double, uploading: Double)?, uploaded: Date,
+            verified: Date, accepted: Date
+        ) {
+            self.sent = sent
+            self.uploaded = uploaded
+            self.verified = verified
+            self.accepted = accepted
+            if let phases {
+                let rendered = uploaded.addingTimeInterval(-phases.uploading)
+                let renderStarted = rendered.addingTimeInterval(-phases.rendering)
+                // Never before it was sent: a span rounded on the worker cannot make time run back.
+                var received = renderStarted.addingTimeInterval(-phases.queued)
+                if let sent, received < sent { received = sent }
+                (self.rendered, self.renderStarted, self.received) = (rendered, max(renderStarted, received), received)
+            }
+        }
+    }
+
+    /// Records when an accepted attempt passed each phase.
+    public func recordInstants(_ key: AttemptKey, _ instants: AttemptInstants) throws {
+        let epoch = { (date: Date?) in date.map { String($0.timeIntervalSince1970) } }
+        try connection.query(
+            """
+            UPDATE attempts SET sent_at = to_timestamp($3::double precision),
+                received_at = to_timestamp($4::double precision),
+                render_started_at = to_timestamp($5::double precision),
+                rendered_at = to_timestamp($6::double precision), uploaded_at = to_timestamp($7::double precision),
+                verified_at = to_timestamp($8::double precision), accepted_at = to_timestamp($9::double precision)
+            WHERE chunk_id = $1 AND attempt = $2
+            """,
+            [
+                String(key.chunk), String(key.attempt), epoch(instants.sent), epoch(instants.received),
+                epoch(instants.renderStarted), epoch(instants.rendered), epoch(instants.uploaded),
+                epoch(instants.verified), epoch(instants.accepted),
+            ])
+    }
+
+    /// Records when a job's join began, wrote its file and measured its QC report.
+    public func recordJoinInstants(job: Int64, started: Date, joined: Date, checked: Date) throws {
+        try connection.query(
+            """
+            UPDATE jobs SET join_started_at = to_timestamp($2::double precision),
+                joined_at = to_timestamp($3::double precision), checked_at = to_timestamp($4::double precision)
+            WHERE id = $1
+            """,
+            [
+                String(job), String(started.timeIntervalSince1970), String(joined.timeIntervalSince1970),
+                String(checked.timeIntervalSince1970),
+            ])
+    }
+
+    /// Every attempt of a job with its instants, and the job's own (`farm trace`).
+    public func trace(job: Int64) throws -> JobTrace? {
+        let seconds = { (column: String) in "extract(epoch FROM \(column))::double precision AS \(column)" }
+        guard
+            let row = try connection.query(
+                """
+                SELECT id, \(seconds("submitted_at")), \(seconds("started_at")), \(seconds("join_started_at")),
+                       \(seconds("joined_at")), \(seconds("checked_at")), \(seconds("finished_at"))
+                FROM jobs WHERE id = $1
+                """, [String(job)]
+            ).first
+        else { return nil }
+        let instant = { (name: String, row: PostgresRow) in try row.decode(name, as: Double?.self) }
+        var trace = JobTrace(
+            job: job, submitted: try instant("submitted_at", row) ?? 0, started: try instant("started_at", row),
+            joinStarted: try instant("join_started_at", row), joined: try instant("joined_at", row),
+            checked: try instant("checked_at", row), finished: try instant("finished_at", row))
+        let columns = [
+            "started_at", "sent_at", "received_at", "render_started_at", "rendered_at", "uploaded_at", "verified_at",
+            "accepted_at", "finished_at",
+        ]
+        let selected = columns.map { "extract(epoch FROM a.\($0))::double precision AS \($0)" }
+        let rows = try connection.query(
+            """
+            SELECT c.kind, c.idx, a.attempt, a.worker_id, a.outcome, \(selected.joined(separator: ", "))
+            FROM attempts a JOIN chunks c ON c.id = a.chunk_id
+            WHERE c.job_id = $1 ORDER BY a.started_at, a.id
+            """, [String(job)])
+        for row in rows {
+            trace.attempts.append(
+                JobTrace.Attempt(
+                    kind: try row.decode("kind", as: ChunkKind.self), index: try row.decode("idx", as: Int.self),
+                    attempt: try row.decode("attempt", as: Int.self),
+                    worker: try row.decode("worker_id", as: String.self),
+                    outcome: try row.decode("outcome", as: String.self),
+                    claimed: try instant("started_at", row) ?? 0, sent: try instant("sent_at", row),
+                    received: try instant("received_at", row), renderStarted: try instant("render_started_at", row),
+                    rendered: try instant("rendered_at", row), uploaded: try instant("uploaded_at", row),
+                    verified: try instant("verified_at", row), accepted: try instant("accepted_at", row),
+                    ended: try instant("finished_at", row)))
+        }
+        return trace
+    }
+}
