@@ -79,6 +79,10 @@ import Testing
             // The job page shows the QC report: the project has no loudness target.
             #expect(seen["qcVerdict"] as? String == "No loudness target", "\(seen)")
             #expect((seen["qcFacts"] as? String ?? "").contains("Seams"), "\(seen)")
+            // And its trace: a slot row per worker, a bar per accepted render.
+            #expect((seen["traceRows"] as? Int ?? 0) >= 1, "\(seen)")
+            #expect((seen["traceBars"] as? Int ?? 0) >= 1, "a bar per render: \(seen)")
+            #expect((seen["traceTail"] as? String ?? "").contains("join"), "\(seen)")
             // At both sizes, while the job rendered: the page fit its window, the running chunks
             // changed, an operate token saw Pause (not Resume) and a chunk's log had lines.
             for width in [1280, 390] {

@@ -168,6 +168,18 @@ import Testing
             #expect(report.seams.checked > 0 && report.seams.broken.isEmpty && report.target == nil)
             let printed = try farm.cli(["qc", String(job), "--json"])
             #expect(try JSONDecoder().decode(QCReport.self, from: Data(printed.stdout.utf8)) == report)
+            // Its trace, as `farm trace --json` gives it: every accepted attempt traced.
+            struct TraceAnswer: Decodable {
+                var trace: JobTrace
+                var summary: JobTrace.Summary
+            }
+            let traced = try Self.call("GET", "\(base)/api/jobs/\(job)/trace", token: read)
+            #expect(traced.status == 200, "\(traced.body)")
+            let answer = try JSONDecoder().decode(TraceAnswer.self, from: Data(traced.body.utf8))
+            let done = answer.trace.attempts.filter { $0.outcome == "done" }
+            #expect(!done.isEmpty && answer.summary.attemptsTraced == done.count, "\(answer.trace)")
+            #expect(answer.summary.slots.contains { $0.worker == "w1" })
+            #expect(try Self.call("GET", "\(base)/api/jobs/999/trace", token: read).status == 404)
             // What the accepted results weigh, before they are pruned below.
             let folder = farm.dataDirectory.appendingPathComponent("jobs/\(job)")
             let results = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {

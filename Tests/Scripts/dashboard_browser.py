@@ -330,6 +330,12 @@ def after_the_render(driver, args, shots, seen):
     assert "Loudness" in seen["qcFacts"] and "LUFS" in seen["qcFacts"], seen["qcFacts"]
     assert "all continuous" in seen["qcFacts"], seen["qcFacts"]
 
+    # Its trace: a row per worker render slot, a bar per render.
+    wait(driver, "the trace", lambda d: visible(d, "#job-trace"))
+    seen["traceRows"] = len(driver.find_elements(By.CSS_SELECTOR, "#trace-rows .trace-row"))
+    seen["traceBars"] = len(driver.find_elements(By.CSS_SELECTOR, "#trace-rows .trace-bar"))
+    seen["traceTail"] = driver.find_element(By.ID, "trace-tail").text
+
     # Thumbnails that the worker made, shown once the chunks are done.
     wait(driver, "a thumbnail", lambda d: d.execute_script(
         "return [...document.querySelectorAll('#thumbnails img')].filter(i => i.naturalWidth > 0).length") > 0)

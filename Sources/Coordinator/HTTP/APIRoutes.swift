@@ -73,6 +73,13 @@ enum APIRoutes {
                 return report
             }
         }
+        api.get("jobs/:id/trace") { _, context in
+            let id = try jobID(context)
+            return try await answer(store) { store -> TraceAnswer in
+                guard let trace = try store.trace(job: id) else { throw FarmControlError.noSuchJob(id) }
+                return TraceAnswer(trace: trace, summary: trace.summary)
+            }
+        }
         api.get("workers") { _, _ in try await answer(store) { try $0.workerStatuses() } }
         api.get("workers/:id/attempts") { request, context in
             let worker = try context.parameters.require("id")

@@ -25,6 +25,7 @@ enum DashboardRoutes {
         "dashboard.js": EmbeddedFiles.dashboardJS, "jobs-view.js": EmbeddedFiles.jobsViewJS,
         "chunk-map.js": EmbeddedFiles.chunkMapJS, "rate-plot.js": EmbeddedFiles.ratePlotJS,
         "job-view.js": EmbeddedFiles.jobViewJS, "qc-view.js": EmbeddedFiles.qcViewJS,
+        "trace-view.js": EmbeddedFiles.traceViewJS,
         "workers-view.js": EmbeddedFiles.workersViewJS,
     ]
 

@@ -27,6 +27,7 @@ async function renderJob(id) {
   showFacts(job);
   showJobControls(job);
   await showQC(job);
+  await showTrace(job);
   showRunningChunks(detail.chunks);
   drawChunkMap(map);
   drawRate(rate);
