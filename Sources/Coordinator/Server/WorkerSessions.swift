@@ -24,22 +24,10 @@ final class WorkerSessions {
         /// When the database last heard this worker's heartbeat, and whether it rendered then.
         var recorded: (at: ContinuousClock.Instant, rendering: Bool)?
 
-        /// Attempts that occupy a render slot or wait for one on the worker (`uploading` is
-        /// always part of `running`).
+        /// Attempts that occupy a render slot (`uploading` is always part of `running`).
         var rendering: Int { running.count - uploading.count }
-        /// Its slots, and one task more: the next task waits on the worker while the current
-        /// ones render, so a slot never waits on a claim's round trip between two chunks.
-        var freeSlots: Int {
-            draining || info.slots == 0 ? 0 : max(0, info.slots + WorkerSessions.lookahead - rendering)
-        }
-        /// Holds a task it has not started, which an idle worker may take over.
-        var holdsWaiting: Bool { rendering > info.slots }
-        /// Renders nothing and holds nothing to render.
-        var isIdle: Bool { !draining && rendering == 0 }
+        var freeSlots: Int { draining ? 0 : max(0, info.slots - rendering) }
     }
-
-    /// Tasks a worker holds beyond its render slots (`Session.freeSlots`).
-    static let lookahead = 1
 
     private let store: SessionStore
     private let outbox: MessageSending
@@ -57,15 +45,8 @@ final class WorkerSessions {
     private var wanting: Set<String> = []
     /// Something freed a slot since the last claim.
     private(set) var assignmentsPending = false
-    /// When each attempt this coordinator holds was sent, and in which order: a worker starts
-    /// its tasks in the order they came, so the latest sent is the one waiting.
-    private var sent: [AttemptKey: (order: Int, at: Date)] = [:]
-    private var sentCount = 0
-    /// Workers holding a task they have not started (`Session.holdsWaiting`).
-    private var holdingWaiting: Set<String> = []
-    /// Chunks taken back from a worker for an idle one; never taken back twice, so two
-    /// workers can never hand one chunk to and fro.
-    private var takenBack: Set<Int64> = []
+    /// When each attempt this coordinator holds was sent (`farm trace`).
+    private var sent: [AttemptKey: Date] = [:]
     /// Each worker's latest heartbeat since the last `recordReports`.
     private var heartbeats: [String: Heartbeat] = [:]
     /// The latest progress of each attempt since the last `recordReports`.
@@ -191,18 +172,7 @@ final class WorkerSessions {
     /// overlaps the upload; no chunk ever waits on a busy worker while another could render it.
     func assignChunks() throws {
         assignmentsPending = false
-        try claimForWanting()
-        // The queue is empty and a worker idles while another holds a task it has not started
-        // (the end of a job): the task goes back to the queue and the claim runs again.
-        let idle = try takeBackWaitingForIdle()
-        if !idle.isEmpty { try claimForWanting(only: idle) }
-        // A worker left wanting has slots the queue could not fill; the next claim asks again.
-        reconsiderAll()
-    }
-
-    /// Claims for every worker wanting tasks, or for those of `only` among them.
-    private func claimForWanting(only: Set<String>? = nil) throws {
-        let requests = wanting.filter { only?.contains($0) ?? true }.sorted().compactMap { id in
+        let requests = wanting.sorted().compactMap { id in
             sessions[id].map { ClaimRequest(worker: id, count: $0.freeSlots) }
         }
         for claimed in try store.claim(requests, leaseSeconds: leaseSeconds) {
@@ -210,46 +180,12 @@ final class WorkerSessions {
             hold(claimed)
             // The claim marked it rendering in the database.
             sessions[claimed.worker]?.recorded?.rendering = true
-            send(claimed.key, .assign(Assignment(claimed)), to: route)
+            sent[claimed.key] = Date()
+            outbox.send(.assign(Assignment(claimed)), to: route)
         }
+        // A worker left wanting has slots the queue could not fill; the next claim asks again.
         reconsiderAll()
     }
-
-    /// Gives back to the queue, for each idle worker, one task another worker holds and has
-    /// not started; returns the idle workers when any went back. The claim that follows asks
-    /// for them alone (never for the worker a task was taken from) and decides which may render
-    /// it (pools, kinds, failures), as for any queued chunk.
-    private func takeBackWaitingForIdle() throws -> Set<String> {
-        guard !holdingWaiting.isEmpty else { return [] }
-        let idle = wanting.filter { sessions[$0]?.isIdle == true }
-        guard !idle.isEmpty else { return [] }
-        var given = 0
-        for holder in holdingWaiting.sorted() where given < idle.count {
-            guard let session = sessions[holder], session.holdsWaiting else { continue }
-            let waiting = session.running.subtracting(session.uploading)
-                .filter { !takenBack.contains($0.chunk) }
-                .max { (sent[$0]?.order ?? -1) < (sent[$1]?.order ?? -1) }
-            guard let key = waiting else { continue }
-            if takenBack.count > 100_000 { takenBack.removeAll() }
-            takenBack.insert(key.chunk)
-            logger.info("taking \(label(key)) back from \(holder), which has not started it, for an idle worker")
-            try store.giveBack(key, reason: "taken back for an idle worker before \(holder) started it")
-            release(key)
-            outbox.send(.cancel(Verdict(key: key, reason: "taken back for an idle worker")), to: session.route)
-            given += 1
-        }
-        return given > 0 ? idle : []
-    }
-
-    /// Sends an assignment and notes when, for the attempt's trace.
-    private func send(_ key: AttemptKey, _ message: WireMessage, to route: [UInt8]) {
-        sentCount += 1
-        sent[key] = (sentCount, Date())
-        outbox.send(message, to: route)
-    }
-
-    /// When the assignment of `key` went out, if this coordinator sent it.
-    func sentAt(_ key: AttemptKey) -> Date? { sent[key]?.at }
 
     private func reconsiderAll() {
         for id in wanting { reconsider(id) }
@@ -271,7 +207,7 @@ final class WorkerSessions {
             guard let route = sessions[claimed.worker]?.route else { continue }
             hold(claimed)
             logger.info("sending \(label(claimed.key)) to \(claimed.worker) again: \(reason)")
-            send(claimed.key, .assign(Assignment(claimed)), to: route)
+            outbox.send(.assign(Assignment(claimed)), to: route)
         }
         reconsiderAll()
     }
@@ -282,6 +218,9 @@ final class WorkerSessions {
     }
 
     /// Forgets that any worker holds `key` (it ended, failed or was taken back).
+    /// When the assignment of `key` went out, if this coordinator sent it.
+    func sentAt(_ key: AttemptKey) -> Date? { sent[key] }
+
     func release(_ key: AttemptKey) {
         labels[key] = nil
         sent[key] = nil
@@ -306,11 +245,7 @@ final class WorkerSessions {
             sessions[id] = nil
             workersByRoute[session.route] = nil
             wanting.remove(id)
-            holdingWaiting.remove(id)
-            for key in session.running {
-                holders[key] = nil
-                sent[key] = nil
-            }
+            for key in session.running { holders[key] = nil }
             try store.workerLost(id)
         }
     }
@@ -368,10 +303,8 @@ final class WorkerSessions {
     private func reconsider(_ id: String) {
         guard let session = sessions[id] else {
             wanting.remove(id)
-            holdingWaiting.remove(id)
             return
         }
-        if session.holdsWaiting { holdingWaiting.insert(id) } else { holdingWaiting.remove(id) }
         if session.freeSlots > 0 {
             if wanting.insert(id).inserted { assignmentsPending = true }
         } else {
