@@ -91,4 +91,43 @@ import Testing
             #expect(kept.filter { $0.hasPrefix("black-") }.count == 8, "\(kept)")
         }
     }
+
+    /// The same on a 10-bit PQ canvas (FFV1): the workers' rule scaled to 10 bits reads as
+    /// `blackdetect` on the 10-bit file.
+    @Test func blackRunsOnATenBitCanvasAreBlackdetects() throws {
+        try withTemporaryDirectory { dir in
+            try ffmpeg([
+                "-f", "lavfi", "-i", "color=black:size=160x90:rate=25:duration=2",
+                "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=1",
+                "-f", "lavfi", "-i", "color=black:size=160x90:rate=25:duration=3",
+                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0[v]", "-map", "[v]", "-c:v", "libx264",
+                "-pix_fmt", "yuv420p", dir.appendingPathComponent("clip.mp4").path,
+            ])
+            let project = dir.appendingPathComponent("p.json")
+            try """
+            {"output": {"width": 160, "height": 90, "fps": "25", "dynamicRange": "pq"},
+             "export": {"container": "mov", "video": {"codec": "ffv1"}},
+             "assets": {"clip": {"path": "clip.mp4"}},
+             "tracks": [{"kind": "video", "items": [{"asset": "clip", "at": "0", "duration": "6"}]}]}
+            """.write(to: project, atomically: true, encoding: .utf8)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            try farm.start(workers: ["w1"])
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-seconds", "1"])
+            #expect(try farm.finish(job).state == .done)
+            let report = try farm.json(QCReport.self, ["qc", String(job), "--json"])
+            #expect(report.video?.pixelFormat?.contains("10") == true, "\(report)")
+            let detected = try run(
+                "ffmpeg", ["-hide_banner", "-nostdin", "-i", output.path, "-vf", "blackdetect", "-f", "null", "-"]
+            ).stderr
+            let starts = detected.components(separatedBy: "black_start:").dropFirst().compactMap {
+                Double($0.prefix { "0123456789.".contains($0) })
+            }
+            let blacks = try #require(report.video?.blacks)
+            #expect(blacks.map(\.start) == starts, "\(blacks) vs \(detected)")
+            #expect(blacks.count == 2 && abs(blacks[0].end - 2) < 0.001 && abs(blacks[1].end - 6) < 0.001)
+        }
+    }
 }

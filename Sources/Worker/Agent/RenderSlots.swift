@@ -3,8 +3,8 @@ import FarmMedia
 import FarmRender
 import Foundation
 
-/// Runs renders on threads of their own, at most `slots` at a time, queued tasks in the
-/// order they came. A render thread touches only its task's locked fields; the loop reads them.
+/// Runs renders on threads of their own, at most `slots` at a time, queued tasks in chunk
+/// order. A render thread touches only its task's locked fields; the loop reads them.
 final class RenderSlots {
     private let slots: Int
     private let renderer: ChunkRendering
@@ -21,7 +21,7 @@ final class RenderSlots {
     /// Starts as many queued tasks as there are free slots.
     func start(from tasks: [WorkerTask]) {
         let busy = tasks.filter(\.isRendering).count
-        let waiting = tasks.filter(\.isQueued).sorted { $0.arrival < $1.arrival }
+        let waiting = tasks.filter(\.isQueued).sorted { $0.key.chunk < $1.key.chunk }
         for task in waiting.prefix(max(0, slots - busy)) {
             task.phase = .rendering
             task.renderStarted = clock.now
