@@ -65,7 +65,7 @@ import Testing
         #expect(told.first?.heartbeat.map { $0.running.isEmpty && $0.uploading == [] } == true)
     }
 
-    @Test func heartbeatsSayWhatRendersWhatWaitsAndWhatUploadsAndWaitingWorkStartsInTheOrderItCame() throws {
+    @Test func heartbeatsSayWhatRendersWhatWaitsAndWhatUploadsAndWaitingWorkGoesInChunkOrder() throws {
         let farm = try AgentHarness(slots: 1)
         try farm.start()
         let (rendering, later, sooner) = (
@@ -81,20 +81,19 @@ import Testing
         #expect(first.uploading == [])
         #expect(farm.sent(after: mark).filter { $0.type == "progress" }.allSatisfy { $0.attempt == rendering.key })
 
-        // Its render over, chunk 5 uploads and frees the slot: the task that came first takes it
-        // (the coordinator takes the latest back for an idle worker, as the one not started).
+        // Its render over, chunk 5 uploads and frees the slot: the lowest chunk waiting takes it.
         try farm.finishRenders()
         #expect(farm.renders.count == 1)
         mark = farm.sent.count
         try farm.pass(.seconds(1.5))
         let second = try #require(farm.sent(after: mark).compactMap(\.heartbeat).last)
         #expect(Set(second.running) == [rendering.key, later.key, sooner.key])
-        #expect(second.waiting == [sooner.key])
+        #expect(second.waiting == [later.key])
         #expect(second.uploading == [rendering.key])
         let progress = farm.sent(after: mark).filter { $0.type == "progress" }
-        #expect(!progress.isEmpty && progress.allSatisfy { $0.attempt == later.key })
+        #expect(!progress.isEmpty && progress.allSatisfy { $0.attempt == sooner.key })
         farm.renders.runAll()
-        #expect(farm.renderer.current.rendered == [rendering.key, later.key])
+        #expect(farm.renderer.current.rendered == [rendering.key, sooner.key])
     }
 
     @Test func progressCarriesTheFramesTheRenderHasDone() throws {

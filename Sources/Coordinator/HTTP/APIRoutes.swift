@@ -75,9 +75,9 @@ enum APIRoutes {
         }
         api.get("jobs/:id/trace") { _, context in
             let id = try jobID(context)
-            return try await answer(store) { store -> TraceAnswer in
+            return try await answer(store) { store -> JobTrace.Report in
                 guard let trace = try store.trace(job: id) else { throw FarmControlError.noSuchJob(id) }
-                return TraceAnswer(trace: trace, summary: trace.summary)
+                return JobTrace.Report(trace)
             }
         }
         api.get("workers") { _, _ in try await answer(store) { try $0.workerStatuses() } }

@@ -250,21 +250,18 @@ final class UploadIntake {
             return false
         }
         let made = result.done.made(by: result.chunk.kind)
+        let instants = FarmStore.AttemptInstants(
+            sent: sentAt, phases: result.done.phases.map { ($0.queued, $0.rendering, $0.uploading) },
+            uploaded: result.uploadedAt, verified: result.verifiedAt, accepted: Date())
         // A result sent again after the database went away mid-commit finds its own acceptance:
         // put in place again, but counted once (by the acceptance).
         guard
-            try store.accept(key, made: made, bytes: result.done.bytes) || store.isAccepted(key)
+            try store.accept(key, made: made, bytes: result.done.bytes, instants: instants) || store.isAccepted(key)
         else {
             try? FileManager.default.removeItem(at: result.file)
             outbox.send(.rejected(Verdict.stale(key)), to: result.route)
             return false
         }
-        let phases = result.done.phases.map { ($0.queued, $0.rendering, $0.uploading) }
-        try store.recordInstants(
-            key,
-            FarmStore.AttemptInstants(
-                sent: sentAt, phases: phases, uploaded: result.uploadedAt, verified: result.verifiedAt,
-                accepted: Date()))
         // Accepted in the database first: a file lost before this rename is found missing
         // before the join and rendered again, never joined half-written. A verdict taken up
         // again because the database went away later in it (the cache's row) finds its file

@@ -217,10 +217,10 @@ final class WorkerSessions {
         if assignmentsPending { try assignChunks() }
     }
 
-    /// Forgets that any worker holds `key` (it ended, failed or was taken back).
     /// When the assignment of `key` went out, if this coordinator sent it.
     func sentAt(_ key: AttemptKey) -> Date? { sent[key] }
 
+    /// Forgets that any worker holds `key` (it ended, failed or was taken back).
     func release(_ key: AttemptKey) {
         labels[key] = nil
         sent[key] = nil
@@ -245,7 +245,10 @@ final class WorkerSessions {
             sessions[id] = nil
             workersByRoute[session.route] = nil
             wanting.remove(id)
-            for key in session.running { holders[key] = nil }
+            for key in session.running {
+                holders[key] = nil
+                sent[key] = nil
+            }
             try store.workerLost(id)
         }
     }

@@ -21,6 +21,16 @@ public enum BlackFrameScan {
         return flags
     }
 
+    /// The brightest sample that still counts as black: 10 % of the luma range above black.
+    static func darkestSample(depth: Int, fullRange: Bool) -> Int {
+        let limit =
+            fullRange
+            ? pixelThreshold * Double((1 << depth) - 1)
+            : (16 + pixelThreshold * (235 - 16)) * Double(1 << (depth - 8))
+        // Samples are whole numbers: compared with the limit's whole part, once converted.
+        return Int(limit.rounded(.down))
+    }
+
     static func isBlack(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
         let width = Int(frame.pointee.width)
         let height = Int(frame.pointee.height)
@@ -28,14 +38,7 @@ public enum BlackFrameScan {
             let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format))
         else { return false }
         let depth = Int(descriptor.pointee.comp.0.depth)
-        let full = frame.pointee.color_range == AVCOL_RANGE_JPEG
-        let scale = Double(1 << (depth - 8))
-        let limit =
-            full
-            ? pixelThreshold * Double((1 << depth) - 1)
-            : (16 + pixelThreshold * (235 - 16)) * scale
-        // Samples are whole numbers: compared with the limit's whole part, once converted.
-        let darkest = Int(limit.rounded(.down))
+        let darkest = darkestSample(depth: depth, fullRange: frame.pointee.color_range == AVCOL_RANGE_JPEG)
         let stride = Int(frame.pointee.linesize.0)
         var black = 0
         for y in 0..<height {
@@ -57,8 +60,7 @@ extension BlackFrameScan {
     /// rule: what a worker measures of each frame it encodes, so the QC need not decode the
     /// joined output again. Stops reading once too many samples are lit to be black.
     public static func isBlack(_ picture: Picture) -> Bool {
-        let scale = Double(1 << (picture.depth - 8))
-        let darkest = Int((16 + pixelThreshold * (235 - 16)) * scale)
+        let darkest = darkestSample(depth: picture.depth, fullRange: false)
         let total = picture.width * picture.height
         let allowedLit = total - Int((pictureThreshold * Double(total)).rounded(.up))
         var lit = 0

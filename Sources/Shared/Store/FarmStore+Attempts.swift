@@ -51,8 +51,11 @@ extension FarmStore {
     /// in place after this commits; a file lost in between is found missing before the join and
     /// rendered again (`requeue`). The farm's counters of work (`/metrics`) take the chunk's
     /// frames or the block's samples and the upload's `bytes` in the same transaction; `made` is
-    /// what the worker says it made, recorded on the attempt.
-    public func accept(_ key: AttemptKey, made: WorkMade, bytes: Int64 = 0) throws -> Bool {
+    /// what the worker says it made, recorded on the attempt, with the `instants` it passed
+    /// (`farm trace`) when the coordinator has them.
+    public func accept(_ key: AttemptKey, made: WorkMade, bytes: Int64 = 0, instants: AttemptInstants? = nil) throws
+        -> Bool
+    {
         try connection.transaction {
             let locked = try connection.query(
                 "SELECT job_id FROM chunks WHERE id = $1 AND attempt = $2 AND state = 'running' FOR UPDATE",
@@ -70,9 +73,10 @@ extension FarmStore {
                 }
             try connection.query(
                 """
-                UPDATE attempts SET outcome = 'done', finished_at = now(), fps = $3, frames_done = $4, samples_done = $5
+                UPDATE attempts SET outcome = 'done', finished_at = now(), fps = $3, frames_done = $4,
+                    samples_done = $5, \(AttemptInstants.assignments(from: 6))
                 WHERE chunk_id = $1 AND attempt = $2
-                """, [String(key.chunk), String(key.attempt), fps, frames, samples])
+                """, [String(key.chunk), String(key.attempt), fps, frames, samples] + AttemptInstants.values(instants))
             // One of the two is NULL: the pair of the other unit.
             let framesRendered = try chunk.decode("frames", as: Int64?.self) ?? 0
             let samplesRendered = try chunk.decode("samples", as: Int64?.self) ?? 0

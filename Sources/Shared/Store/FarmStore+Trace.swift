@@ -30,25 +30,26 @@ extension FarmStore {
                 (self.rendered, self.renderStarted, self.received) = (rendered, max(renderStarted, received), received)
             }
         }
-    }
 
-    /// Records when an accepted attempt passed each phase.
-    public func recordInstants(_ key: AttemptKey, _ instants: AttemptInstants) throws {
-        let epoch = { (date: Date?) in date.map { String($0.timeIntervalSince1970) } }
-        try connection.query(
-            """
-            UPDATE attempts SET sent_at = to_timestamp($3::double precision),
-                received_at = to_timestamp($4::double precision),
-                render_started_at = to_timestamp($5::double precision),
-                rendered_at = to_timestamp($6::double precision), uploaded_at = to_timestamp($7::double precision),
-                verified_at = to_timestamp($8::double precision), accepted_at = to_timestamp($9::double precision)
-            WHERE chunk_id = $1 AND attempt = $2
-            """,
-            [
-                String(key.chunk), String(key.attempt), epoch(instants.sent), epoch(instants.received),
-                epoch(instants.renderStarted), epoch(instants.rendered), epoch(instants.uploaded),
-                epoch(instants.verified), epoch(instants.accepted),
-            ])
+        /// The columns the instants fill, in `values` order.
+        static let columns = [
+            "sent_at", "received_at", "render_started_at", "rendered_at", "uploaded_at", "verified_at", "accepted_at",
+        ]
+
+        /// `column = to_timestamp($n)` for each column, numbered from `first`: an UPDATE's SET list.
+        static func assignments(from first: Int) -> String {
+            columns.enumerated().map { "\($1) = to_timestamp($\(first + $0)::double precision)" }
+                .joined(separator: ", ")
+        }
+
+        /// Seconds since 1970 as text, NULL where an instant (or all of them) is missing.
+        static func values(_ instants: AttemptInstants?) -> [String?] {
+            let dates: [Date?] =
+                instants.map {
+                    [$0.sent, $0.received, $0.renderStarted, $0.rendered, $0.uploaded, $0.verified, $0.accepted]
+                } ?? Array(repeating: nil, count: columns.count)
+            return dates.map { $0.map { String($0.timeIntervalSince1970) } }
+        }
     }
 
     /// Records when a job's join began, wrote its file and measured its QC report.
@@ -67,13 +68,15 @@ extension FarmStore {
 
     /// Every attempt of a job with its instants, and the job's own (`farm trace`).
     public func trace(job: Int64) throws -> JobTrace? {
-        let seconds = { (column: String) in "extract(epoch FROM \(column))::double precision AS \(column)" }
+        // Instants as seconds since 1970, named as their columns.
+        let seconds = { (table: String, columns: [String]) in
+            columns.map { "extract(epoch FROM \(table).\($0))::double precision AS \($0)" }.joined(separator: ", ")
+        }
+        let jobInstants = ["submitted_at", "started_at", "join_started_at", "joined_at", "checked_at", "finished_at"]
         guard
             let row = try connection.query(
                 """
-                SELECT id, \(seconds("submitted_at")), \(seconds("started_at")), \(seconds("join_started_at")),
-                       \(seconds("joined_at")), \(seconds("checked_at")), \(seconds("finished_at"))
-                FROM jobs WHERE id = $1
+                SELECT j.id, \(seconds("j", jobInstants)) FROM jobs j WHERE j.id = $1
                 """, [String(job)]
             ).first
         else { return nil }
@@ -82,14 +85,10 @@ extension FarmStore {
             job: job, submitted: try instant("submitted_at", row) ?? 0, started: try instant("started_at", row),
             joinStarted: try instant("join_started_at", row), joined: try instant("joined_at", row),
             checked: try instant("checked_at", row), finished: try instant("finished_at", row))
-        let columns = [
-            "started_at", "sent_at", "received_at", "render_started_at", "rendered_at", "uploaded_at", "verified_at",
-            "accepted_at", "finished_at",
-        ]
-        let selected = columns.map { "extract(epoch FROM a.\($0))::double precision AS \($0)" }
+        let attemptInstants = ["started_at"] + AttemptInstants.columns + ["finished_at"]
         let rows = try connection.query(
             """
-            SELECT c.kind, c.idx, a.attempt, a.worker_id, a.outcome, \(selected.joined(separator: ", "))
+            SELECT c.kind, c.idx, a.attempt, a.worker_id, a.outcome, \(seconds("a", attemptInstants))
             FROM attempts a JOIN chunks c ON c.id = a.chunk_id
             WHERE c.job_id = $1 ORDER BY a.started_at, a.id
             """, [String(job)])

@@ -57,7 +57,6 @@ public final class WorkerAgent {
     private let stopFlag = StopFlag()
     private let clock: WorkerClock
     private var tasks: [AttemptKey: WorkerTask] = [:]
-    private var arrivals = 0
     private var lastHeard: ContinuousClock.Instant
     private var coordinatorReachable = true
     /// Said once: a coordinator of another protocol version keeps sending.
@@ -162,8 +161,7 @@ public final class WorkerAgent {
                 case .audio(let block): "samples \(block.start)..<\(block.end)"
                 case .loudness(let block): "samples \(block.start)..<\(block.end), measuring"
                 }
-            arrivals += 1
-            let task = WorkerTask(assignment, arrival: arrivals, received: clock.now)
+            let task = WorkerTask(assignment, received: clock.now)
             tasks[assignment.key] = task
             note(task, .info, "assigned (\(span)) to \(info.id) on \(info.host), \(info.kindSignature.summary)")
         case .cancel(let verdict):

@@ -23,9 +23,6 @@ final class WorkerTask {
     }
 
     let assignment: Assignment
-    /// Tasks start in the order they came: the coordinator takes the latest one back for an
-    /// idle worker, as the one not started.
-    let arrival: Int
     /// When the assignment came.
     let received: ContinuousClock.Instant
     var phase: Phase = .queued
@@ -45,9 +42,8 @@ final class WorkerTask {
     /// What the worker and FFmpeg logged for this attempt, sent with its result or failure.
     let log = AttemptLog()
 
-    init(_ assignment: Assignment, arrival: Int, received: ContinuousClock.Instant) {
+    init(_ assignment: Assignment, received: ContinuousClock.Instant) {
         self.assignment = assignment
-        self.arrival = arrival
         self.received = received
     }
 

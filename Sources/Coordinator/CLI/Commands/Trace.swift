@@ -42,11 +42,6 @@ struct Trace: ParsableCommand {
         guard (20...400).contains(width) else { throw ValidationError("--width must be 20 to 400 (got \(width))") }
     }
 
-    struct Output: Encodable {
-        var trace: JobTrace
-        var summary: JobTrace.Summary
-    }
-
     func run() throws {
         let trace = try FarmExit.guarding {
             try database.withFarm { store in
@@ -55,7 +50,7 @@ struct Trace: ParsableCommand {
             }
         }
         if json {
-            try JSONOutput.print(Output(trace: trace, summary: trace.summary))
+            try JSONOutput.print(JobTrace.Report(trace))
         } else {
             print(TraceText.text(trace, width: width))
         }

@@ -46,6 +46,7 @@ extension JobTrace {
     static let placementTolerance = 0.05
 
     /// Reads the instants as phases and slots; times in seconds from the first assignment.
+    /// Sorting bounds its cost: a job of 100,000 attempts is read in O(n log n).
     public var summary: Summary {
         let traced = attempts.filter { $0.phases != nil }
         let origin = traced.compactMap(\.sent).min() ?? submitted
@@ -55,26 +56,27 @@ extension JobTrace {
         let end = lastAccepted ?? origin
         let lastStart = traced.compactMap(\.renderStarted).max()
         // At a render's end, a task sent later was still queued (sent is the claim's answer).
-        let claims = attempts.compactMap(\.sent)
+        let lastSent = attempts.compactMap(\.sent).max()
         var slots: [Slot] = []
-        for worker in Set(traced.map(\.worker)).sorted() {
-            let mine = traced.filter { $0.worker == worker }.sorted { $0.renderStarted! < $1.renderStarted! }
+        let byWorker = Dictionary(grouping: traced, by: \.worker)
+        for worker in byWorker.keys.sorted() {
+            let mine = WorkerRenders(byWorker[worker]!)
             // Renders into lanes, each into the first lane free when it starts.
-            var lanes: [[Attempt]] = []
-            for attempt in mine {
+            var lanes: [[Int]] = []
+            for (position, attempt) in mine.attempts.enumerated() {
                 if let lane = lanes.firstIndex(where: {
-                    $0.last!.rendered! <= attempt.renderStarted! + Self.placementTolerance
+                    mine.attempts[$0.last!].rendered! <= attempt.renderStarted! + Self.placementTolerance
                 }) {
-                    lanes[lane].append(attempt)
+                    lanes[lane].append(position)
                 } else {
-                    lanes.append([attempt])
+                    lanes.append([position])
                 }
             }
             for (number, lane) in lanes.enumerated() {
                 slots.append(
                     slot(
-                        worker: worker, lane: number, lane, mine: mine, origin: origin, end: end, lastStart: lastStart,
-                        claims: claims))
+                        worker: worker, lane: number, lane, of: mine, origin: origin, end: end, lastStart: lastStart,
+                        lastSent: lastSent))
             }
         }
         return Summary(
@@ -84,37 +86,82 @@ extension JobTrace {
             startup: traced.isEmpty ? nil : origin - submitted)
     }
 
+    /// One worker's traced attempts by render start, with what answers "did it hold a task,
+    /// not yet started, at this instant?" by a binary search instead of a pass.
+    private struct WorkerRenders {
+        let attempts: [Attempt]
+        /// For each position, the earliest `received` of the attempts from there on.
+        let earliestReceivedFrom: [Double]
+
+        init(_ attempts: [Attempt]) {
+            self.attempts = attempts.sorted { $0.renderStarted! < $1.renderStarted! }
+            var earliest = [Double](repeating: .infinity, count: attempts.count + 1)
+            for position in stride(from: attempts.count - 1, through: 0, by: -1) {
+                earliest[position] = min(self.attempts[position].received!, earliest[position + 1])
+            }
+            earliestReceivedFrom = earliest
+        }
+
+        /// Whether an attempt other than the one at `position` was received by `instant` and
+        /// started at or after it.
+        func held(at instant: Double, besides position: Int) -> Bool {
+            var low = 0
+            var high = attempts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if attempts[middle].renderStarted! < instant { low = middle + 1 } else { high = middle }
+            }
+            // The attempt itself starts at `instant` only when its render took no time.
+            guard low <= position else { return earliestReceivedFrom[low] <= instant }
+            let others = attempts[low..<position].contains { $0.received! <= instant }
+            return others || earliestReceivedFrom[position + 1] <= instant
+        }
+    }
+
     private func slot(
-        worker: String, lane number: Int, _ lane: [Attempt], mine: [Attempt], origin: Double, end: Double,
-        lastStart: Double?, claims: [Double]
+        worker: String, lane number: Int, _ lane: [Int], of mine: WorkerRenders, origin: Double, end: Double,
+        lastStart: Double?, lastSent: Double?
     ) -> Slot {
-        let rendering = lane.reduce(0) { $0 + ($1.rendered! - $1.renderStarted!) }
+        let renders = lane.map { mine.attempts[$0] }
+        let rendering = renders.reduce(0) { $0 + ($1.rendered! - $1.renderStarted!) }
         var idleWhileQueued = 0.0
         var gaps = 0
-        // Each gap after a render: idle while queued if a task was claimed after the render
-        // ended and this worker held nothing yet for the slot to start.
-        for (position, attempt) in lane.enumerated() {
-            let gapStart = attempt.rendered!
-            let gapEnd = position + 1 < lane.count ? lane[position + 1].renderStarted! : end
-            guard gapEnd > gapStart, claims.contains(where: { $0 > gapStart }) else { continue }
-            let held = mine.contains { other in
-                other.received! <= gapStart && other.renderStarted! >= gapStart && other != attempt
-            }
-            if !held {
+        // Each gap after a render: idle while queued if a task was sent after the render ended
+        // and this worker held nothing yet for the slot to start.
+        for (step, position) in lane.enumerated() {
+            let gapStart = mine.attempts[position].rendered!
+            let gapEnd = step + 1 < lane.count ? mine.attempts[lane[step + 1]].renderStarted! : end
+            guard gapEnd > gapStart, let lastSent, lastSent > gapStart else { continue }
+            if !mine.held(at: gapStart, besides: position) {
                 idleWhileQueued += gapEnd - gapStart
                 gaps += 1
             }
         }
-        let firstStart = origin
-        let busyWindow = (lastStart ?? end) - firstStart
-        let busyBefore = lane.reduce(0.0) { sum, attempt in
+        let busyWindow = (lastStart ?? end) - origin
+        let busyBefore = renders.reduce(0.0) { sum, attempt in
             guard let lastStart else { return sum }
             return sum + max(0, min(attempt.rendered!, lastStart) - attempt.renderStarted!)
         }
         return Slot(
             worker: worker, lane: number,
-            renders: lane.map { Render(name: $0.name, start: $0.renderStarted! - origin, end: $0.rendered! - origin) },
+            renders: renders.map {
+                Render(name: $0.name, start: $0.renderStarted! - origin, end: $0.rendered! - origin)
+            },
             rendering: rendering, idle: max(0, end - origin - rendering), idleWhileQueued: idleWhileQueued,
             idleWhileQueuedGaps: gaps, busyUntilLastStart: busyWindow > 0 ? min(1, busyBefore / busyWindow) : 1)
+    }
+}
+
+extension JobTrace {
+    /// What `farm trace --json` prints and `GET /api/jobs/:id/trace` answers: the instants and
+    /// their reading.
+    public struct Report: Codable, Sendable, Hashable {
+        public var trace: JobTrace
+        public var summary: Summary
+
+        public init(_ trace: JobTrace) {
+            self.trace = trace
+            summary = trace.summary
+        }
     }
 }
