@@ -346,9 +346,16 @@ def after_the_render(driver, args, shots, seen):
 
     # Workers: drained from the page.
     driver.get(f"{args.base}/#/workers")
-    button = wait(driver, "the worker's row", lambda d: visible(d, 'tr[data-worker="w1"] button'))
-    assert button.text == "Drain", button.text
-    button.click()
+    # The table is rebuilt on every refresh: the button is found, read and clicked in one try,
+    # tried again if the refresh replaced it in between.
+    def drain(d):
+        button = visible(d, 'tr[data-worker="w1"] button')
+        if button is None:
+            return False
+        assert button.text == "Drain", button.text
+        button.click()
+        return True
+    wait(driver, "the worker's row", drain)
     wait(driver, "the worker drained", lambda d: visible(d, 'tr[data-worker="w1"] button[data-action="undrain"]'))
     shot(driver, shots, "12-workers-drained.png", seen)
 
