@@ -41,9 +41,11 @@ extension JobTrace {
         public var startup: Double?
     }
 
-    /// How far two renders of one slot may seem to overlap: each is placed back from when its
-    /// own upload ended, so each carries its own message's latency.
-    static let placementTolerance = 0.05
+    /// How far two renders of one slot may seem to overlap: each is placed back from when the
+    /// coordinator handled its own `done`, so each carries that message's delay (64 ms seen
+    /// between two audio blocks of a 5-minute job on 2 cores; a phantom second slot row followed
+    /// from a 50 ms allowance).
+    static let placementTolerance = 0.25
 
     /// Reads the instants as phases and slots; times in seconds from the first assignment.
     /// Sorting bounds its cost: a job of 100,000 attempts is read in O(n log n).
