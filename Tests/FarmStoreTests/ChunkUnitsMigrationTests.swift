@@ -26,8 +26,19 @@ import Testing
                 ($1, 'audio', 0, 0, 480256), ($1, 'audio', 1, 480256, 576000)
             """, [String(job)])
         try connection.query("INSERT INTO workers (id, host, cores, slots, version) VALUES ('w1', 'h', 4, 4, '0.5.0')")
-        let claimed = try connection.query("SELECT * FROM farm_claim(ARRAY['w1'], ARRAY[4], 3, 600)")
+        // What schema 17's claim wrote (the live claim reads columns of later steps).
+        let claimed = try connection.query(
+            """
+            WITH taken AS (
+                UPDATE chunks SET state = 'running', attempt = attempt + 1, worker_id = 'w1',
+                                  lease_expires = now() + interval '600 seconds'
+                WHERE job_id = $1 RETURNING id, attempt, kind, idx)
+            INSERT INTO attempts (chunk_id, attempt, worker_id)
+            SELECT id, attempt, 'w1' FROM taken ORDER BY kind = 'audio' DESC, idx RETURNING chunk_id
+            """, [String(job)])
         #expect(claimed.count == 4)
+        try connection.query(
+            "UPDATE jobs SET state = 'running', started_at = now() WHERE id = $1", [String(job)])
         // What schema 17's accept wrote: an audio block's samples as frames, its samples per
         // second as fps.
         try connection.query(

@@ -5,10 +5,11 @@ import Foundation
 /// renewals come with heartbeats: FarmStore+Reports.)
 extension FarmStore {
     /// Leases up to `count` chunks to each worker of `requests`, in that order, in one round
-    /// trip (`farm_claim`, migration 8): highest priority job first, then oldest, audio
-    /// blocks before video, video in frame order; paused jobs wait and draining workers get
-    /// nothing. Skips chunks a worker already failed or lost while another live worker has not, and
-    /// jobs on which it failed `failuresPerWorker` chunks.
+    /// trip (`farm_claim`, `StoreFunction.claim`, whose comment gives every rule): highest
+    /// priority job first, then oldest, audio blocks before video, video in frame order; paused
+    /// jobs wait, draining workers get nothing, a job goes only to workers of its pool and kind,
+    /// held audio waits for its loudness. Skips chunks a worker already failed or lost while
+    /// another live worker has not, and jobs on which it failed `failuresPerWorker` chunks.
     public func claim(_ requests: [ClaimRequest], leaseSeconds: Double) throws -> [ClaimedChunk] {
         let wanted = requests.filter { $0.count > 0 }
         guard !wanted.isEmpty else { return [] }

@@ -12,21 +12,6 @@ extension Migrations {
         -- Only ended jobs still to tell are ever looked at.
         CREATE INDEX jobs_to_notify ON jobs (notify_next_at)
             WHERE notify_url IS NOT NULL AND notified_at IS NULL AND notify_next_at IS NOT NULL;
-        -- Every way a job ends (joined, failed, cancelled) makes its notice due, here in one place.
-        -- A retried job that ends again is told of again.
-        CREATE FUNCTION farm_job_ended() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF NEW.notify_url IS NOT NULL AND NEW.state IN ('done', 'failed', 'cancelled')
-               AND OLD.state NOT IN ('done', 'failed', 'cancelled') THEN
-                NEW.notify_next_at := now();
-                NEW.notified_at := NULL;
-                NEW.notify_attempts := 0;
-                NEW.notify_error := NULL;
-            END IF;
-            RETURN NEW;
-        END
-        $$;
-        CREATE TRIGGER jobs_ended BEFORE UPDATE OF state ON jobs FOR EACH ROW EXECUTE FUNCTION farm_job_ended();
         CREATE TABLE farm_secrets (
             name   text PRIMARY KEY,
             value  text NOT NULL

@@ -1,6 +1,9 @@
-/// The farm's schema as numbered steps. Each runs once, in order, inside one transaction with
+/// The farm's tables as numbered steps. Each runs once, in order, inside one transaction with
 /// its row in `schema_migrations`; an advisory lock keeps two coordinators from racing.
-/// Never edit a published step: add a new one.
+/// Never edit a published step: add a new one. Functions and their triggers are not steps:
+/// each has one live text (`StoreFunction`), put in place after the step it first needs and
+/// again whenever the database's text differs from it. (Steps 8, 9, 13, 18, 19 and 20 once
+/// created the claim, the tallies' trigger and the end-of-job trigger themselves.)
 public enum Migrations {
     static let steps: [(version: Int, sql: String)] = [
         (
@@ -146,126 +149,6 @@ public enum Migrations {
             CREATE INDEX chunks_leased ON chunks (lease_expires) WHERE state = 'running';
             -- Room on each page for a row's next version: progress updates in place (HOT).
             ALTER TABLE attempts SET (fillfactor = 80);
-            -- Claims for many workers in one statement: the coordinator fills every free render
-            -- slot of the farm with one round trip. Jobs by priority, then age; paused jobs wait;
-            -- a draining worker gets nothing; a worker that failed `failures` chunks of a job gets
-            -- none of it, and none of a chunk it failed or lost (its lease ran out: it went silent,
-            -- or takes work and never does it) while another live worker has not. While no
-            -- claimant has failed or lost a chunk of a job (nearly always), its chunks go to all of
-            -- them in one set of statements; otherwise worker by worker, with the per-chunk rule.
-            CREATE FUNCTION farm_claim(claimants text[], counts integer[], failures integer, lease double precision)
-            RETURNS TABLE (claimed_worker text, claimed_chunk bigint, claimed_job bigint, claimed_kind text,
-                           claimed_index integer, claimed_start bigint, claimed_end bigint, claimed_attempt integer)
-            LANGUAGE plpgsql AS $$
-            DECLARE
-                remaining integer[] := counts;
-                served text[] := '{}';
-                job bigint;
-                w integer;
-                got integer;
-                claimed record;
-            BEGIN
-                -- Draining workers get nothing.
-                FOR w IN 1 .. coalesce(array_length(claimants, 1), 0) LOOP
-                    IF EXISTS (SELECT 1 FROM workers x WHERE x.id = claimants[w] AND x.draining) THEN
-                        remaining[w] := 0;
-                    END IF;
-                END LOOP;
-                FOR job IN SELECT j.id FROM jobs j WHERE j.state IN ('queued', 'running') AND NOT j.paused
-                           ORDER BY j.priority DESC, j.id LOOP
-                    EXIT WHEN coalesce((SELECT sum(r) FROM unnest(remaining) r), 0) = 0;
-                    got := 0;
-                    IF NOT EXISTS (SELECT 1 FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                                   WHERE a.worker_id = ANY (claimants) AND a.outcome IN ('failed', 'lost')
-                                     AND c.job_id = job AND a.attempt > c.failures_from) THEN
-                        FOR claimed IN
-                            WITH slots AS (
-                                SELECT r.worker, r.position, row_number() OVER (ORDER BY r.position, s.n) AS slot
-                                FROM unnest(claimants, remaining) WITH ORDINALITY AS r(worker, want, position)
-                                CROSS JOIN LATERAL generate_series(1, r.want) AS s(n)),
-                            picked AS (
-                                SELECT q.id, row_number() OVER (ORDER BY q.audio DESC, q.idx) AS slot
-                                FROM (SELECT c.id, c.kind = 'audio' AS audio, c.idx FROM chunks c
-                                      WHERE c.job_id = job AND c.state = 'queued'
-                                      ORDER BY (c.kind = 'audio') DESC, c.idx
-                                      LIMIT (SELECT count(*) FROM slots)
-                                      FOR UPDATE OF c SKIP LOCKED) q),
-                            taken AS (
-                                UPDATE chunks c SET state = 'running', attempt = c.attempt + 1, worker_id = s.worker,
-                                                    lease_expires = now() + make_interval(secs => lease)
-                                FROM picked p JOIN slots s ON s.slot = p.slot
-                                WHERE c.id = p.id
-                                RETURNING s.position, c.worker_id, c.id, c.job_id, c.kind, c.idx, c.start_frame,
-                                          c.end_frame, c.attempt),
-                            logged AS (
-                                INSERT INTO attempts (chunk_id, attempt, worker_id)
-                                SELECT t.id, t.attempt, t.worker_id FROM taken t)
-                            SELECT * FROM taken t ORDER BY t.position, (t.kind = 'audio') DESC, t.idx
-                        LOOP
-                            remaining[claimed.position] := remaining[claimed.position] - 1;
-                            served := served || claimed.worker_id;
-                            got := got + 1;
-                            claimed_worker := claimed.worker_id; claimed_chunk := claimed.id;
-                            claimed_job := claimed.job_id; claimed_kind := claimed.kind;
-                            claimed_index := claimed.idx; claimed_start := claimed.start_frame;
-                            claimed_end := claimed.end_frame; claimed_attempt := claimed.attempt;
-                            RETURN NEXT;
-                        END LOOP;
-                    ELSE
-                        FOR w IN 1 .. coalesce(array_length(claimants, 1), 0) LOOP
-                            CONTINUE WHEN remaining[w] <= 0;
-                            CONTINUE WHEN (SELECT count(DISTINCT a.chunk_id)
-                                           FROM attempts a JOIN chunks o ON o.id = a.chunk_id
-                                           WHERE o.job_id = job AND a.worker_id = claimants[w]
-                                             AND a.outcome = 'failed' AND a.attempt > o.failures_from) >= failures;
-                            FOR claimed IN
-                                WITH picked AS (
-                                    SELECT c.id FROM chunks c
-                                    WHERE c.job_id = job AND c.state = 'queued'
-                                      AND NOT (
-                                        EXISTS (SELECT 1 FROM attempts a
-                                                WHERE a.chunk_id = c.id AND a.worker_id = claimants[w]
-                                                  AND a.outcome IN ('failed', 'lost') AND a.attempt > c.failures_from)
-                                        AND EXISTS (SELECT 1 FROM workers o
-                                                    WHERE o.id <> claimants[w] AND o.state <> 'lost' AND NOT o.draining
-                                                    AND NOT EXISTS (SELECT 1 FROM attempts b
-                                                                    WHERE b.chunk_id = c.id AND b.worker_id = o.id
-                                                                    AND b.outcome IN ('failed', 'lost')
-                                                                    AND b.attempt > c.failures_from)))
-                                    ORDER BY (c.kind = 'audio') DESC, c.idx
-                                    LIMIT remaining[w]
-                                    FOR UPDATE OF c SKIP LOCKED),
-                                taken AS (
-                                    UPDATE chunks c
-                                    SET state = 'running', attempt = c.attempt + 1, worker_id = claimants[w],
-                                        lease_expires = now() + make_interval(secs => lease)
-                                    FROM picked WHERE c.id = picked.id
-                                    RETURNING c.worker_id, c.id, c.job_id, c.kind, c.idx, c.start_frame, c.end_frame,
-                                              c.attempt),
-                                logged AS (
-                                    INSERT INTO attempts (chunk_id, attempt, worker_id)
-                                    SELECT t.id, t.attempt, t.worker_id FROM taken t)
-                                SELECT * FROM taken t ORDER BY (t.kind = 'audio') DESC, t.idx
-                            LOOP
-                                remaining[w] := remaining[w] - 1;
-                                served := served || claimed.worker_id;
-                                got := got + 1;
-                                claimed_worker := claimed.worker_id; claimed_chunk := claimed.id;
-                                claimed_job := claimed.job_id; claimed_kind := claimed.kind;
-                                claimed_index := claimed.idx; claimed_start := claimed.start_frame;
-                                claimed_end := claimed.end_frame; claimed_attempt := claimed.attempt;
-                                RETURN NEXT;
-                            END LOOP;
-                        END LOOP;
-                    END IF;
-                    CONTINUE WHEN got = 0;
-                    UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now())
-                    WHERE id = job AND state = 'queued';
-                    PERFORM pg_notify('farm', job::text);
-                END LOOP;
-                UPDATE workers SET state = 'rendering' WHERE id = ANY (served) AND state <> 'rendering';
-            END
-            $$;
             """
         ),
         (9, tallies),
@@ -281,6 +164,7 @@ public enum Migrations {
         (19, pools),
         (20, loudness),
         (21, trace),
+        (22, failedAttempts),
     ]
 
     /// The newest schema version this build knows.
@@ -308,9 +192,12 @@ public enum Migrations {
             var applied: [Int] = []
             for step in steps where step.version > current && step.version <= target {
                 try connection.run(script: step.sql)
+                // Its triggers in place before a later step writes to its tables.
+                try StoreFunction.install(upTo: step.version, on: connection)
                 try connection.query("INSERT INTO schema_migrations (version) VALUES ($1)", [String(step.version)])
                 applied.append(step.version)
             }
+            try StoreFunction.install(upTo: applied.last ?? current, on: connection)
             return applied
         }
     }
