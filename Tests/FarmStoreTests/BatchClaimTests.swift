@@ -91,6 +91,20 @@ import Testing
         #expect(chunks.first?.fps == 12.5)
     }
 
+    /// `farm status JOB` lists a screenful of the chunks rendering: the first in chunk order.
+    @Test func aJobsDetailListsAtMostTheChunksAskedFor() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        try SchedulingTests.seen(store, "w1")
+        let job = try SchedulingTests.submit(store, chunks: 6)
+        let claimed = try store.claim([ClaimRequest(worker: "w1", count: 10)], leaseSeconds: 30)
+        let all = try store.jobDetail(job, everyChunk: false).chunks
+        #expect(all.count == claimed.count && all.allSatisfy { $0.state == .running })
+        let listed = try store.jobDetail(job, everyChunk: false, limit: 3)
+        let identity = { (chunk: ChunkStatus) in "\(chunk.kind) \(chunk.index)" }
+        #expect(listed.chunks.map(identity) == all.prefix(3).map(identity))
+        #expect(listed.job.chunks.running == claimed.count)
+    }
+
     @Test func aChunkWhoseLeaseRanOutGoesToAnotherWorkerWhileThereIsOne() throws {
         let store = try FarmStore(url: TestDatabase.create())
         try SchedulingTests.seen(store, "w1", "w2")

@@ -54,16 +54,20 @@ extension FarmStore {
 
     /// One job with its chunks and newest errors: every chunk, or (`everyChunk` false) only
     /// those rendering now or failed, which is what an operator reads in a job of 100,000.
-    public func jobDetail(_ id: Int64, everyChunk: Bool = true) throws -> JobDetail {
+    /// One job with its chunks (every one, or those rendering or failed), at most `limit` of
+    /// them in chunk order.
+    public func jobDetail(_ id: Int64, everyChunk: Bool = true, limit: Int? = nil) throws -> JobDetail {
         guard let job = try jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
-        let chunks = try chunkStatuses(job: id, everyChunk: everyChunk, withErrors: true)
+        let chunks = try chunkStatuses(job: id, everyChunk: everyChunk, withErrors: true, limit: limit)
         let errors = try attempts(job: id, where: "a.outcome IN ('failed', 'lost')", newestFirst: true, limit: 5)
         return JobDetail(job: job, chunks: chunks, errors: errors)
     }
 
     /// A job's chunks as `jobDetail` lists them; without `withErrors`, not each one's last error
     /// (a lookup per chunk that the dashboard's chunk map does without).
-    public func chunkStatuses(job id: Int64, everyChunk: Bool, withErrors: Bool) throws -> [ChunkStatus] {
+    public func chunkStatuses(job id: Int64, everyChunk: Bool, withErrors: Bool, limit: Int? = nil) throws
+        -> [ChunkStatus]
+    {
         try connection.query(
             """
             SELECT \(WorkItem.columns(of: "c")),
@@ -90,7 +94,8 @@ extension FarmStore {
                    OR (c.state <> 'done' AND c.attempt > 0  -- chunks_tried
                        AND (c.state = 'running' OR a.outcome = 'failed')))
             ORDER BY c.kind = 'audio' DESC, c.idx
-            """, [String(id), everyChunk ? "true" : "false", withErrors ? "true" : "false"]
+            LIMIT $4
+            """, [String(id), everyChunk ? "true" : "false", withErrors ? "true" : "false", limit.map(String.init)]
         ).map { row in
             let work = try WorkItem(row: row)
             let samples: Int64? = try row.decode("samples_done")

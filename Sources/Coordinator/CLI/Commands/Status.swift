@@ -8,8 +8,9 @@ struct Status: ParsableCommand {
         abstract: "List jobs, or show one job's chunks, errors and output.",
         discussion: """
             Without JOB: every job, newest first, with its progress, measured fps, ETA and chunks \
-            by state. With JOB: that job's chunks rendering now or failed (frame range, state, \
-            worker, attempt, fps, time; --all for every chunk, as --json gives), its newest errors \
+            by state. With JOB: that job's chunks rendering now or failed, the first 100 of them \
+            (frame range, state, worker, attempt, fps, time; --all for every chunk, as --json \
+            gives), its newest errors \
             and its output. ETA and fps come from frames rendered over time, \
             not from chunk counts. A problem that holds the whole farm up, such as the \
             coordinator's data folder being full, is shown as a warning until it passes.
@@ -48,7 +49,10 @@ struct Status: ParsableCommand {
     func run() throws {
         if let job {
             let (detail, reused) = try database.withFarm {
-                (try $0.jobDetail(job, everyChunk: all || json), try json ? 0 : $0.reusedChunkCount(job: job))
+                (
+                    try $0.jobDetail(job, everyChunk: all || json, limit: all || json ? nil : Self.listedChunks),
+                    try json ? 0 : $0.reusedChunkCount(job: job)
+                )
             }
             if json { try JSONOutput.print(detail) } else { print(Self.text(detail, reused: reused)) }
         } else {
@@ -92,6 +96,10 @@ struct Status: ParsableCommand {
         return text
     }
 
+    /// Chunks rendering or failed that the text lists: a screenful tells what a farm of a
+    /// thousand workers is doing, and `--all` or `--json` give every one.
+    static let listedChunks = 100
+
     static func text(_ detail: JobDetail, reused: Int = 0) -> String {
         let job = detail.job
         var lines = [
@@ -109,7 +117,12 @@ struct Status: ParsableCommand {
         if let error = job.error { lines.append("  error     \(error)") }
         if let warning = job.warning { lines.append("  warning   \(warning)") }
         let unlisted = job.chunks.total - detail.chunks.count
-        if unlisted > 0 {
+        let active = job.chunks.running + job.chunks.failed
+        if detail.chunks.count < active, detail.chunks.count < job.chunks.total {
+            lines.append(
+                "  listed    the first \(detail.chunks.count) of \(active) chunks rendering or failed "
+                    + "(farm status \(job.id) --all lists every chunk)")
+        } else if unlisted > 0 {
             lines.append(
                 "  listed    the chunks rendering or failed; \(unlisted) more are done or "
                     + (job.chunks.unfinished > 0 ? "unfinished " : "queued ")
