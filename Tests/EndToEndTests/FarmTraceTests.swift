@@ -16,13 +16,7 @@ import Testing
     @Test func aJobsTraceAddsUpAndItsBlackRunsAreBlackdetects() throws {
         try withTemporaryDirectory { dir in
             // Black 0–3 s, pictures 3–5 s, black 5–8 s, in 1-second chunks on two workers.
-            try ffmpeg([
-                "-f", "lavfi", "-i", "color=black:size=160x90:rate=25:duration=3",
-                "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=2",
-                "-f", "lavfi", "-i", "color=black:size=160x90:rate=25:duration=3",
-                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0[v]", "-map", "[v]", "-c:v", "libx264",
-                "-pix_fmt", "yuv420p", dir.appendingPathComponent("clip.mp4").path,
-            ])
+            try Self.writeClip(in: dir, black: 3, pictures: 2, blackAgain: 3)
             let project = dir.appendingPathComponent("p.json")
             try """
             {"output": {"width": 160, "height": 90, "fps": "25"},
@@ -96,13 +90,7 @@ import Testing
     /// `blackdetect` on the 10-bit file.
     @Test func blackRunsOnATenBitCanvasAreBlackdetects() throws {
         try withTemporaryDirectory { dir in
-            try ffmpeg([
-                "-f", "lavfi", "-i", "color=black:size=160x90:rate=25:duration=2",
-                "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=1",
-                "-f", "lavfi", "-i", "color=black:size=160x90:rate=25:duration=3",
-                "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0[v]", "-map", "[v]", "-c:v", "libx264",
-                "-pix_fmt", "yuv420p", dir.appendingPathComponent("clip.mp4").path,
-            ])
+            try Self.writeClip(in: dir, black: 2, pictures: 1, blackAgain: 3)
             let project = dir.appendingPathComponent("p.json")
             try """
             {"output": {"width": 160, "height": 90, "fps": "25", "dynamicRange": "pq"},
@@ -129,5 +117,17 @@ import Testing
             #expect(blacks.map(\.start) == starts, "\(blacks) vs \(detected)")
             #expect(blacks.count == 2 && abs(blacks[0].end - 2) < 0.001 && abs(blacks[1].end - 6) < 0.001)
         }
+    }
+
+    /// `clip.mp4` in `dir`: black for `black` seconds, lavfi's testsrc2 for `pictures`, black
+    /// again for `blackAgain`, at 160x90 and 25 fps.
+    static func writeClip(in dir: URL, black: Int, pictures: Int, blackAgain: Int) throws {
+        try ffmpeg([
+            "-f", "lavfi", "-i", "color=black:size=160x90:rate=25:duration=\(black)",
+            "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=\(pictures)",
+            "-f", "lavfi", "-i", "color=black:size=160x90:rate=25:duration=\(blackAgain)",
+            "-filter_complex", "[0:v][1:v][2:v]concat=n=3:v=1:a=0[v]", "-map", "[v]", "-c:v", "libx264",
+            "-pix_fmt", "yuv420p", dir.appendingPathComponent("clip.mp4").path,
+        ])
     }
 }

@@ -192,8 +192,10 @@ public enum Migrations {
             var applied: [Int] = []
             for step in steps where step.version > current && step.version <= target {
                 try connection.run(script: step.sql)
-                // Its triggers in place before a later step writes to its tables.
-                try StoreFunction.install(upTo: step.version, on: connection)
+                // A function's triggers in place before a later step writes to its tables.
+                if StoreFunction.all.contains(where: { $0.since == step.version }) {
+                    try StoreFunction.install(upTo: step.version, on: connection)
+                }
                 try connection.query("INSERT INTO schema_migrations (version) VALUES ($1)", [String(step.version)])
                 applied.append(step.version)
             }
