@@ -21,3 +21,7 @@ int farm_pipe_cloexec(int descriptors[2]) {
 int farm_signal_on_parent_death(int signal) {
     return prctl(PR_SET_PDEATHSIG, signal);
 }
+
+int farm_syncfs(int descriptor) {
+    return syncfs(descriptor);
+}

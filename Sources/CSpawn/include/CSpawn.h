@@ -3,7 +3,7 @@
 
 #include <spawn.h>
 
-/// glibc's posix_spawn file actions that Swift's Glibc module does not export (they need
+/// glibc functions that Swift's Glibc module does not export (they need
 /// _GNU_SOURCE, which this file's implementation defines).
 
 /// Closes every descriptor from `from` up in the child.
@@ -18,5 +18,8 @@ int farm_pipe_cloexec(int descriptors[2]);
 /// prctl(PR_SET_PDEATHSIG): `signal` is sent to this process when its parent ends (prctl is
 /// variadic, which Swift cannot call).
 int farm_signal_on_parent_death(int signal);
+
+/// syncfs: flushes the whole file system that holds the open `descriptor`.
+int farm_syncfs(int descriptor);
 
 #endif

@@ -96,23 +96,13 @@ struct ChunkOptions: ParsableArguments {
 
     var size: ChunkPlanner.Size { size(frameCount: nil, fps: nil, workers: nil) }
 
-    /// The chunk size asked for, else the default. When the workers are known (`farm render`'s
-    /// own farm), 2, 4, 8 … seconds, the longest that still gives every worker eight chunks
-    /// (so 8 to 16 each): every chunk has a fixed cost (decoders opened, an encoder started, an
-    /// upload), so thousands of tiny chunks on a long timeline would spend more on that than on
-    /// rendering, while eight a worker still leaves the last round short.
-    ///
-    /// Always a length, never a count: chunks then sit on a grid from the timeline's start,
-    /// so an edit that makes the timeline longer or shorter leaves every earlier chunk where it
-    /// was, and the segment cache reuses them (`ChunkKeys`).
+    /// The chunk size asked for, else the default: 2 seconds, or, when the workers are known
+    /// (`farm render`'s own farm), the length `ChunkLength` picks for them.
     func size(frameCount: Int64?, fps: Rational?, workers: Int?) -> ChunkPlanner.Size {
         if let chunks { return .count(chunks) }
         if let chunkFrames { return .frames(chunkFrames) }
         if let seconds = chunkSeconds.flatMap(Rational.init(parsing:)) { return .seconds(seconds) }
         guard let frameCount, let fps, let workers else { return .seconds(Rational(2)) }
-        let perChunk = (Rational(frameCount) / fps).seconds / Double(workers * 8)
-        var length: Int64 = 2
-        while Double(length * 2) <= perChunk { length *= 2 }
-        return .seconds(Rational(length))
+        return .seconds(Rational(ChunkLength.choose(duration: (Rational(frameCount) / fps).seconds, workers: workers)))
     }
 }

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 
 #if canImport(Glibc)
@@ -62,5 +63,13 @@ public struct AtomicFile {
         let descriptor = try SystemCall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(descriptor) }
         try SystemCall.retrying("fsync", path: path) { Glibc.fsync(descriptor) }
+    }
+
+    /// Flushes everything written to the file system that holds `path`: one call, where
+    /// fsyncing a freshly written tree of many files costs one each.
+    public static func syncFileSystem(containing path: String) throws {
+        let descriptor = try SystemCall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(descriptor) }
+        try SystemCall.retrying("syncfs", path: path) { farm_syncfs(descriptor) }
     }
 }
