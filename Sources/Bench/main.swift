@@ -17,6 +17,7 @@ import Foundation
 //                                             the compositor on PQ and HLG canvases against SDR
 //   farm-bench --grade PROJECT.json LUT.cube [FRAMES]
 //                                             the compositor with output grades against none (GradeBench)
+//   farm-bench --qc MEDIA [ROUNDS]            the QC pass's sound, true peak bounded against computed whole (QCBench)
 // (ops/bench.sh, ops/bench-scaling.sh and ops/bench-long.sh make the media and the comparisons.)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -38,6 +39,21 @@ if arguments.first == "--scheduler" {
     if given.count > 4 { options.renderSeconds = given[4] }
     do {
         try SchedulerBench.run(options)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.first == "--qc" {
+    guard arguments.count == 2 || arguments.count == 3, let rounds = Int(arguments.count == 3 ? arguments[2] : "3"),
+        rounds > 0
+    else {
+        FileHandle.standardError.write(Data("usage: farm-bench --qc MEDIA [ROUNDS]\n".utf8))
+        exit(64)
+    }
+    do {
+        try QCBench.run(URL(fileURLWithPath: arguments[1]), rounds: rounds)
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))

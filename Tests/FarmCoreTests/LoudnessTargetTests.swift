@@ -95,4 +95,34 @@ import Testing
         let over = TruePeakMeter.decibels(peak) - TruePeakMeter.decibels(samples)
         #expect(abs(over - 3.01) < 0.2, "\(over)")
     }
+
+    /// Skipping what cannot raise the peak leaves the running peak the same to the last bit:
+    /// on programme-like sound (quiet stretches, a loud passage late, crests between samples,
+    /// full-scale clicks) and on noise just under a peak already held.
+    @Test func truePeakBoundedByWhatItHoldsIsTheSame() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func noise() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53) * 2 - 1
+        }
+        let signals: [[Float]] = [
+            (0..<96_000).map { n in
+                let envelope = n < 40_000 ? 0.05 : n < 41_000 ? 0.9 : n < 70_000 ? 0.3 : 0.97
+                let tone = sin(Double.pi / 2 * Double(n) + Double.pi / 4)
+                return Float(envelope * (0.6 * tone + 0.4 * noise()))
+            },
+            (0..<48_000).map { n in n % 9_001 == 0 ? 1 : Float(0.2 * noise()) },
+            (0..<48_000).map { n in Float(0.499 + 0.001 * noise()) * (n % 2 == 0 ? 1 : -1) },
+        ]
+        for (index, signal) in signals.enumerated() {
+            var whole = TruePeakMeter()
+            var bounded = TruePeakMeter()
+            var (exact, skipped) = (0.0, 0.0)
+            for x in signal + [Float](repeating: 0, count: TruePeakMeter.delay) {
+                exact = max(exact, whole.push(x))
+                skipped = max(skipped, bounded.push(x, over: skipped))
+            }
+            #expect(exact > 0 && skipped == exact, "signal \(index): \(skipped) against \(exact)")
+        }
+    }
 }

@@ -28,6 +28,8 @@ public struct TruePeakMeter: Sendable {
     /// The last 13 samples, newest first, written twice so they are always contiguous.
     private var history = [Double](repeating: 0, count: 26)
     private var head = 13
+    /// How many inputs in a row `push(_:over:)` found too quiet to matter.
+    private var quietRun = 0
 
     public init() {}
 
@@ -49,6 +51,26 @@ public struct TruePeakMeter: Sendable {
                 return peak
             }
         }
+    }
+
+    /// Takes the next sample as `push` does, but computes its oversampled values only where
+    /// one could exceed `floor` (the peak the caller already holds): none exceeds `bound` times
+    /// the largest of the 13 inputs it weighs, so while the last 13 are all that far below
+    /// `floor` it returns 0 and computes nothing. The caller's running maximum comes out the
+    /// same to the last bit; programme sound after its first loud passage is mostly skipped.
+    public mutating func push(_ x: Float, over floor: Double) -> Double {
+        // A hair under the bound, so that rounding in the sum can never make a skipped value
+        // the larger.
+        if Double(abs(x)) * Self.bound < floor * 0.999_999 {
+            quietRun += 1
+        } else {
+            quietRun = 0
+        }
+        guard quietRun >= 13 else { return push(x) }
+        head = head == 0 ? 12 : head - 1
+        history[head] = Double(x)
+        history[head + 13] = Double(x)
+        return 0
     }
 
     /// A linear peak in dB (dBTP for a true peak, dBFS for a sample peak); −∞ for silence.
