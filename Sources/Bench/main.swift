@@ -21,14 +21,30 @@ import Foundation
 // (ops/bench.sh, ops/bench-scaling.sh and ops/bench-long.sh make the media and the comparisons.)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+
+/// Prints `usage` and exits 64.
+func usage(_ text: String) -> Never {
+    FileHandle.standardError.write(Data("usage: \(text)\n".utf8))
+    exit(64)
+}
+
+/// Runs one benchmark and exits: 0 when it printed its figures, 1 with its error.
+func runAndExit(_ benchmark: () throws -> Void) -> Never {
+    do {
+        try benchmark()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+
 if arguments.first == "--scheduler" {
     let numbers = arguments.dropFirst().map { Double($0) }
     // Every figure positive, but a render time may be 0 (as fast as served).
     let valid = numbers.enumerated().allSatisfy { index, value in value.map { index == 4 ? $0 >= 0 : $0 > 0 } ?? false }
     guard numbers.count <= 5, valid else {
-        FileHandle.standardError.write(
-            Data("usage: farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS [RENDER_SECONDS]]]]]\n".utf8))
-        exit(64)
+        usage("farm-bench --scheduler [WORKERS [SLOTS [CHUNKS [SECONDS [RENDER_SECONDS]]]]]")
     }
     var options = SchedulerBench.Options()
     let given = numbers.map { $0! }
@@ -37,71 +53,47 @@ if arguments.first == "--scheduler" {
     if given.count > 2 { options.chunks = Int(given[2]) }
     if given.count > 3 { options.seconds = given[3] }
     if given.count > 4 { options.renderSeconds = given[4] }
-    do {
+    runAndExit {
         try SchedulerBench.run(options)
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("\(error)\n".utf8))
-        exit(1)
     }
 }
 if arguments.first == "--qc" {
     guard arguments.count == 2 || arguments.count == 3, let rounds = Int(arguments.count == 3 ? arguments[2] : "3"),
         rounds > 0
     else {
-        FileHandle.standardError.write(Data("usage: farm-bench --qc MEDIA [ROUNDS]\n".utf8))
-        exit(64)
+        usage("farm-bench --qc MEDIA [ROUNDS]")
     }
-    do {
+    runAndExit {
         try QCBench.run(URL(fileURLWithPath: arguments[1]), rounds: rounds)
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("\(error)\n".utf8))
-        exit(1)
     }
 }
 if arguments.first == "--claims" {
     guard arguments.count <= 2, let jobs = arguments.count == 2 ? Int(arguments[1]) : 200, jobs >= 0 else {
-        FileHandle.standardError.write(Data("usage: farm-bench --claims [UNTAKEABLE_JOBS]\n".utf8))
-        exit(64)
+        usage("farm-bench --claims [UNTAKEABLE_JOBS]")
     }
-    do {
+    runAndExit {
         try ClaimBench.run(untakeable: jobs)
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("\(error)\n".utf8))
-        exit(1)
     }
 }
 if arguments.first == "--keys" {
     guard arguments.count == 2 || arguments.count == 3, let frames = Int64(arguments.count == 3 ? arguments[2] : "2"),
         frames > 0
     else {
-        FileHandle.standardError.write(Data("usage: farm-bench --keys PROJECT.json [CHUNK_FRAMES]\n".utf8))
-        exit(64)
+        usage("farm-bench --keys PROJECT.json [CHUNK_FRAMES]")
     }
-    do {
+    runAndExit {
         try KeyBench.run(try ProjectLoader().load(file: arguments[1]).project, chunkFrames: frames)
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("\(error)\n".utf8))
-        exit(1)
     }
 }
 if arguments.first == "--grade" {
     guard arguments.count == 3 || arguments.count == 4, let frames = Int64(arguments.count == 4 ? arguments[3] : "60"),
         frames > 0
     else {
-        FileHandle.standardError.write(Data("usage: farm-bench --grade PROJECT.json LUT.cube [FRAMES]\n".utf8))
-        exit(64)
+        usage("farm-bench --grade PROJECT.json LUT.cube [FRAMES]")
     }
     FFmpegLog.configure(verbose: false)
-    do {
+    runAndExit {
         try GradeBench.run(try ProjectLoader().load(file: arguments[1]), lut: arguments[2], frames: frames)
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("\(error)\n".utf8))
-        exit(1)
     }
 }
 let audio = arguments.first == "--audio"
@@ -111,12 +103,10 @@ if loudness { arguments.removeFirst() }
 let dynamicRange = arguments.first == "--dynamic-range"
 if dynamicRange { arguments.removeFirst() }
 guard let file = arguments.first else {
-    FileHandle.standardError.write(
-        Data("usage: farm-bench [--audio | --loudness | --dynamic-range] PROJECT.json [FRAMES | THREADS]\n".utf8))
-    exit(64)
+    usage("farm-bench [--audio | --loudness | --dynamic-range] PROJECT.json [FRAMES | THREADS]")
 }
 FFmpegLog.configure(verbose: false)
-do {
+runAndExit {
     let loaded = try ProjectLoader().load(file: file)
     let count = arguments.count > 1 ? Int(arguments[1]) : nil
     if audio {
@@ -128,7 +118,4 @@ do {
     } else {
         try CompositorBench.run(loaded, frames: Int64(count ?? 300))
     }
-} catch {
-    FileHandle.standardError.write(Data("\(error)\n".utf8))
-    exit(1)
 }

@@ -60,16 +60,19 @@ public struct AtomicFile {
 
     /// Flushes a file's (or a folder's) contents to disk.
     public static func fsync(path: String) throws {
-        let descriptor = try SystemCall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(descriptor) }
-        try SystemCall.retrying("fsync", path: path) { Glibc.fsync(descriptor) }
+        try flush(path, "fsync") { Glibc.fsync($0) }
     }
 
     /// Flushes everything written to the file system that holds `path`: one call, where
     /// fsyncing a freshly written tree of many files costs one each.
     public static func syncFileSystem(containing path: String) throws {
+        try flush(path, "syncfs") { farm_syncfs($0) }
+    }
+
+    /// Opens `path` read-only and runs the flushing `call` on it.
+    private static func flush(_ path: String, _ name: String, _ call: (Int32) -> Int32) throws {
         let descriptor = try SystemCall.retrying("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(descriptor) }
-        try SystemCall.retrying("syncfs", path: path) { farm_syncfs(descriptor) }
+        try SystemCall.retrying(name, path: path) { call(descriptor) }
     }
 }
