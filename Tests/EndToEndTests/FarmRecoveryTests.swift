@@ -275,6 +275,52 @@ import Testing
         }
     }
 
+    /// A farm killed outright (coordinator and workers, SIGKILL) leaves its workers listed as
+    /// live. The next coordinator on that database marks them lost, so a block that fails on
+    /// every live worker fails its job with the reason instead of waiting for them forever.
+    @Test func aBlockThatFailsOnEveryLiveWorkerEndsItsJobDespiteAKilledFarmsWorkers() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let verifier = dir.appendingPathComponent("audio-refusing-verifier")
+            try writeExecutable(
+                """
+                #!/bin/sh
+                while IFS= read -r request; do
+                  case "$request" in
+                    *'"kind":"audio"'*) echo 'bad: this test refuses every audio block' ;;
+                    *) printf '%s\n' "$request" | \(farmProgram) verify-segments ;;
+                  esac
+                done
+
+                """, to: verifier)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.startCoordinator()
+            let killed = [try farm.startWorker("killed-1"), try farm.startWorker("killed-2")]
+            try farm.wait("the first farm's workers to be recorded") {
+                try farm.store.connection.query(
+                    "SELECT count(*) AS n FROM workers WHERE state <> 'lost'")[0].decode("n", as: Int64.self) == 2
+            }
+            farm.coordinator?.kill()
+            for worker in killed { worker.kill() }
+
+            try farm.startCoordinator(arguments: ["--segment-verifier", verifier.path])
+            try farm.startWorker("w1")
+            try farm.startWorker("w2")
+            let output = dir.appendingPathComponent("out.mov")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-frames", "30"])
+            let record = try farm.finish(job, timeout: 60)
+            #expect(record.state == .failed, "\(farm.logs)")
+            let error = try #require(record.error)
+            #expect(error.hasPrefix("audio block 0 failed on 3 attempts: "), "\(error)")
+            #expect(error.contains("this test refuses every audio block"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+            #expect(farm.coordinator?.output.contains("worker killed-1 has not been heard") == true, "\(farm.logs)")
+            let workers = try farm.store.connection.query("SELECT id FROM workers WHERE state = 'lost' ORDER BY id")
+            #expect(try workers.map { try $0.decode("id", as: String.self) } == ["killed-1", "killed-2"])
+        }
+    }
+
     /// A verifier that cannot even start is the coordinator's trouble, not the segments': no
     /// attempt fails, and once a coordinator with a working verifier is back the same attempts
     /// are accepted.

@@ -25,6 +25,9 @@ final class QueueTable: SessionStore {
 
     func workerLost(_ id: String) throws { lost.append(id) }
 
+    /// Every worker here is this coordinator's own.
+    func markSilentWorkersLost(after seconds: Double, besides heard: [String]) throws -> [String] { [] }
+
     func recordHeartbeats(_ reports: [FarmStore.HeartbeatReport], leaseSeconds: Double) throws
         -> FarmStore.HeartbeatOutcome
     {

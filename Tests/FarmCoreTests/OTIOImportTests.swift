@@ -180,6 +180,64 @@ import Testing
         }
     }
 
+    /// OTIO writes doubles with all their digits (an Avid warp to 5 %: 0.049999999999999996);
+    /// a literal too long to hold exactly is the double OTIO reads, as its simplest fraction.
+    @Test func aTimeScalarWithAllADoublesDigitsIsTheDouble() throws {
+        try Self.withMedia { dir in
+            let slow = OTIODocument.clip(
+                "slow", "a.mov", source: (0, 24), effects: [OTIODocument.warp("0.049999999999999996")])
+            let odd = OTIODocument.clip(
+                "odd", "b.mov", source: (0, 24), effects: [OTIODocument.warp("1.3333333333333332593")])
+            let (project, result) = try Self.load(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [slow, odd])], rate: "24"), in: dir)
+            #expect(project.tracks[0].items.map(\.speed) == [Rational(1, 20), Rational(4, 3)])
+            #expect(result.notes.isEmpty)
+        }
+    }
+
+    /// OTIO accepts a clip of no length (an EDL event, a marker-like clip); it is dropped with a
+    /// note, and the reel around it imports.
+    @Test func aZeroLengthClipIsDroppedWithANote() throws {
+        try Self.withMedia { dir in
+            let empty = OTIODocument.clip("blink", "a.mov", source: (10, 0))
+            let shown = OTIODocument.clip("shown", "b.mov", source: (0, 24))
+            let (project, result) = try Self.load(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [empty, shown])], rate: "24"), in: dir)
+            #expect(project.tracks[0].items.map(\.duration) == [Rational(1)])
+            #expect(result.notes.count == 1)
+            #expect(
+                result.notes.first?.description.contains("lasts no time (a zero-length clip); dropped") == true,
+                "\(result.notes)")
+        }
+    }
+
+    /// A timeline none of whose clips can be placed says why, track by track, naming the
+    /// objects: a track window that shows none of its clips (as the cmx adapter writes for an EDL
+    /// reel), and clips that all lack media.
+    @Test func anImportOfNothingSaysWhyPerTrack() throws {
+        try Self.withMedia { dir in
+            let shown = OTIODocument.clip("A", "a.mov", source: (0, 24))
+            let missing = OTIODocument.clip(
+                "lost", reference: #"{"OTIO_SCHEMA": "MissingReference.1"}"#, source: (0, 24))
+            let document = OTIODocument.timeline(
+                [
+                    OTIODocument.track("Video", "reel 1", [shown, shown], source: (240, 24)),
+                    OTIODocument.track("Audio", "A1", [missing, missing]),
+                ], rate: "24")
+            let problems = Self.problems(document, in: dir)
+            #expect(
+                problems == [
+                    "tracks: nothing to render: no track of the timeline places a clip",
+                    #"tracks.children[0]: track "reel 1" places none of its 2 clips: 2 lie outside 10.000 s to "#
+                        + "11.000 s of the track, the part its source_range (or its parent's) shows; its children "
+                        + "span 0 to 2.000 s",
+                    #"tracks.children[1]: track "A1" places none of its 2 clips: 2 were left out, the first as "#
+                        + #"tracks.children[1].children[0] says: Clip "lost" has no media (MissingReference); "#
+                        + "left as a gap",
+                ], "\(problems)")
+        }
+    }
+
     @Test func mediaURLsArePercentDecodedAndRelinked() throws {
         try Self.withMedia(["x y.mov"]) { dir in
             var options = OTIOImport.Options()

@@ -44,5 +44,11 @@ import Testing
         #expect(notes(2, 6) == ["2-channel sound plays from the front left and right channels of 5.1"])
         #expect(notes(4, 6) == ["4-channel sound is spread over 6 channels"])
         #expect(notes(6, 6).isEmpty)
+        #expect(
+            notes(14, 2) == [
+                "14-channel sound names no channel positions: its channels are summed to mono, each at 1/14, "
+                    + "and play as mono"
+            ])
+        #expect(notes(16, 2) == ["16-channel sound is mixed down to 2 channels"])
     }
 }

@@ -188,6 +188,37 @@ import Testing
         #expect(try store.claim(worker: "w1", leaseSeconds: 30) == nil)
     }
 
+    /// Workers an earlier coordinator left listed as live (it was killed before it could say
+    /// they were gone) hold back a block its live workers failed, waiting for a worker that
+    /// never comes, until marked lost; then the live workers take it again and the job ends.
+    @Test func workersOfAKilledCoordinatorStopHoldingBackAFailedBlock() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        try Self.seen(store, "old-1", "old-2", "w1", "w2")
+        try store.connection.query(
+            "UPDATE workers SET state = 'rendering', last_seen = now() - interval '1 hour' WHERE id LIKE 'old-%'")
+        let job = try Self.submit(store, chunks: 0)
+        for worker in ["w1", "w2"] {
+            let claimed = try #require(try store.claim(worker: worker, leaseSeconds: 30))
+            #expect(try store.fail(claimed.key, error: "no sound could be decoded") == nil)
+        }
+        // old-1 and old-2 have not failed it, and count as live.
+        #expect(try store.claim(worker: "w1", leaseSeconds: 30) == nil)
+
+        // w1 and w2 are this coordinator's, heard now; and a worker silent for less than the
+        // lease stays live.
+        try Self.seen(store, "recent")
+        try store.connection.query("UPDATE workers SET last_seen = now() - interval '5 seconds' WHERE id = 'recent'")
+        let lost = try store.markSilentWorkersLost(after: 10, besides: ["w1", "w2"])
+        #expect(lost.sorted() == ["old-1", "old-2"])
+        #expect(try store.markSilentWorkersLost(after: 10, besides: []).isEmpty)
+        try store.connection.query("UPDATE workers SET state = 'lost' WHERE id = 'recent'")
+
+        let third = try #require(try store.claim(worker: "w1", leaseSeconds: 30))
+        #expect(third.key.attempt == 3)
+        #expect(try store.fail(third.key, error: "no sound could be decoded") == job)
+        #expect(try store.job(job)?.error == "audio block 0 failed on 3 attempts: no sound could be decoded")
+    }
+
     @Test func aStateThisBuildDoesNotKnowIsAnErrorNotADefault() throws {
         let store = try FarmStore(url: TestDatabase.create())
         let job = try Self.submit(store, chunks: 1)

@@ -339,6 +339,8 @@ public final class CoordinatorServer {
         }
         // Notices go out within a second of a job's end.
         if ticks % 5 == 0 { notifier.poke() }
+        // At the first tick and every five seconds: workers an earlier coordinator left listed.
+        if ticks % 25 == 1 { try sessions.dropStale() }
         for key in try store.expireLeases() {
             logger.warning("lease of \(sessions.label(key)) expired; the chunk goes back to the queue")
             sessions.release(key)

@@ -8,6 +8,8 @@ protocol SessionStore: AnyObject {
     /// Records that the worker was heard; returns whether it is draining.
     func workerSeen(_ info: WorkerInfo, rendering: Bool) throws -> Bool
     func workerLost(_ id: String) throws
+    /// Marks lost the workers besides `heard` not recorded for `seconds`; returns them.
+    func markSilentWorkersLost(after seconds: Double, besides heard: [String]) throws -> [String]
     /// Marks many workers seen and extends the leases they hold, in one statement.
     func recordHeartbeats(_ reports: [FarmStore.HeartbeatReport], leaseSeconds: Double) throws
         -> FarmStore.HeartbeatOutcome

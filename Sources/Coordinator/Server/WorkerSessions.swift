@@ -253,6 +253,15 @@ final class WorkerSessions {
         }
     }
 
+    /// Marks lost the workers the database lists as live that no coordinator has heard for a
+    /// lease and this one has no session with: an earlier coordinator's, killed before it could
+    /// say they were gone.
+    func dropStale() throws {
+        for id in try store.markSilentWorkersLost(after: leaseSeconds, besides: Array(sessions.keys)) {
+            logger.warning("worker \(id) has not been heard for \(Int(leaseSeconds)) s; marking it lost")
+        }
+    }
+
     /// Nothing was read while the database was away: a worker's silence then was ours.
     func forgiveSilence() {
         for id in sessions.keys { sessions[id]?.lastHeard = clock.now }

@@ -20,6 +20,9 @@ public final class AudioReader {
     private var finished = false
     private var flushed = false
     private var primed = false
+    /// Decoded input samples still to drop so that resampling starts on its phase grid.
+    private var inputToSkip: Int64 = 0
+    private let phase: ResamplerPhase
     private let effectiveRate: Int
     private let wantedStart: Int64
     private let scratch: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
@@ -42,6 +45,7 @@ public final class AudioReader {
         wantedStart = (item.sourceStart * Rational(Int64(effectiveRate))).rounded + offset
         skip = 0
         let decoder = input.decoder
+        phase = ResamplerPhase(inputRate: Int64(decoder.pointee.sample_rate), outputRate: Int64(effectiveRate))
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(layout.channels))
         defer { av_channel_layout_uninit(&outLayout) }
@@ -62,15 +66,41 @@ public final class AudioReader {
         try FFmpegError.check(
             av_opt_set_double(resampler.map { UnsafeMutableRawPointer($0) }, "rematrix_maxval", 1, 0),
             "resampler for \(path)")
+        if inLayout.order == AV_CHANNEL_ORDER_UNSPEC {
+            // No layout for this count (9 to 15 channels, say): libswresample has no matrix.
+            let matrix = try Self.monoSumMatrix(channels: Int(inLayout.nb_channels), into: &outLayout, path: path)
+            try FFmpegError.check(
+                swr_set_matrix(resampler, matrix, Int32(inLayout.nb_channels)), "resampler for \(path)")
+        }
         try FFmpegError.check(swr_init(resampler), "resampler for \(path)")
         // A decoder that starts at the seek point gets its first frames wrong (an AAC frame needs
         // the one before it), so decoding starts a little earlier and the samples before the
         // wanted start are dropped: the sound after a cut equals a full decode's.
         let converges = input.stream.pointee.codecpar.pointee.seek_preroll > 0
-        let seekTime = Rational(wantedStart, Int64(effectiveRate)) - (converges ? Self.convergingPreRoll : Self.preRoll)
+        // And up to a cycle of the resampler's phases more, skipped to start on one (`ResamplerPhase`).
+        let cycle = phase.period > 1 ? Rational(phase.period, Int64(max(1, decoder.pointee.sample_rate))) : .zero
+        let seekTime =
+            Rational(wantedStart, Int64(effectiveRate)) - (converges ? Self.convergingPreRoll : Self.preRoll) - cycle
         if seekTime > .zero {
             try input.seek(toTimestamp: (seekTime / input.timeBase).floor + input.startTimestamp)
         }
+    }
+
+    /// The matrix for sound whose channels name no positions: every channel at 1/`channels`
+    /// summed to mono, placed as mono is (both sides of stereo at -3 dB, the centre of 5.1).
+    /// Equal shares never clip and assume nothing of which channel is where.
+    static func monoSumMatrix(channels: Int, into output: inout AVChannelLayout, path: String) throws -> [Double] {
+        var mono = AVChannelLayout()
+        av_channel_layout_default(&mono, 1)
+        defer { av_channel_layout_uninit(&mono) }
+        let outputs = Int(output.nb_channels)
+        var placement = [Double](repeating: 0, count: outputs)
+        try FFmpegError.check(
+            swr_build_matrix2(
+                &mono, &output, M_SQRT1_2, M_SQRT1_2, 0, 1, 1, &placement, 1, AV_MATRIX_ENCODING_NONE, nil),
+            "resampler for \(path)")
+        // Row `out` weighs every input channel equally.
+        return placement.flatMap { gain in [Double](repeating: gain / Double(channels), count: channels) }
     }
 
     deinit {
@@ -133,6 +163,17 @@ public final class AudioReader {
     /// stamp by them: the frame is placed by its packet's slot on the grid, the skip into it.
     /// The grid starts where the decoder's stamp of the stream's first frame puts it, as
     /// ffmpeg counts.
+    /// Media time of the stream's first decoded sample: where `framePlace` puts the first frame
+    /// of a decode from the start.
+    private var firstSample: Rational {
+        let first = input.stream.pointee.start_time
+        guard first != cffmpeg_nopts(), input.decoder.pointee.sample_rate > 0 else { return .zero }
+        let skip = Int64(max(0, input.stream.pointee.codecpar.pointee.initial_padding))
+        let skipTicks = av_rescale_q(
+            skip, AVRational(num: 1, den: input.decoder.pointee.sample_rate), input.stream.pointee.time_base)
+        return Rational(first + skipTicks - input.startTimestamp) * input.timeBase
+    }
+
     private func framePlace(_ timestamp: Int64, samples: Int64) -> Rational {
         let rate = Int64(input.decoder.pointee.sample_rate)
         let base = input.timeBase
@@ -165,9 +206,21 @@ public final class AudioReader {
                     let stamp = frame.pointer.pointee.best_effort_timestamp
                     let timestamp = stamp == cffmpeg_nopts() ? input.startTimestamp : stamp
                     let seconds = framePlace(timestamp, samples: Int64(frame.pointer.pointee.nb_samples))
-                    skip = Int(wantedStart - (seconds * Rational(Int64(effectiveRate))).rounded)
+                    // Resampling starts on its phase grid from the stream's first sample, so
+                    // its output is a decode from the start's, not a fraction of a sample off.
+                    let rate = Rational(Int64(input.decoder.pointee.sample_rate))
+                    inputToSkip = phase.inputToSkip(from: ((seconds - firstSample) * rate).rounded)
+                    let aligned = seconds + Rational(inputToSkip) / rate
+                    skip = Int(wantedStart - (aligned * Rational(Int64(effectiveRate))).rounded)
                 }
-                try append(try convert(frame.pointer.pointee.extended_data, count: frame.pointer.pointee.nb_samples))
+                let count = Int64(frame.pointer.pointee.nb_samples)
+                if inputToSkip >= count {
+                    inputToSkip -= count
+                    continue
+                }
+                let from = Int(inputToSkip)
+                inputToSkip = 0
+                try append(try convert(frame.pointer.pointee, from: from))
                 continue
             }
             finished = true
@@ -176,6 +229,19 @@ public final class AudioReader {
             if tail == 0 { flushed = true } else { try append(tail) }
         }
         return true
+    }
+
+    /// Resamples a decoded frame's samples from its sample `from` on.
+    private func convert(_ frame: AVFrame, from: Int) throws -> Int {
+        let format = AVSampleFormat(rawValue: frame.format)
+        let planes = av_sample_fmt_is_planar(format) != 0 ? Int(frame.ch_layout.nb_channels) : 1
+        let stride = Int(av_get_bytes_per_sample(format)) * (planes == 1 ? Int(frame.ch_layout.nb_channels) : 1)
+        var starts = (0..<planes).map { frame.extended_data[$0]! + from * stride }
+        return try starts.withUnsafeMutableBufferPointer { starts in
+            try starts.baseAddress!.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: planes) {
+                try convert($0, count: frame.nb_samples - Int32(from))
+            }
+        }
     }
 
     private func convert(_ data: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, count: Int32) throws -> Int {

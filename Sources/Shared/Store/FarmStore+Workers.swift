@@ -26,6 +26,21 @@ extension FarmStore {
         try connection.query("UPDATE workers SET state = $2 WHERE id = $1", [id, WorkerState.lost.rawValue])
     }
 
+    /// Marks lost, and returns, the workers besides `heard` that no coordinator recorded for
+    /// `seconds`: those of a coordinator that died without saying so (SIGKILL, a machine gone).
+    /// Left live, they would hold back every chunk a live worker failed, waiting for a worker
+    /// that never comes (`farm_claim`'s "another live worker").
+    public func markSilentWorkersLost(after seconds: Double, besides heard: [String]) throws -> [String] {
+        try connection.query(
+            """
+            UPDATE workers SET state = $1
+            WHERE state <> $1 AND last_seen < now() - make_interval(secs => $2::double precision)
+              AND NOT (id = ANY ($3::text[]))
+            RETURNING id
+            """, [WorkerState.lost.rawValue, String(seconds), PostgresArray.text(heard)]
+        ).map { try $0.decode("id") }
+    }
+
     /// Removes workers that are gone for good; their attempts keep their ids.
     public func forgetWorkers(_ ids: [String]) throws {
         for id in ids { try connection.query("DELETE FROM workers WHERE id = $1", [id]) }

@@ -8,6 +8,11 @@ extension OTIOReader {
         -> OTIOPlacedClip?
     {
         notes(markersOf: clip)
+        // OTIO accepts them (an EDL's zero-length event, a marker-like clip); nothing shows.
+        guard duration > .zero else {
+            note(clip.path, "\(clip.label) lasts no time (a zero-length clip); dropped")
+            return nil
+        }
         guard let reference = mediaReference(of: clip) else { return nil }
         let trimmed = trimRange(of: clip)
         let available = reference.raw("available_range").flatMap { value -> OTIORange? in

@@ -17,6 +17,8 @@ final class OTIOReader {
     /// The assets so far, by first use.
     var assets: [(id: String, path: String)] = []
     private var tracks: [JSONValue] = []
+    /// Why each track that holds clips placed none, by its path.
+    private var emptyTracks: [Diagnostic] = []
     var counts = (video: 0, audio: 0, clips: 0, gaps: 0, transitions: 0)
     var end = Rational.zero
     /// The rate the timeline counts in: its `global_start_time`'s, else its first range's.
@@ -94,6 +96,10 @@ final class OTIOReader {
             return nil
         }
         placeStack(stack, offset: .zero, window: nil, kind: nil)
+        if !hasProblems && tracks.isEmpty {
+            problem(stack.path, "nothing to render: no track of the timeline places a clip")
+            for reason in emptyTracks { problem(reason.path, reason.message) }
+        }
         if hasProblems { return nil }
         return project(named: timeline.name)
     }
@@ -184,6 +190,7 @@ final class OTIOReader {
         /// The farm index of the clip that ends at `cursor`, and a transition waiting for the next.
         var previous: (index: Int, clip: OTIOPlacedClip)?
         var pending: (object: OTIOObject, offsets: (in: Rational, out: Rational))?
+        var clips = (seen: 0, outside: 0, noted: 0, firstNote: nil as Diagnostic?)
         for (index, child) in children {
             let here = parent.childPath("children[\(index)]")
             guard let object = OTIOObject(child, path: here, reader: self) else { continue }
@@ -210,7 +217,21 @@ final class OTIOReader {
                     previous = nil
                     break
                 }
-                if let placed = clip(object, at: offset + start, duration: duration, window: window, kind: kind) {
+                clips.seen += 1
+                // Outside the window its track or stack leaves: not shown, so its media is not
+                // looked for (an EDL reel's events outside the reel's range).
+                if let window, offset + start >= window.upperBound || offset + start + duration <= window.lowerBound {
+                    clips.outside += 1
+                    previous = nil
+                    break
+                }
+                let notesBefore = notes.count
+                let placed = clip(object, at: offset + start, duration: duration, window: window, kind: kind)
+                if placed == nil, notes.count > notesBefore {
+                    clips.noted += 1
+                    clips.firstNote = clips.firstNote ?? notes.last
+                }
+                if let placed {
                     items.append(placed.item)
                     counts.clips += 1
                     let incoming = (index: items.count - 1, clip: placed)
@@ -249,6 +270,11 @@ final class OTIOReader {
         if let waiting = pending {
             note(waiting.object.path, "\(waiting.object.label) has no clip after it; left out")
         }
+        if items.isEmpty && clips.seen > 0 {
+            let shown = window.map { ($0.lowerBound - offset)..<($0.upperBound - offset) }
+            emptyTracks.append(
+                Diagnostic(path: parent.path, message: Self.whyEmpty(parent, clips: clips, shown: shown, span: cursor)))
+        }
         if !items.isEmpty {
             var track: [(key: String, value: JSONValue)] = [("kind", .string(kind))]
             if !parent.name.isEmpty { track.append(("name", .string(parent.name))) }
@@ -258,6 +284,27 @@ final class OTIOReader {
             if kind == "audio" { counts.audio += 1 } else { counts.video += 1 }
         }
         for place in nested { place() }
+    }
+
+    /// Why a track's clips placed none: outside its window, dropped with a note, or refused.
+    static func whyEmpty(
+        _ track: OTIOObject, clips: (seen: Int, outside: Int, noted: Int, firstNote: Diagnostic?),
+        shown: Range<Rational>?, span: Rational
+    ) -> String {
+        var reasons: [String] = []
+        if clips.outside > 0, let shown {
+            reasons.append(
+                "\(clips.outside) lie outside \(seconds(shown.lowerBound)) to \(seconds(shown.upperBound)) of the "
+                    + "track, the part its source_range (or its parent's) shows; its children span 0 to "
+                    + seconds(span))
+        }
+        if clips.noted > 0, let first = clips.firstNote {
+            reasons.append("\(clips.noted) were left out, the first as \(first.path) says: \(first.message)")
+        }
+        let other = clips.seen - clips.outside - clips.noted
+        if other > 0 { reasons.append("\(other) were refused (the lines above say why)") }
+        let name = track.name.isEmpty ? "" : " \"\(track.name)\""
+        return "track\(name) places none of its \(clips.seen) clips: " + reasons.joined(separator: "; ")
     }
 
     // MARK: Durations and ranges

@@ -27,9 +27,44 @@ enum OTIOTime {
     }
 
     /// A JSON number's literal text as an exact rational: "86400.0", "-12", "1e-05", "2.5E3";
-    /// nil when it is not a number or exact arithmetic cannot hold it.
+    /// a literal too long for that ("0.049999999999999996": OTIO writes doubles with all their
+    /// digits) as the simplest rational within that double's precision, as OTIO's reader takes
+    /// it as a double; nil when it is not a finite number.
     static func number(_ value: JSONValue) -> Rational? {
         guard case .number(let text) = value else { return nil }
+        if let exact = literal(text) { return exact }
+        guard let double = Double(text), double.isFinite else { return nil }
+        return simplest(near: double)
+    }
+
+    /// The fraction with the smallest denominator (at most 10^9) within 1e-12 of `value`,
+    /// relative, by continued fractions; nil when `value` is too large for one.
+    static func simplest(near value: Double) -> Rational? {
+        guard abs(value) < 1e9 else { return nil }
+        var previous = (numerator: Int64(0), denominator: Int64(1))
+        var current = (numerator: Int64(1), denominator: Int64(0))
+        var rest = abs(value)
+        for _ in 0..<40 {
+            let whole = rest.rounded(.down)
+            // A term this large makes a denominator past the bound (and past 64 bits).
+            guard whole < 2e9 else { break }
+            let term = Int64(whole)
+            let next = (
+                numerator: term * current.numerator + previous.numerator,
+                denominator: term * current.denominator + previous.denominator
+            )
+            guard next.denominator <= 1_000_000_000 else { break }
+            (previous, current) = (current, next)
+            let gap = abs(Double(current.numerator) / Double(current.denominator) - abs(value))
+            if gap <= 1e-12 * max(abs(value), 1e-9) || rest == whole { break }
+            rest = 1 / (rest - whole)
+        }
+        guard current.denominator > 0 else { return nil }
+        return Rational(value < 0 ? -current.numerator : current.numerator, current.denominator)
+    }
+
+    /// A literal exactly: "86400.0", "-12", "1e-05", "2.5E3"; nil past 64 bits.
+    private static func literal(_ text: String) -> Rational? {
         let lower = text.lowercased()
         guard let e = lower.firstIndex(of: "e") else { return Rational(parsing: text) }
         guard let mantissa = Rational(parsing: String(lower[..<e])),
@@ -44,7 +79,7 @@ enum OTIOTime {
     /// nearest flick; nil when `value` is not a finite number.
     static func seconds(_ value: JSONValue, rate: Rational) -> Rational? {
         guard case .number(let text) = value, let frames = Double(text), frames.isFinite else { return nil }
-        if let exact = number(value)?.multipliedExactly(by: Rational(rate.denominator, rate.numerator)) {
+        if let exact = literal(text)?.multipliedExactly(by: Rational(rate.denominator, rate.numerator)) {
             return TimeGrid.held(exact)
         }
         return TimeGrid.nearest(seconds: frames / rate.seconds)

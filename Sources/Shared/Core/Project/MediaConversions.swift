@@ -39,10 +39,18 @@ public enum MediaConversions {
         return notes
     }
 
+    /// The channel counts FFmpeg 5.1 has a default layout for (`av_channel_layout_default`):
+    /// sound of another count with no layout of its own has no standard matrix (`AudioReader`).
+    static let positionedCounts: Set<Int> = [1, 2, 3, 4, 5, 6, 7, 8, 16, 24]
+
     /// How libswresample's standard matrix maps `channels` onto an output of `output` channels:
     /// mono spreads over stereo, but in 5.1 plays from the centre alone, and stereo from the front
     /// pair alone (as `ffmpeg -ac 6` places them).
     static func channelNote(_ channels: Int, output: Int) -> String? {
+        if channels > 1, !positionedCounts.contains(channels) {
+            return "\(channels)-channel sound names no channel positions: its channels are summed to mono, "
+                + "each at 1/\(channels), and play as mono"
+        }
         if channels > output { return "\(channels)-channel sound is mixed down to \(output) channels" }
         guard channels > 0, channels < output else { return nil }
         switch (channels, output) {
