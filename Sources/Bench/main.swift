@@ -17,7 +17,7 @@ import Foundation
 //                                             the compositor on PQ and HLG canvases against SDR
 //   farm-bench --grade PROJECT.json LUT.cube [FRAMES]
 //                                             the compositor with output grades against none (GradeBench)
-//   farm-bench --qc MEDIA [ROUNDS]            the QC pass's sound, true peak bounded against computed whole (QCBench)
+//   farm-bench --qc MEDIA [ROUNDS]            the QC pass's sound, in spans on every core against one span (QCBench)
 // (ops/bench.sh, ops/bench-scaling.sh and ops/bench-long.sh make the media and the comparisons.)
 
 var arguments = Array(CommandLine.arguments.dropFirst())

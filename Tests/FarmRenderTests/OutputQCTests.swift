@@ -87,3 +87,34 @@ import Testing
         }
     }
 }
+
+/// The QC's sound measured in spans on every core (`OutputQC.spanSeconds`) is the one-span
+/// measure's, across span seams: silences that cross them stay one run, a peak on one is kept.
+@Suite struct OutputQCSpanTests {
+    @Test func spansMeasureWhatOneSpanMeasures() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("spans.mov")
+            // 34 s: noise with a silence over the 10 s seam (8–13 s), one ending on the 20 s seam
+            // (18–20 s), a one-sample click just after it and one on the 30 s seam.
+            let expression =
+                "if(between(t,8,13)+between(t,18,20),0,0.3*(random(0)*2-1))"
+                + "+0.95*(eq(n,960001)+eq(n,1440000))"
+            try ffmpeg([
+                "-f", "lavfi", "-i", "aevalsrc='\(expression)':s=48000:d=34", "-af", "aformat=channel_layouts=stereo",
+                "-c:a", "pcm_s16le", file.path,
+            ])
+            let spans = try #require(try OutputQC.sound(of: file))
+            let whole = try #require(try OutputQC.sound(of: file, spanSeconds: 1 << 40))
+            #expect(abs((spans.integrated ?? 0) - (whole.integrated ?? 1)) < 1e-9, "\(spans) \(whole)")
+            #expect(abs(spans.loudnessRange - whole.loudnessRange) < 1e-9)
+            #expect(spans.truePeak == whole.truePeak && spans.samplePeak == whole.samplePeak)
+            #expect(spans.silences == whole.silences)
+            #expect(spans.silences.map(\.start) == [8, 18], "\(spans.silences)")
+            // The clicks set the peak: the noise alone stays under 0.3 of full scale (-10.5 dB).
+            #expect((spans.samplePeak ?? -99) > -4, "\(spans)")
+            let reading = try Ebur128Reading.of(file)
+            #expect(abs((spans.integrated ?? 0) - reading.integrated) <= 0.1, "\(spans) \(reading)")
+            #expect(abs((spans.truePeak ?? 0) - reading.truePeak) <= 0.1, "\(spans) \(reading)")
+        }
+    }
+}

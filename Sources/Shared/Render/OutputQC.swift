@@ -51,14 +51,18 @@ public enum OutputQC {
     }
 
     /// The sound of `url` decoded and measured as `measure` does; nil for a file without sound.
-    public static func sound(of url: URL, exhaustive: Bool = false) throws -> QCReport.Audio? {
+    /// `spanSeconds` as large as the programme measures it in one span, on one core.
+    public static func sound(of url: URL, exhaustive: Bool = false, spanSeconds: Int64 = spanSeconds) throws
+        -> QCReport.Audio?
+    {
         let description = try MediaDescription(path: url.path)
         guard let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
             let channels = stream.channels
         else { return nil }
         let samples = try audioTimestamps(url, sampleRate: rate, blockStarts: []).samples
         return try sound(
-            url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples, exhaustive: exhaustive)
+            url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples, exhaustive: exhaustive,
+            spanSeconds: spanSeconds)
     }
 
     /// Runs of black frames at least `QCReport.blackMinimum` long, in seconds.
@@ -144,76 +148,6 @@ public enum OutputQC {
         }
         let samples = (spans.last?.end ?? 0) - max(0, spans.first?.start ?? 0)
         return (broken, checked, samples)
-    }
-
-    /// The sound decoded and measured: loudness, range, peaks and silences.
-    /// `exhaustive` computes every oversampled value (the benchmark's and tests' baseline);
-    /// otherwise only those that could raise the true peak.
-    static func sound(
-        _ url: URL, codec: String, sampleRate: Int, channels: Int, samples: Int64, exhaustive: Bool = false
-    ) throws -> QCReport.Audio {
-        let layoutChannels = channels == 6 ? 6 : min(channels, 2)
-        let path = String(decoding: try JSONEncoder().encode(url.path), as: UTF8.self)
-        let layout = "{\"sampleRate\": \(sampleRate), \"channels\": \(layoutChannels)}"
-        let item = "{\"asset\": \"out\", \"at\": \"0\", \"duration\": \"\(samples)/\(sampleRate)\"}"
-        let text = """
-            {"output": {"width": 16, "height": 16, "fps": "25", "audio": \(layout)},
-             "assets": {"out": {"path": \(path)}}, "tracks": [{"kind": "audio", "items": [\(item)]}]}
-            """
-        let loader = ProjectLoader(mediaRoot: url.deletingLastPathComponent())
-        let project = try loader.parse(text: text, file: url.path + ".qc.json")
-        let loaded = try loader.check(project, file: url.path + ".qc.json")
-        let total = samples
-        let mixer = AudioMixer(loaded: loaded)
-        var meter = LoudnessMeter(channels: layoutChannels, sampleRate: sampleRate)
-        var peaks = [TruePeakMeter](repeating: TruePeakMeter(), count: layoutChannels)
-        var truePeak = 0.0
-        var samplePeak: Float = 0
-        var silences: [QCReport.Run] = []
-        let quiet = Float(pow(10, QCReport.silenceThreshold / 20))
-        var quietSince: Int64? = 0
-        let rate = Double(sampleRate)
-        func endQuiet(at n: Int64) {
-            if let since = quietSince, Double(n - since) / rate >= QCReport.silenceMinimum {
-                silences.append(QCReport.Run(start: Double(since) / rate, end: Double(n) / rate))
-            }
-            quietSince = nil
-        }
-        var next: Int64 = 0
-        while next < total {
-            let count = Int(min(4096, total - next))
-            let block = try mixer.mix(from: next, count: count)
-            meter.add(count: count) { block[$0, $1] }
-            for i in 0..<count {
-                var loudest: Float = 0
-                for channel in 0..<layoutChannels {
-                    let x = block[channel, i]
-                    loudest = max(loudest, abs(x))
-                    let peak = exhaustive ? peaks[channel].push(x) : peaks[channel].push(x, over: truePeak)
-                    truePeak = max(truePeak, peak)
-                }
-                samplePeak = max(samplePeak, loudest)
-                let n = next + Int64(i)
-                if loudest > quiet {
-                    endQuiet(at: n)
-                } else if quietSince == nil {
-                    quietSince = n
-                }
-            }
-            next += Int64(count)
-        }
-        // The last oversampled values, past the last sample.
-        for channel in 0..<layoutChannels {
-            for _ in 0..<TruePeakMeter.delay { truePeak = max(truePeak, peaks[channel].push(0)) }
-        }
-        endQuiet(at: total)
-        let programme = ProgrammeLoudness(steps: meter.energies, samples: total, sampleRate: sampleRate)
-        return QCReport.Audio(
-            codec: codec, sampleRate: sampleRate, channels: channels, samples: total,
-            integrated: programme.integrated, loudnessRange: programme.range,
-            truePeak: truePeak > 0 ? TruePeakMeter.decibels(truePeak) : nil,
-            samplePeak: samplePeak > 0 ? TruePeakMeter.decibels(Double(samplePeak)) : nil,
-            silences: silences)
     }
 }
 
