@@ -38,7 +38,8 @@ data="$dir/farm"
 "$bin/farm" render "$dir/tiny.json" -o "$dir/warmup.mp4" --data "$data" --workers 1 >/dev/null 2>&1 || true
 
 start=$(now)
-"$bin/farm" render "$dir/long.json" -o "$dir/farm.mp4" --data "$data" >/dev/null 2>&1
+# --no-cache: the data folder outlives the script, and its segment cache would serve a rerun.
+"$bin/farm" render "$dir/long.json" -o "$dir/farm.mp4" --data "$data" --no-cache >/dev/null 2>&1
 farm_time=$(elapsed "$start")
 start=$(now)
 "$bin/farm" render "$dir/long.json" -o "$dir/local.mp4" --local >/dev/null 2>&1
@@ -65,15 +66,10 @@ awk -v f="$farm_time" -v l="$local_time" -v x="$ffmpeg_time" 'BEGIN {
     printf "  ffmpeg (concat of the cuts): %7.1f s\n", x
     printf "  farm / ffmpeg: %.2f (target <= 0.6)   local / farm: %.2f (target <= 1.1)\n", f / x, l / f
 }'
-# A task's fixed cost on the farm: the workers' time not spent rendering (each logs how long its
-# render took, as frames or samples at a rate), spread over the tasks. It holds everything
-# around the renders: start, assignment, upload, verification, acceptance, idle slots, join.
-workers=$(ls "$data"/logs/worker-*.log | wc -l)
-awk -v wall="$farm_time" -v workers="$workers" '
-    / rendered: / { for (i = 1; i <= NF; i++) { if ($i == "rendered:") n = $(i + 1); if ($i == "at") r = $(i + 1) }
-                    busy += n / r; tasks++ }
-    END { printf "  farm tasks: %d; workers busy rendering %.1f of %.1f worker-seconds; fixed cost %.0f ms per task (target < 50)\n",
-                 tasks, busy, wall * workers, (wall * workers - busy) / tasks * 1000 }' "$data"/logs/worker-*.log
+# Where the farm's time went (`farm trace`): the phases added over its attempts, each worker
+# slot's share, and the serial tail after the last render (join, QC).
+job=$("$bin/farm" status --data "$data" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["id"])')
+"$bin/farm" trace "$job" --data "$data" | sed 's/^/  /'
 for file in farm local ffmpeg; do
     echo "  $file.mp4: $(count "$dir/$file.mp4") frames, $(samples "$dir/$file.mp4") samples (expected 216000, 345600000)"
 done
