@@ -151,6 +151,17 @@ public final class AudioReader {
         }
     }
 
+    /// Media time of the stream's first decoded sample: where `framePlace` puts the first frame
+    /// of a decode from the start.
+    private var firstSample: Rational {
+        let first = input.stream.pointee.start_time
+        guard first != cffmpeg_nopts(), input.decoder.pointee.sample_rate > 0 else { return .zero }
+        let skip = Int64(max(0, input.stream.pointee.codecpar.pointee.initial_padding))
+        let skipTicks = av_rescale_q(
+            skip, AVRational(num: 1, den: input.decoder.pointee.sample_rate), input.stream.pointee.time_base)
+        return Rational(first + skipTicks - input.startTimestamp) * input.timeBase
+    }
+
     /// Media time of the first frame decoded after opening or seeking, stamped `timestamp`.
     /// Where the container's ticks do not fall on samples (a transport stream's 1/90000 s,
     /// Matroska's milliseconds), a stamp is off by part of a tick, so the frame is put on the
@@ -163,17 +174,6 @@ public final class AudioReader {
     /// stamp by them: the frame is placed by its packet's slot on the grid, the skip into it.
     /// The grid starts where the decoder's stamp of the stream's first frame puts it, as
     /// ffmpeg counts.
-    /// Media time of the stream's first decoded sample: where `framePlace` puts the first frame
-    /// of a decode from the start.
-    private var firstSample: Rational {
-        let first = input.stream.pointee.start_time
-        guard first != cffmpeg_nopts(), input.decoder.pointee.sample_rate > 0 else { return .zero }
-        let skip = Int64(max(0, input.stream.pointee.codecpar.pointee.initial_padding))
-        let skipTicks = av_rescale_q(
-            skip, AVRational(num: 1, den: input.decoder.pointee.sample_rate), input.stream.pointee.time_base)
-        return Rational(first + skipTicks - input.startTimestamp) * input.timeBase
-    }
-
     private func framePlace(_ timestamp: Int64, samples: Int64) -> Rational {
         let rate = Int64(input.decoder.pointee.sample_rate)
         let base = input.timeBase

@@ -286,7 +286,7 @@ final class OTIOReader {
         for place in nested { place() }
     }
 
-    /// Why a track's clips placed none: outside its window, dropped with a note, or refused.
+    /// Why a track's clips placed none: outside its window, or dropped with a note.
     static func whyEmpty(
         _ track: OTIOObject, clips: (seen: Int, outside: Int, noted: Int, firstNote: Diagnostic?),
         shown: Range<Rational>?, span: Rational
@@ -302,7 +302,7 @@ final class OTIOReader {
             reasons.append("\(clips.noted) were left out, the first as \(first.path) says: \(first.message)")
         }
         let other = clips.seen - clips.outside - clips.noted
-        if other > 0 { reasons.append("\(other) were refused (the lines above say why)") }
+        if other > 0 { reasons.append("\(other) fall where the window leaves them no time") }
         let name = track.name.isEmpty ? "" : " \"\(track.name)\""
         return "track\(name) places none of its \(clips.seen) clips: " + reasons.joined(separator: "; ")
     }
