@@ -237,6 +237,24 @@ import Testing
         }
     }
 
+    /// A segment verifier that runs the shell command `onAudio` for an audio block's request and
+    /// hands every other request to the real one (`farm verify-segments`).
+    static func verifier(in dir: URL, named name: String, onAudio: String) throws -> URL {
+        let verifier = dir.appendingPathComponent(name)
+        try writeExecutable(
+            """
+            #!/bin/sh
+            while IFS= read -r request; do
+              case "$request" in
+                *'"kind":"audio"'*) \(onAudio) ;;
+                *) printf '%s\\n' "$request" | \(farmProgram) verify-segments ;;
+              esac
+            done
+
+            """, to: verifier)
+        return verifier
+    }
+
     /// A segment that crashes FFmpeg while the coordinator checks it costs the checking child
     /// process, not the coordinator: the attempt fails, the chunk is a poison chunk after its
     /// limit, and the job fails with the reason while the coordinator serves on.
@@ -244,16 +262,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
             // Stands in for an FFmpeg crash on the audio blocks; checks video with the real verifier.
-            let verifier = dir.appendingPathComponent("crashing-verifier")
-            try writeExecutable(
-                """
-                #!/bin/sh
-                while IFS= read -r request; do
-                  case "$request" in *'"kind":"audio"'*) kill -SEGV $$ ;; esac
-                  printf '%s\\n' "$request" | \(farmProgram) verify-segments
-                done
-
-                """, to: verifier)
+            let verifier = try Self.verifier(in: dir, named: "crashing-verifier", onAudio: "kill -SEGV $$")
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator(arguments: ["--segment-verifier", verifier.path])
@@ -281,18 +290,8 @@ import Testing
     @Test func aBlockThatFailsOnEveryLiveWorkerEndsItsJobDespiteAKilledFarmsWorkers() throws {
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
-            let verifier = dir.appendingPathComponent("audio-refusing-verifier")
-            try writeExecutable(
-                """
-                #!/bin/sh
-                while IFS= read -r request; do
-                  case "$request" in
-                    *'"kind":"audio"'*) echo 'bad: this test refuses every audio block' ;;
-                    *) printf '%s\n' "$request" | \(farmProgram) verify-segments ;;
-                  esac
-                done
-
-                """, to: verifier)
+            let verifier = try Self.verifier(
+                in: dir, named: "audio-refusing-verifier", onAudio: "echo 'bad: this test refuses every audio block'")
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator()

@@ -218,9 +218,14 @@ public final class AudioReader {
                     inputToSkip -= count
                     continue
                 }
-                let from = Int(inputToSkip)
-                inputToSkip = 0
-                try append(try convert(frame.pointer.pointee, from: from))
+                if inputToSkip > 0 {
+                    let from = Int(inputToSkip)
+                    inputToSkip = 0
+                    try append(try convert(frame.pointer.pointee, from: from))
+                } else {
+                    try append(
+                        try convert(frame.pointer.pointee.extended_data, count: frame.pointer.pointee.nb_samples))
+                }
                 continue
             }
             finished = true
@@ -231,7 +236,8 @@ public final class AudioReader {
         return true
     }
 
-    /// Resamples a decoded frame's samples from its sample `from` on.
+    /// Resamples a decoded frame's samples from its sample `from` on: the first frame after a
+    /// seek, started on the resampler's phase grid.
     private func convert(_ frame: AVFrame, from: Int) throws -> Int {
         let format = AVSampleFormat(rawValue: frame.format)
         let planes = av_sample_fmt_is_planar(format) != 0 ? Int(frame.ch_layout.nb_channels) : 1

@@ -49,11 +49,13 @@ enum OTIOTime {
             // A term this large makes a denominator past the bound (and past 64 bits).
             guard whole < 2e9 else { break }
             let term = Int64(whole)
+            // The denominator first, checked: the numerator is then at most about value × 10^9.
+            let (scaled, overflow) = term.multipliedReportingOverflow(by: current.denominator)
+            guard !overflow, scaled + previous.denominator <= 1_000_000_000 else { break }
             let next = (
                 numerator: term * current.numerator + previous.numerator,
-                denominator: term * current.denominator + previous.denominator
+                denominator: scaled + previous.denominator
             )
-            guard next.denominator <= 1_000_000_000 else { break }
             (previous, current) = (current, next)
             let gap = abs(Double(current.numerator) / Double(current.denominator) - abs(value))
             if gap <= 1e-12 * max(abs(value), 1e-9) || rest == whole { break }
