@@ -159,15 +159,37 @@ final class MediaInput {
     private func seekDemuxer(to timestamp: Int64, fromStart: Bool) throws {
         let unindexed = format.pointee.iformat.pointee.flags & AVFMT_TS_DISCONT != 0
         let byStart = fromStart && unindexed && av_seek_frame(format, streamIndex, 0, AVSEEK_FLAG_BYTE) >= 0
-        if !byStart, av_seek_frame(format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD) < 0 {
+        if !byStart, seekFrame(timestamp, flags: AVSEEK_FLAG_BACKWARD) < 0 {
             // Nothing at or before the stream's start: the first keyframe after it.
-            try check(av_seek_frame(format, streamIndex, timestamp, 0), "seek in \(path)")
+            try check(seekFrame(timestamp, flags: 0), "seek in \(path)")
         }
         avcodec_flush_buffers(decoder)
         demuxerFinished = false
         holdsPacket = false
         packet.unref()
         decodedSinceSeek = false
+    }
+
+    /// Seeks by this stream, or, where its demuxer cannot (a camera's AVI whose sound has no
+    /// index it can search answers EPERM even for 0), by another stream of the file, its
+    /// pictures first, as `ffmpeg -ss` seeks by the file's video: the packets after the landing
+    /// are this stream's from near there, and `seek(toTimestamp:)` steps back further if they
+    /// start past the target. (Asked for by index: `-1` would pick this stream, the only one
+    /// not discarded.)
+    private func seekFrame(_ timestamp: Int64, flags: Int32) -> Int32 {
+        let result = av_seek_frame(format, streamIndex, timestamp, flags)
+        guard result < 0 else { return result }
+        let rounding = flags & AVSEEK_FLAG_BACKWARD != 0 ? AV_ROUND_DOWN : AV_ROUND_UP
+        let others = (0..<Int(format.pointee.nb_streams)).map { format.pointee.streams[$0]! }
+            .filter { $0.pointee.index != streamIndex }
+        let isVideo = { (other: UnsafeMutablePointer<AVStream>) in
+            other.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        }
+        for other in others.filter(isVideo) + others.filter({ !isVideo($0) }) {
+            let theirs = av_rescale_q_rnd(timestamp, stream.pointee.time_base, other.pointee.time_base, rounding)
+            if av_seek_frame(format, other.pointee.index, theirs, flags) >= 0 { return 0 }
+        }
+        return result
     }
 
     /// Reads this stream's packets up to its next keyframe, kept in `packet` for the decoder;
