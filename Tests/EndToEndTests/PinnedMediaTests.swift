@@ -76,6 +76,19 @@ import Testing
         try Self.expectChangedClip { _, clip in try Self.change(clip, how) }
     }
 
+    /// A clip overwritten with bytes no demuxer reads, keeping its size: every worker finds a
+    /// copy (the pinned size, another stamp) that it cannot even probe, and the coordinator,
+    /// holding the clip against its pin, fails the job as changed rather than as undecodable.
+    @Test func aClipOverwrittenWithUndecodableBytesOfItsSizeFailsAsChanged() throws {
+        try Self.expectChangedClip { _, clip in
+            let size = try #require(FileStamp(path: clip.path)).size
+            // Past the coarse clock's tick, so the ctime moves.
+            Thread.sleep(forTimeInterval: 0.02)
+            try Data(count: Int(size)).write(to: clip)
+            #expect(try #require(FileStamp(path: clip.path)).size == size)
+        }
+    }
+
     /// What a stamp cannot see (a clock set back before a rewrite, a stale network cache) shows
     /// as a block whose digest differs from the one another render of the version recorded.
     /// Here the record says every block of the clip read otherwise elsewhere.

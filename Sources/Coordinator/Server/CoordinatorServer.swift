@@ -284,13 +284,7 @@ public final class CoordinatorServer {
             try intake.done(done, from: route)
         case .failed(let failure):
             guard let worker = holder(of: failure.key, route: route, saying: "failed") else { return }
-            logger.warning("\(sessions.label(failure.key)) failed on \(worker): \(failure.error)")
-            sessions.release(failure.key)
-            if let job = try store.fail(
-                failure.key, worker: worker, error: failure.error, fatal: failure.fatal == true, log: failure.log)
-            {
-                logger.error("job \(job) failed: \(failure.error)")
-            }
+            try intake.failed(failure, worker: worker, route: route)
         case .welcome, .coordinatorHeartbeat, .assign, .pieceAck, .accepted, .rejected, .cancel, .refused:
             logger.warning("ignoring a coordinator-only message from a worker")
         }

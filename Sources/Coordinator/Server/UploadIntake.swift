@@ -309,6 +309,24 @@ final class UploadIntake {
     }
 
     /// Fails the attempt and its job: the render read bytes that are not the pinned version's.
+    /// Records a failed render. One that found pinned assets as copies first has them held
+    /// against their pins: a changed original is the verdict, whatever the decoder said.
+    func failed(_ failure: ChunkFailed, worker: String, route: [UInt8]) throws {
+        logger.warning("\(sessions.label(failure.key)) failed on \(worker): \(failure.error)")
+        if failure.fatal != true,
+            let changed = try ChangedOriginals(store: store).changed(among: failure.copies ?? [], of: failure.key)
+        {
+            try store.recordLog(failure.key, lines: failure.log ?? [])
+            return try failChanged(failure.key, changed, route: route)
+        }
+        sessions.release(failure.key)
+        if let job = try store.fail(
+            failure.key, worker: worker, error: failure.error, fatal: failure.fatal == true, log: failure.log)
+        {
+            logger.error("job \(job) failed: \(failure.error)")
+        }
+    }
+
     private func failChanged(_ key: AttemptKey, _ changed: MediaChangedError, route: [UInt8]) throws {
         sessions.release(key)
         outbox.send(.rejected(Verdict(key: key, reason: changed.description)), to: route)

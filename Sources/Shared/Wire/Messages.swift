@@ -178,12 +178,16 @@ public struct ChunkFailed: Codable, Sendable, Hashable {
     /// The tail of what the worker logged for the attempt (`AttemptLog`). Absent from workers
     /// older than 0.6.
     public var log: [String]?
+    /// The pinned assets the render found as copies (`FailedOnCopies`), for the coordinator to
+    /// hold against their pins first. Absent when none, and from workers older than 0.6.
+    public var copies: [String]?
 
-    public init(key: AttemptKey, error: String, fatal: Bool = false, log: [String] = []) {
+    public init(key: AttemptKey, error: String, fatal: Bool = false, log: [String] = [], copies: [String] = []) {
         self.log = log
         self.key = key
         self.error = error
         self.fatal = fatal
+        self.copies = copies.isEmpty ? nil : copies
     }
 }
 

@@ -39,10 +39,23 @@ public final class AssignmentRenderer: @unchecked Sendable {
         self.encoderThreads = encoderThreads
     }
 
+    /// A failure after some pinned asset was found as a copy says which (`FailedOnCopies`).
     public func render(
         _ assignment: Assignment, cancellation: StopFlag, progress: @escaping (RenderProgress) -> Void
     ) throws -> Output {
-        let loaded = try load(assignment)
+        var copies: [String] = []
+        do {
+            return try render(assignment, cancellation: cancellation, copies: &copies, progress: progress)
+        } catch let error where !copies.isEmpty && !(error is MediaChangedError) {
+            throw FailedOnCopies(error, assets: copies)
+        }
+    }
+
+    private func render(
+        _ assignment: Assignment, cancellation: StopFlag, copies: inout [String],
+        progress: @escaping (RenderProgress) -> Void
+    ) throws -> Output {
+        let loaded = try load(assignment, copies: &copies)
         let folder = scratch.appendingPathComponent("chunk-\(assignment.key.chunk)-attempt-\(assignment.key.attempt)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var chunked = ChunkedRender(loaded: loaded, workDirectory: folder)
@@ -84,8 +97,9 @@ public final class AssignmentRenderer: @unchecked Sendable {
             at: scratch.appendingPathComponent("chunk-\(key.chunk)-attempt-\(key.attempt)"))
     }
 
-    /// The project with the media this assignment needs probed and checked.
-    private func load(_ assignment: Assignment) throws -> LoadedProject {
+    /// The project with the media this assignment needs probed and checked; the assets found
+    /// as copies of their pinned versions go into `copies` before anything is probed.
+    private func load(_ assignment: Assignment, copies: inout [String]) throws -> LoadedProject {
         // The worker's own --media-root confines what it reads; the job's root only locates files.
         let loader = ProjectLoader(
             mediaRoot: mediaRoot ?? URL(fileURLWithPath: assignment.mediaRoot), confined: mediaRoot != nil)
@@ -100,8 +114,11 @@ public final class AssignmentRenderer: @unchecked Sendable {
         for id in needed.sorted() {
             guard let pin = pins[id], let path = project.assets[id]?.path else { continue }
             // A file this worker cannot see is for the probe to report ("cannot read").
-            if let now = FileStamp(path: path), pin.match(now) == .changed {
-                throw MediaChangedError(asset: id, path: path)
+            guard let now = FileStamp(path: path) else { continue }
+            switch pin.match(now) {
+            case .changed: throw MediaChangedError(asset: id, path: path)
+            case .copy: copies.append(id)
+            case .pinned: break
             }
         }
         var media = known?.media ?? [:]

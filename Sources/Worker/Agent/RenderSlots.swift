@@ -36,7 +36,9 @@ final class RenderSlots {
                     }
                     task.outcome.withLock { $0 = .success(output) }
                 } catch {
-                    let failure = RenderFailure(text: "\(error)", fatal: error is MediaChangedError)
+                    let failure = RenderFailure(
+                        text: "\(error)", fatal: error is MediaChangedError,
+                        copies: (error as? FailedOnCopies)?.assets ?? [])
                     task.outcome.withLock { $0 = .failure(failure) }
                 }
             }

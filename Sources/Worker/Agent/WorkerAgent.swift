@@ -255,7 +255,9 @@ public final class WorkerAgent {
                     note(task, .error, "failed: \(failure.text)")
                     send(
                         .failed(
-                            ChunkFailed(key: task.key, error: failure.text, fatal: failure.fatal, log: task.log.tail)))
+                            ChunkFailed(
+                                key: task.key, error: failure.text, fatal: failure.fatal, log: task.log.tail,
+                                copies: failure.copies)))
                     drop(task)
                 }
             }

@@ -85,4 +85,6 @@ struct RenderFailure: Error {
     var text: String
     /// Rendering again cannot help: the job fails at once.
     var fatal = false
+    /// The pinned assets the render found as copies (`FailedOnCopies`).
+    var copies: [String] = []
 }
