@@ -95,7 +95,12 @@ import Testing
             ("sample_fmt", "sampleFormat"),
         ]
         for (theirs, farm) in pairs {
-            guard let expected = stream[theirs] as? String, expected != "unknown" else { continue }
+            guard let expected = stream[theirs] as? String else { continue }
+            // Untagged: absent, as docs/cli.md says.
+            guard expected != "unknown" else {
+                #expect(ours[farm] == nil, "\(file) stream \(stream["index"] ?? "?") \(theirs): \(ours[farm]!)")
+                continue
+            }
             #expect(ours[farm] as? String == expected, "\(file) stream \(stream["index"] ?? "?") \(theirs)")
         }
         for (theirs, farm) in [("width", "width"), ("height", "height"), ("channels", "channels")] {
@@ -116,6 +121,28 @@ import Testing
         let sideData = stream["side_data_list"] as? [[String: Any]] ?? []
         if let rotation = sideData.compactMap({ $0["rotation"] as? Int }).first {
             #expect(ours["rotation"] as? Int == ((-rotation % 360) + 360) % 360, "\(file) rotation")
+        }
+    }
+
+    /// A photo's EXIF Orientation is the turn (and mirror) the render makes: ffprobe reports
+    /// none for a JPEG, as the orientation is on the decoded picture; `farm probe` says it.
+    @Test func aPhotosEXIFOrientationIsTheTurnTheRenderMakes() throws {
+        try withTemporaryDirectory { dir in
+            for (name, orientation) in [("upright.jpg", 1), ("sideways.jpg", 6), ("mirrored.jpg", 2)] {
+                try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48", "-frames:v", "1", name], in: dir)
+                try insertEXIFOrientation(UInt8(orientation), into: dir.appendingPathComponent(name))
+            }
+            let names = ["upright.jpg", "sideways.jpg", "mirrored.jpg"]
+            let result = try runFarm(["probe", "--json"] + names, in: dir)
+            #expect(result.status == 0, "\(result.stderr)")
+            let described = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+            let pictures = try described.map { try #require(($0["streams"] as? [[String: Any]])?.first) }
+            #expect(pictures.map { $0["rotation"] as? Int } == [0, 90, 0])
+            #expect(pictures.map { $0["mirrored"] as? Bool } == [nil, nil, true])
+            let text = try runFarm(["probe"] + names, in: dir).stdout.split(separator: "\n")
+            #expect(text.count == 6 && text[3].hasSuffix("turned 90°, 25/1 fps") && text[5].contains(", mirrored"))
+            #expect(!text[1].contains("turned") && !text[1].contains("primaries"), "\(text[1])")
         }
     }
 

@@ -6,22 +6,6 @@ import Testing
 
 /// A photo stored sideways with an EXIF Orientation is drawn upright, as players show it.
 @Suite struct StillOrientationTests {
-    /// A JPEG with an APP1 EXIF segment holding only Orientation, inserted after its SOI marker.
-    static func withOrientation(_ value: UInt8, jpeg: URL) throws {
-        var bytes = [UInt8](try Data(contentsOf: jpeg))
-        try #require(bytes.starts(with: [0xFF, 0xD8]))
-        let tiff: [UInt8] = [
-            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // big-endian TIFF header, IFD at offset 8
-            0x00, 0x01,  // one entry
-            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, value, 0x00, 0x00,  // Orientation, SHORT, 1
-            0x00, 0x00, 0x00, 0x00,  // no next IFD
-        ]
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
-        let length = payload.count + 2
-        bytes.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload, at: 2)
-        try Data(bytes).write(to: jpeg)
-    }
-
     @Test func orientationSixTurnsThePhotoUpright() throws {
         try withTemporaryDirectory { dir in
             // Stored landscape: red on the left, blue on the right. Upright (turned 90° clockwise)
@@ -31,7 +15,7 @@ import Testing
                     "-f", "lavfi", "-i", "color=red:size=32x32[a];color=blue:size=32x32[b];[a][b]hstack", "-frames:v",
                     "1", "-q:v", "2", "photo.jpg",
                 ], in: dir)
-            try Self.withOrientation(6, jpeg: dir.appendingPathComponent("photo.jpg"))
+            try insertEXIFOrientation(6, into: dir.appendingPathComponent("photo.jpg"))
             let loaded = try loadProject(
                 """
                 {
@@ -76,7 +60,7 @@ import Testing
                 let name = "photo-\(orientation).jpg"
                 try FileManager.default.copyItem(
                     at: dir.appendingPathComponent("photo.jpg"), to: dir.appendingPathComponent(name))
-                try Self.withOrientation(UInt8(orientation), jpeg: dir.appendingPathComponent(name))
+                try insertEXIFOrientation(UInt8(orientation), into: dir.appendingPathComponent(name))
                 let (width, height) = orientation >= 5 ? (100, 150) : (150, 100)
                 let loaded = try loadProject(
                     """

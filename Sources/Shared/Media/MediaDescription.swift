@@ -24,8 +24,12 @@ public struct MediaDescription: Codable, Sendable {
         public var colorPrimaries: String?
         public var colorTransfer: String?
         public var sampleAspectRatio: String?
-        /// Clockwise degrees a player turns the picture (0, 90, 180, 270).
+        /// Clockwise degrees a player turns the picture (0, 90, 180, 270); a still's from its
+        /// EXIF Orientation, as the render turns it.
         public var rotation: Int?
+        /// A still whose EXIF Orientation mirrors it (left to right, before the turn); absent
+        /// otherwise.
+        public var mirrored: Bool?
         public var fieldOrder: String?
         public var frameRate: String?
         // Sound.
@@ -58,6 +62,15 @@ public struct MediaDescription: Codable, Sendable {
         startTime = Self.seconds(format.pointee.start_time, AVRational(num: 1, den: AV_TIME_BASE))
         duration = Self.seconds(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE))
         streams = (0..<Int(format.pointee.nb_streams)).map { Self.stream(format, index: $0) }
+        // A still's EXIF Orientation is on its decoded picture, not its stream: read as the
+        // render's probe reads it.
+        let isImage = container.hasPrefix("image2") || container.hasSuffix("_pipe")
+        if isImage, let video = streams.firstIndex(where: { $0.kind == "video" }),
+            let still = try? MediaProbe.probe(path: path), still.kind == .still
+        {
+            streams[video].rotation = still.rotation
+            streams[video].mirrored = still.mirrored ? true : nil
+        }
     }
 
     private static func stream(_ format: UnsafeMutablePointer<AVFormatContext>, index: Int) -> Stream {
@@ -77,10 +90,19 @@ public struct MediaDescription: Codable, Sendable {
                 described.pixelFormat = String(cString: descriptor.pointee.name)
                 described.bitDepth = Int(descriptor.pointee.comp.0.depth)
             }
-            described.colorRange = name(av_color_range_name(parameters.color_range))
-            described.colorSpace = name(av_color_space_name(parameters.color_space))
-            described.colorPrimaries = name(av_color_primaries_name(parameters.color_primaries))
-            described.colorTransfer = name(av_color_transfer_name(parameters.color_trc))
+            // Untagged ("unknown" to ffprobe): absent.
+            if parameters.color_range != AVCOL_RANGE_UNSPECIFIED {
+                described.colorRange = name(av_color_range_name(parameters.color_range))
+            }
+            if parameters.color_space != AVCOL_SPC_UNSPECIFIED {
+                described.colorSpace = name(av_color_space_name(parameters.color_space))
+            }
+            if parameters.color_primaries != AVCOL_PRI_UNSPECIFIED {
+                described.colorPrimaries = name(av_color_primaries_name(parameters.color_primaries))
+            }
+            if parameters.color_trc != AVCOL_TRC_UNSPECIFIED {
+                described.colorTransfer = name(av_color_transfer_name(parameters.color_trc))
+            }
             let aspect = av_guess_sample_aspect_ratio(format, stream, nil)
             described.sampleAspectRatio = aspect.num > 0 && aspect.den > 0 ? "\(aspect.num):\(aspect.den)" : nil
             described.rotation = cffmpeg_display_matrix(stream).map { MediaProbe.rotation(matrix: $0) } ?? 0

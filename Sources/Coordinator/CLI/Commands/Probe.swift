@@ -56,10 +56,15 @@ struct Probe: ParsableCommand {
                 parts.append("\(stream.width ?? 0)x\(stream.height ?? 0)")
                 parts.append(
                     [stream.pixelFormat, stream.bitDepth.map { "\($0)-bit" }].compactMap { $0 }.joined(separator: " "))
-                parts.append(
-                    "range \(stream.colorRange ?? "?"), matrix \(stream.colorSpace ?? "?"), primaries "
-                        + "\(stream.colorPrimaries ?? "?"), transfer \(stream.colorTransfer ?? "?")")
+                // Untagged fields are left out.
+                for (name, value) in [
+                    ("range", stream.colorRange), ("matrix", stream.colorSpace), ("primaries", stream.colorPrimaries),
+                    ("transfer", stream.colorTransfer),
+                ] {
+                    if let value { parts.append("\(name) \(value)") }
+                }
                 if let aspect = stream.sampleAspectRatio { parts.append("SAR \(aspect)") }
+                if stream.mirrored == true { parts.append("mirrored") }
                 if let rotation = stream.rotation, rotation != 0 { parts.append("turned \(rotation)°") }
                 if let order = stream.fieldOrder { parts.append(order) }
                 if let rate = stream.frameRate { parts.append("\(rate) fps") }
