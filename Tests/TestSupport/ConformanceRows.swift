@@ -183,6 +183,17 @@ public struct ConformanceRow: Sendable, CustomStringConvertible {
             $0.picture = .close(psnr: 28)
             $0.oracleGraph = toneMapping
         },
+        // Mid-level colours, as a graded master holds: most of testsrc2's saturated ones lie
+        // outside BT.709 whatever the primaries, and clip alike.
+        row(
+            "HDR master in P3-D65 (an IMF's): 16-bit RGB FFV1, PQ", "p3-master.mkv",
+            inputs: lavfi(video + ",lutrgb=r=val*0.4+90:g=val*0.4+90:b=val*0.4+90,format=rgb48le"),
+            codecs: ["-c:v", "ffv1", "-color_primaries", "smpte432", "-color_trc", "smpte2084", "-colorspace", "rgb"]
+        ) {
+            // Read as BT.2020 (before the farm took a file's own primaries): 30 dB.
+            $0.picture = .close(psnr: 34)
+            $0.oracleGraph = toneMapping
+        },
         row(
             "DV PAL 4:3, anamorphic (SAR 16:15), BT.601", "pal43.dv",
             inputs: lavfi("testsrc2=size=720x576:rate=25:duration=3"),

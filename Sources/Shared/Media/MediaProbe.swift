@@ -55,6 +55,9 @@ public enum MediaProbe {
                 if parameters.color_trc != AVCOL_TRC_UNSPECIFIED {
                     info.transfer = av_color_transfer_name(parameters.color_trc).map { String(cString: $0) }
                 }
+                if parameters.color_primaries != AVCOL_PRI_UNSPECIFIED {
+                    info.primaries = av_color_primaries_name(parameters.color_primaries).map { String(cString: $0) }
+                }
                 info.interlaced = [AV_FIELD_TT, AV_FIELD_BB, AV_FIELD_TB, AV_FIELD_BT].contains(parameters.field_order)
             }
         }

@@ -13,7 +13,7 @@ import Foundation
 public struct ProbeCache: Sendable {
     /// Bumped whenever `MediaProbe` starts finding out more, or otherwise: entries of another
     /// format are ignored.
-    static let format = 2
+    static let format = 3
 
     private struct Entry: Codable {
         var format: Int

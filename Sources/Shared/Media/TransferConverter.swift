@@ -23,6 +23,7 @@ public final class TransferConverter {
     /// SDR white in an HDR picture: 203 nits (ITU-R BT.2408).
     static let sdrWhite: Float = 2.03
     private let source: DynamicRange
+    private let primaries: SourcePrimaries
     private let target: DynamicRange
     private var toRGB: OpaquePointer?
     private var rgb: Frame?
@@ -35,10 +36,11 @@ public final class TransferConverter {
     /// The target's 16-bit code for each step of `encodeIndex`.
     private let encoding: [UInt16]
 
-    /// A converter from `source` to `target`, which differ.
-    public init(from source: DynamicRange, to target: DynamicRange) {
-        precondition(source != target, "nothing to convert")
+    /// A converter from `source` in `primaries` to `target`, which differ.
+    public init(from source: DynamicRange, primaries: SourcePrimaries = .native, to target: DynamicRange) {
+        precondition(source != target || primaries != .native, "nothing to convert")
         self.source = source
+        self.primaries = primaries
         self.target = target
         linear = Self.tables.withLock { tables in
             if let table = tables.linear[source] { return table }
@@ -214,8 +216,10 @@ public final class TransferConverter {
         }
     }
 
-    /// From the source's light (from `linear`) to the index `encoding` takes, in [0, 1].
+    /// From the source's light (from `linear`) to the index `encoding` takes, in [0, 1]. An
+    /// HDR source in other primaries than BT.2020 goes to BT.2020 first, in display light.
     private var light: (Float, Float, Float) -> (Float, Float, Float) {
+        let display = displayLightInBT2020
         switch (source, target) {
         case (.sdr, _):
             // SDR white at 203 nits, BT.709 to BT.2020 primaries.
@@ -229,9 +233,8 @@ public final class TransferConverter {
             return { r, g, b in self.encodeHDR(toHDR(r, g, b)) }
         case (_, .sdr):
             let whitePeak = Self.hable(Self.peak)
-            return { [source] r, g, b in
-                var (r, g, b) = (r, g, b)
-                if source == .hlg { (r, g, b) = Self.displayLight(r, g, b) }
+            return { r, g, b in
+                let (r, g, b) = display(r, g, b)
                 let r709 = 1.6605 * r - 0.5876 * g - 0.0728 * b
                 let g709 = -0.1246 * r + 1.1329 * g - 0.0083 * b
                 let b709 = -0.0182 * r - 0.1006 * g + 1.1187 * b
@@ -239,10 +242,23 @@ public final class TransferConverter {
                 let scale = Self.hable(signal) / whitePeak / signal
                 return (r709 * scale, g709 * scale, b709 * scale)
             }
-        case (.hlg, _):
-            return { r, g, b in self.encodeHDR(Self.displayLight(r, g, b)) }
-        case (.pq, _):
-            return { r, g, b in self.encodeHDR((r, g, b)) }
+        default:
+            return { r, g, b in self.encodeHDR(display(r, g, b)) }
+        }
+    }
+
+    /// An HDR source's light as BT.2020 display light: HLG's scene light through its OOTF
+    /// (weighted by BT.2100's luminance, whatever its primaries), then other primaries to
+    /// BT.2020.
+    private var displayLightInBT2020: (Float, Float, Float) -> (Float, Float, Float) {
+        let hlg = source == .hlg
+        guard primaries == .p3D65 else { return hlg ? Self.displayLight : { ($0, $1, $2) } }
+        let m = SourcePrimaries.p3D65ToBT2020
+        return { r, g, b in
+            let (r, g, b) = hlg ? Self.displayLight(r, g, b) : (r, g, b)
+            return (
+                m[0] * r + m[1] * g + m[2] * b, m[3] * r + m[4] * g + m[5] * b, m[6] * r + m[7] * g + m[8] * b
+            )
         }
     }
 

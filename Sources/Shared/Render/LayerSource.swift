@@ -35,7 +35,10 @@ final class LayerSource {
         depth = canvas.depth
         upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation, depth: depth) : nil
         let range = DynamicRange(transferName: info.transfer)
-        converter = range == canvas ? nil : TransferConverter(from: range, to: canvas)
+        let primaries = SourcePrimaries(name: info.primaries, range: range)
+        converter =
+            range == canvas && primaries == .native
+            ? nil : TransferConverter(from: range, primaries: primaries, to: canvas)
         switch info.kind {
         case .still: content = .still(try StillImage.load(path: path, info: info, reads: reads))
         default: content = .video(try VideoReader(path: path, info: info, threads: decoderThreads, reads: reads))

@@ -25,6 +25,9 @@ public enum MediaConversions {
                     notes.append("\(name(range)) pictures are converted to \(name(canvas)) (docs/media.md)")
                 }
             }
+            if SourcePrimaries(name: info.primaries, range: range) == .p3D65 {
+                notes.append("P3-D65 pictures are converted from their own primaries (docs/media.md)")
+            }
             if info.bitDepth > canvas.depth {
                 notes.append("\(info.bitDepth)-bit pictures are composited in \(canvas.depth) bits")
             }

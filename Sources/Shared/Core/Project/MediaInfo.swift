@@ -30,6 +30,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     /// The pictures' transfer as ffprobe names it ("smpte2084" for PQ, "arib-std-b67" for
     /// HLG), if tagged.
     public var transfer: String?
+    /// The pictures' primaries as ffprobe names them ("smpte432" for P3-D65), if tagged.
+    public var primaries: String?
     /// Pictures stored as two fields.
     public var interlaced = false
     /// Sound channels of the stream the farm reads (0 for none).
