@@ -104,16 +104,57 @@ import Testing
                 ], rate: "24")
             let (project, result) = try Self.load(document, in: dir)
             let transitions = project.tracks[0].transitions
-            #expect(transitions.count == 1)
+            #expect(transitions.count == 2)
             #expect(transitions.first?.kind == .dissolve)
             #expect(transitions.first?.inOffset == Rational(1, 4))
             #expect(transitions.first?.outOffset == Rational(1, 2))
             #expect(transitions.first?.cut == Rational(2))
+            // The one at the track's end fades B out.
+            let last = try #require(transitions.last)
+            #expect(last.outgoing == 1 && last.incoming == nil && last.cut == Rational(4))
+            #expect(last.inOffset == Rational(1, 4) && last.outOffset == Rational(1, 4))
             #expect(
                 result.notes.map(\.description) == [
                     #"tracks.children[0].children[3]: Transition: transition type "Custom_Transition" is "#
-                        + "played as a dissolve",
-                    "tracks.children[0].children[3]: Transition has no clip after it; left out",
+                        + "played as a dissolve"
+                ])
+        }
+    }
+
+    /// Fades as editors write them: a transition from the track's start or a gap into a clip,
+    /// and from a clip into a gap, each reaching into the gap no further than it lasts.
+    @Test func aTransitionBesideAGapFadesItsClip() throws {
+        try Self.withMedia { dir in
+            let document = OTIODocument.timeline(
+                [
+                    OTIODocument.track(
+                        "Video", "V1",
+                        [
+                            OTIODocument.transition(in: 0, out: 12), OTIODocument.clip("A", "a.mov", source: (0, 48)),
+                            OTIODocument.transition(in: 12, out: 24), OTIODocument.gap(12),
+                            OTIODocument.transition(in: 6, out: 12), OTIODocument.clip("B", "b.mov", source: (24, 48)),
+                            OTIODocument.transition(in: 6, out: 6), OTIODocument.gap(6),
+                            OTIODocument.transition(in: 0, out: 6),
+                            OTIODocument.gap(6),
+                        ])
+                ], rate: "24")
+            let (project, result) = try Self.load(document, in: dir)
+            let fades = project.tracks[0].transitions.map {
+                [
+                    $0.outgoing.map { "\($0)" } ?? "-", $0.incoming.map { "\($0)" } ?? "-", "\($0.cut)",
+                    "\($0.inOffset)", "\($0.outOffset)",
+                ]
+            }
+            #expect(
+                fades == [
+                    ["-", "0", "0", "0", "1/2"],  // in from the track's start
+                    ["0", "-", "2", "1/2", "1/2"],  // out into a 0.5 s gap: its 1 s cut to the gap
+                    ["-", "1", "5/2", "0", "1/2"],  // in from that gap, which A's fade took whole
+                    ["1", "-", "9/2", "1/4", "1/4"],  // out into the next gap
+                ], "\(fades)")
+            #expect(
+                result.notes.map(\.description) == [
+                    "tracks.children[0].children[8]: Transition has a clip on neither side; left out"
                 ])
         }
     }

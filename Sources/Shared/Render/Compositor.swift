@@ -125,7 +125,8 @@ public final class Compositor {
     }
 
     /// Draws both items of a transition over copies of the canvas below the track, then mixes
-    /// the copies back: over any background, each item keeps its own opacity and alpha.
+    /// the copies back: over any background, each item keeps its own opacity and alpha. A fade's
+    /// empty side draws nothing: its copy is the canvas below.
     private func drawTransition(_ transition: Transition, track: VisibleTrack, at time: Rational) throws {
         let progress = transition.progress(at: time)
         let mask = TransitionMask(transition, progress: progress, width: canvas.width, height: canvas.height)
@@ -134,6 +135,7 @@ public final class Compositor {
             (transition.outgoing, first, mask.outgoingShift), (transition.incoming, second, mask.incomingShift),
         ] {
             picture.copy(from: canvas)
+            guard let index else { continue }
             let (key, item) = track.item(index)
             try draw(
                 item, key: key, at: time, track: track, on: picture,

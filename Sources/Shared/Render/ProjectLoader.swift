@@ -257,24 +257,28 @@ public struct ProjectLoader {
         // The readers show the first frame before a file's first and the last after its last,
         // and sound nothing there: holding needs nothing more than not refusing.
         guard transition.handles != .hold else { return }
-        let (outgoing, incoming) = (track.items[transition.outgoing], track.items[transition.incoming])
         var missing: [String] = []
-        if let id = outgoing.asset, outgoing.pastEnd == nil, let length = media[id]?.duration,
-            length < outgoing.sourceTime(at: transition.end)
+        if let index = transition.outgoing, case let outgoing = track.items[index], let id = outgoing.asset,
+            outgoing.pastEnd == nil, let length = media[id]?.duration, length < outgoing.sourceTime(at: transition.end)
         {
             missing.append(
-                "items[\(transition.outgoing)] needs media up to \(outgoing.sourceTime(at: transition.end)) s "
+                "items[\(index)] needs media up to \(outgoing.sourceTime(at: transition.end)) s "
                     + "but asset \(quotedForMessage(id)) ends at \(format(length.seconds)) s")
         }
-        if incoming.asset != nil, incoming.sourceTime(at: transition.start).isNegative {
+        if let index = transition.incoming, case let incoming = track.items[index], incoming.asset != nil,
+            incoming.sourceTime(at: transition.start).isNegative
+        {
             missing.append(
-                "items[\(transition.incoming)] needs \(transition.inOffset) s of media before its source start "
+                "items[\(index)] needs \(transition.inOffset) s of media before its source start "
                     + "\(incoming.sourceStart) s")
         }
         guard !missing.isEmpty else { return }
+        let sides = [transition.outgoing, transition.incoming].compactMap { $0 }.map { "items[\($0)]" }
+        let what =
+            sides.count == 2 ? "joins \(sides[0]) and \(sides[1]), whose media" : "fades \(sides[0]), whose media"
         log.add(
             "\(path).transitions[\(index)]",
-            "joins items[\(transition.outgoing)] and items[\(transition.incoming)], whose media must cover the "
+            "\(what) must cover the "
                 + "transition: " + missing.joined(separator: "; ")
                 + "; trim the items, shorten the transition, or set \"handles\": \"hold\" to hold their edge frames")
     }

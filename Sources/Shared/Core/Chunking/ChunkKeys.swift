@@ -79,8 +79,9 @@ public enum ChunkKeys {
         let transitionsByItem = project.tracks.map { track in
             var byItem: [Int: [Int]] = [:]
             for (index, transition) in track.transitions.enumerated() {
-                byItem[transition.outgoing, default: []].append(index)
-                if transition.incoming != transition.outgoing { byItem[transition.incoming, default: []].append(index) }
+                for item in Set([transition.outgoing, transition.incoming].compactMap { $0 }) {
+                    byItem[item, default: []].append(index)
+                }
             }
             return byItem
         }
@@ -153,12 +154,13 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
             // In the track's order, each once however many of its items are read.
             let touching = Set(indices.flatMap { byItem[$0] ?? [] }).sorted()
             transitions = touching.map { track.transitions[$0] }.compactMap { transition in
-                let outgoing = renumbered[transition.outgoing]
-                let incoming = renumbered[transition.incoming]
+                let outgoing = transition.outgoing.flatMap { renumbered[$0] }
+                let incoming = transition.incoming.flatMap { renumbered[$0] }
                 guard outgoing != nil || incoming != nil else { return nil }
                 var moved = transition
-                moved.outgoing = outgoing ?? -1
-                moved.incoming = incoming ?? -1
+                // A fade's empty side stays empty (nil); an item not read is -1.
+                moved.outgoing = transition.outgoing.map { _ in outgoing ?? -1 }
+                moved.incoming = transition.incoming.map { _ in incoming ?? -1 }
                 moved.cut = transition.cut - origin
                 return moved
             }

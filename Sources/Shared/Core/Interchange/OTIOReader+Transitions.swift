@@ -41,13 +41,16 @@ extension OTIOReader {
         return (inOffset.seconds, outOffset.seconds)
     }
 
-    /// The farm transition joining items `outgoing` and `incoming` (their indices in the track).
+    /// The farm transition joining items `outgoing` and `incoming` (their indices in the track),
+    /// or, with one of them nil, fading the other from or to what lies below the track (a
+    /// transition at a track's edge or next to a gap). `cut` is where the outgoing item ends or
+    /// the incoming one starts.
     func transition(
-        _ object: OTIOObject, offsets: (in: Rational, out: Rational), outgoing: (index: Int, clip: OTIOPlacedClip),
-        incoming: (index: Int, clip: OTIOPlacedClip)
+        _ object: OTIOObject, offsets: (in: Rational, out: Rational), cut: Rational,
+        outgoing: (index: Int, clip: OTIOPlacedClip)?, incoming: (index: Int, clip: OTIOPlacedClip)?
     ) -> JSONValue {
-        if let (start, speed, length) = outgoing.clip.media, let length {
-            let end = start + (incoming.clip.at - outgoing.clip.at) * speed
+        if let outgoing, let (start, speed, length) = outgoing.clip.media, let length {
+            let end = start + (cut - outgoing.clip.at) * speed
             let short = end + offsets.out * speed - length
             if short > .zero {
                 note(
@@ -56,7 +59,7 @@ extension OTIOReader {
                         + "the transition needs; its last frame is held there, its sound silent")
             }
         }
-        if let (start, speed, _) = incoming.clip.media {
+        if let incoming, let (start, speed, _) = incoming.clip.media {
             let short = offsets.in * speed - start
             if short > .zero {
                 note(
@@ -65,8 +68,11 @@ extension OTIOReader {
                         + "than the transition needs; its first frame is held there, its sound silent")
             }
         }
+        let side = { (placed: (index: Int, clip: OTIOPlacedClip)?) -> JSONValue in
+            placed.map { .number(String($0.index)) } ?? .null
+        }
         return .object([
-            ("between", .array([.number(String(outgoing.index)), .number(String(incoming.index))])),
+            ("between", .array([side(outgoing), side(incoming)])),
             ("type", .string("dissolve")), ("inOffset", time(offsets.in)), ("outOffset", time(offsets.out)),
             ("handles", .string("hold")),
         ])

@@ -190,6 +190,10 @@ final class OTIOReader {
         /// The farm index of the clip that ends at `cursor`, and a transition waiting for the next.
         var previous: (index: Int, clip: OTIOPlacedClip)?
         var pending: (object: OTIOObject, offsets: (in: Rational, out: Rational))?
+        /// How long the track has been empty at `cursor` (a gap); nil after a clip or a nested
+        /// composition. At the track's start nothing lies before: any fade in fits.
+        var empty: Rational? = nil
+        var atStart = true
         var clips = (seen: 0, outside: 0, noted: 0, firstNote: nil as Diagnostic?)
         for (index, child) in children {
             let here = parent.childPath("children[\(index)]")
@@ -201,14 +205,28 @@ final class OTIOReader {
                     note(waiting.object.path, "\(waiting.object.label) is followed by another transition; left out")
                 }
                 pending = transitionOffsets(object).map { (object, $0) }
-                if previous == nil, let waiting = pending {
+                if previous == nil, empty == nil, !atStart, let waiting = pending {
                     note(waiting.object.path, "\(waiting.object.label) has no clip before it; left out")
                     pending = nil
                 }
                 continue
             case "Gap", "Filler":
-                cursor = cursor + (trimRange(of: object)?.duration ?? .zero)
+                let length = trimRange(of: object)?.duration ?? .zero
+                // A transition from a clip into a gap: the clip fades out over it, and a fade in
+                // from the gap has what it leaves.
+                var used = Rational.zero
+                if let waiting = pending, let outgoing = previous {
+                    let offsets = (waiting.offsets.in, min(waiting.offsets.out, length))
+                    used = offsets.1
+                    transitions.append(
+                        transition(
+                            waiting.object, offsets: offsets, cut: offset + start, outgoing: outgoing, incoming: nil))
+                    counts.transitions += 1
+                    pending = nil
+                }
+                cursor = cursor + length
                 counts.gaps += object.enabled ? 1 : 0
+                empty = (previous == nil ? empty ?? .zero : .zero) + length - used
                 previous = nil
             case "Clip":
                 let duration = clipDuration(object)
@@ -235,10 +253,15 @@ final class OTIOReader {
                     items.append(placed.item)
                     counts.clips += 1
                     let incoming = (index: items.count - 1, clip: placed)
-                    if let waiting = pending, let outgoing = previous {
+                    if let waiting = pending {
+                        // From a gap or the track's start: the clip fades in, no further back
+                        // than the gap reaches.
+                        var offsets = waiting.offsets
+                        if previous == nil, !atStart { offsets.in = min(offsets.in, empty ?? .zero) }
                         transitions.append(
-                            transition(waiting.object, offsets: waiting.offsets, outgoing: outgoing, incoming: incoming)
-                        )
+                            transition(
+                                waiting.object, offsets: offsets, cut: offset + start, outgoing: previous,
+                                incoming: incoming))
                         counts.transitions += 1
                         pending = nil
                     }
@@ -263,12 +286,24 @@ final class OTIOReader {
                 continue
             }
             if let waiting = pending, object.schema.name != "Clip" {
-                note(waiting.object.path, "\(waiting.object.label) does not sit between two clips; left out")
+                note(waiting.object.path, "\(waiting.object.label) has a clip on neither side; left out")
                 pending = nil
             }
+            atStart = false
+            if !["Gap", "Filler"].contains(object.schema.name) { empty = nil }
         }
         if let waiting = pending {
-            note(waiting.object.path, "\(waiting.object.label) has no clip after it; left out")
+            if let outgoing = previous {
+                // At the track's end: the last clip fades out.
+                transitions.append(
+                    transition(
+                        waiting.object, offsets: waiting.offsets, cut: offset + cursor, outgoing: outgoing,
+                        incoming: nil
+                    ))
+                counts.transitions += 1
+            } else {
+                note(waiting.object.path, "\(waiting.object.label) has no clip after it; left out")
+            }
         }
         if items.isEmpty && clips.seen > 0 {
             let shown = window.map { ($0.lowerBound - offset)..<($0.upperBound - offset) }

@@ -1,7 +1,9 @@
 /// A transition between two adjacent items of one track, straddling the cut as editors and
 /// OpenTimelineIO model it: it starts `inOffset` before the cut and ends `outOffset` after it.
 /// Over that span the outgoing item plays on past its end and the incoming one starts early, so
-/// both items' media must reach into the span.
+/// both items' media must reach into the span. With one side absent it is a fade: the item
+/// comes from, or goes to, what lies below the track (black on the lowest), as an editor plays
+/// a transition at a track's edge or next to a gap.
 public struct Transition: Sendable, Codable, Hashable {
     public enum Kind: String, Sendable, Codable, Hashable, CaseIterable {
         /// The incoming picture fades in over the outgoing one.
@@ -41,9 +43,9 @@ public struct Transition: Sendable, Codable, Hashable {
     }
 
     public var kind: Kind
-    /// Indices into the track's items.
-    public var outgoing: Int
-    public var incoming: Int
+    /// Indices into the track's items; nil for the empty side of a fade.
+    public var outgoing: Int?
+    public var incoming: Int?
     /// The cut: where the outgoing item ends and the incoming one starts.
     public var cut: Rational
     public var inOffset: Rational
@@ -57,7 +59,7 @@ public struct Transition: Sendable, Codable, Hashable {
     /// set: it changes no byte of a render (without it, a project it matters to is refused).
     public var handles: Handles?
 
-    public init(kind: Kind, outgoing: Int, incoming: Int, cut: Rational, inOffset: Rational, outOffset: Rational) {
+    public init(kind: Kind, outgoing: Int?, incoming: Int?, cut: Rational, inOffset: Rational, outOffset: Rational) {
         self.kind = kind
         self.outgoing = outgoing
         self.incoming = incoming
@@ -85,8 +87,8 @@ extension Track {
     public var reaches: [(before: Rational, after: Rational)] {
         var reaches = [(before: Rational, after: Rational)](repeating: (.zero, .zero), count: items.count)
         for transition in transitions {
-            reaches[transition.incoming].before = transition.inOffset
-            reaches[transition.outgoing].after = transition.outOffset
+            if let incoming = transition.incoming { reaches[incoming].before = transition.inOffset }
+            if let outgoing = transition.outgoing { reaches[outgoing].after = transition.outOffset }
         }
         return reaches
     }
