@@ -367,6 +367,36 @@ import Testing
         }
     }
 
+    /// Colour clips as each adapter writes them: Kdenlive's (MLT's "0xRRGGBBAA"), toucan's fill
+    /// (fractions in an array), "#RRGGBB". An effect on a track, which the farm does not
+    /// render, is noted as a clip's is.
+    @Test func colourClipsInEveryAdaptersNotationAreSolidsAndTrackEffectsAreNoted() throws {
+        try Self.withMedia { dir in
+            let generators = [
+                ("SolidColor", #""0x2a3158ff""#), ("toucan:Fill", "[1.0, 0.0, 0.5, 1.0]"), ("Color", ##""#80FF00""##),
+            ]
+            let clips = generators.enumerated().map { index, generator in
+                OTIODocument.clip(
+                    "colour \(index)",
+                    reference: #"{"OTIO_SCHEMA": "GeneratorReference.1", "generator_kind": "\#(generator.0)", "#
+                        + #""parameters": {"size": [1280, 720], "color": \#(generator.1)}}"#, source: (0, 24))
+            }
+            var track = OTIODocument.track("Video", "V1", clips)
+            track.removeLast()
+            track += #", "effects": [{"OTIO_SCHEMA": "Effect.1", "name": "", "effect_name": "Audio Pan"}]}"#
+            let (project, result) = try Self.load(OTIODocument.timeline([track], rate: "24"), in: dir)
+            #expect(
+                project.tracks[0].items.map(\.content) == [
+                    .solid(RGBColor(red: 0x2A, green: 0x31, blue: 0x58)), .solid(RGBColor(red: 255, green: 0, blue: 128)),
+                    .solid(RGBColor(red: 0x80, green: 0xFF, blue: 0)),
+                ])
+            #expect(
+                result.notes.map(\.description) == [
+                    #"tracks.children[0].effects[0]: Track "V1": effect "Audio Pan" is not rendered by the farm; ignored"#
+                ])
+        }
+    }
+
     @Test func clip1WithItsSingleMediaReferenceIsRead() throws {
         try Self.withMedia { dir in
             let old = #"""

@@ -61,21 +61,33 @@ extension OTIOReader {
         return id
     }
 
-    /// A solid colour generator's colour as "#RRGGBB", from a `color` parameter given as that
-    /// text or as r, g, b fractions.
+    /// A solid colour generator's colour as "#RRGGBB". Its kind names a solid, a fill or a
+    /// colour (`SolidColor` from Kdenlive's adapter, toucan's `toucan:Fill`, Resolve's
+    /// `SolidColor`); its `color` parameter is "#RRGGBB" or "0xRRGGBB", each optionally with an
+    /// alpha byte after (MLT writes "0x2a3158ff"), or r, g, b fractions as an object or an array
+    /// (`[1.0, 0.0, 0.0, 1.0]`). Alpha is not drawn: a generator is opaque.
     func solidColor(_ reference: OTIOObject) -> String? {
-        guard case .string(let kind)? = reference.raw("generator_kind"), kind.lowercased().contains("solid"),
+        guard case .string(let kind)? = reference.raw("generator_kind"),
+            ["solid", "fill", "color", "colour"].contains(where: kind.lowercased().contains),
             case .object(let parameters)? = reference.raw("parameters"),
-            let color = parameters.first(where: { $0.key.lowercased() == "color" })?.value
+            let color = parameters.first(where: { ["color", "colour"].contains($0.key.lowercased()) })?.value
         else { return nil }
-        if case .string(let text) = color, text.count == 7, text.hasPrefix("#") { return text.uppercased() }
-        if case .object(let channels) = color {
-            let values = ["r", "g", "b"].compactMap { key in
+        var fractions: [Rational] = []
+        switch color {
+        case .string(let text):
+            let hex = text.hasPrefix("#") ? text.dropFirst() : text.lowercased().hasPrefix("0x") ? text.dropFirst(2) : ""
+            guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return nil }
+            return "#" + hex.prefix(6).uppercased()
+        case .object(let channels):
+            fractions = ["r", "g", "b"].compactMap { key in
                 channels.first { $0.key == key }.flatMap { OTIOTime.number($0.value) }
             }
-            guard values.count == 3 else { return nil }
-            return "#" + values.map { String(format: "%02X", Int(min(max($0.seconds, 0), 1) * 255 + 0.5)) }.joined()
+        case .array(let channels):
+            fractions = channels.prefix(3).compactMap(OTIOTime.number)
+        default:
+            return nil
         }
-        return nil
+        guard fractions.count == 3 else { return nil }
+        return "#" + fractions.map { String(format: "%02X", Int(min(max($0.seconds, 0), 1) * 255 + 0.5)) }.joined()
     }
 }

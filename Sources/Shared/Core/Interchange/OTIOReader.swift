@@ -149,6 +149,14 @@ final class OTIOReader {
         offset: Rational, window: Range<Rational>?
     ) {
         notes(markersOf: composition)
+        // The farm renders no effect on a whole track or stack (an Audio Pan, a mask, a burn-in).
+        for (index, value) in composition.array("effects").enumerated() {
+            guard let effect = OTIOObject(value, path: composition.childPath("effects[\(index)]"), reader: self)
+            else { continue }
+            var name = effect.schema.name
+            if case .string(let effectName)? = effect.raw("effect_name"), !effectName.isEmpty { name = effectName }
+            note(effect.path, "\(composition.label): effect \"\(name)\" is not rendered by the farm; ignored")
+        }
         guard let trim = trimRange(of: composition) else { return (offset, window) }
         return (offset - trim.start, intersect(window, offset..<(offset + trim.duration)))
     }
