@@ -392,7 +392,8 @@ import Testing
                 ])
             #expect(
                 result.notes.map(\.description) == [
-                    #"tracks.children[0].effects[0]: Track "V1": effect "Audio Pan" is not rendered by the farm; ignored"#
+                    #"tracks.children[0].effects[0]: Track "V1": effect "Audio Pan" is not rendered by the farm; "#
+                        + "ignored"
                 ])
         }
     }
