@@ -387,8 +387,8 @@ import Testing
             let (project, result) = try Self.load(OTIODocument.timeline([track], rate: "24"), in: dir)
             #expect(
                 project.tracks[0].items.map(\.content) == [
-                    .solid(RGBColor(red: 0x2A, green: 0x31, blue: 0x58)), .solid(RGBColor(red: 255, green: 0, blue: 128)),
-                    .solid(RGBColor(red: 0x80, green: 0xFF, blue: 0)),
+                    .solid(RGBColor(red: 0x2A, green: 0x31, blue: 0x58)),
+                    .solid(RGBColor(red: 255, green: 0, blue: 128)), .solid(RGBColor(red: 0x80, green: 0xFF, blue: 0)),
                 ])
             #expect(
                 result.notes.map(\.description) == [

@@ -75,7 +75,8 @@ extension OTIOReader {
         var fractions: [Rational] = []
         switch color {
         case .string(let text):
-            let hex = text.hasPrefix("#") ? text.dropFirst() : text.lowercased().hasPrefix("0x") ? text.dropFirst(2) : ""
+            let prefix = text.hasPrefix("#") ? 1 : text.lowercased().hasPrefix("0x") ? 2 : text.count
+            let hex = text.dropFirst(prefix)
             guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return nil }
             return "#" + hex.prefix(6).uppercased()
         case .object(let channels):
