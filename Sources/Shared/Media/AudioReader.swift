@@ -174,6 +174,14 @@ public final class AudioReader {
     /// stamp by them: the frame is placed by its packet's slot on the grid, the skip into it.
     /// The grid starts where the decoder's stamp of the stream's first frame puts it, as
     /// ffmpeg counts.
+    ///
+    /// Where ticks are samples and the demuxer indexes every packet (MP4, MOV), a codec of fixed
+    /// frames (AAC, MP3, AC-3) is placed by its packet's count in the index: a phone's MP4
+    /// (Samsung's slow motion) stamps its first AAC packet 1,245 samples long while it decodes
+    /// 1,024, so every later stamp is 221 samples past the count a decode from the start
+    /// reaches; by its stamp the sound after a seek would sit that much late, and an audio
+    /// block from the start would meet the next with a step. Where the stamps count evenly,
+    /// as nearly everywhere, the two agree.
     private func framePlace(_ timestamp: Int64, samples: Int64) -> Rational {
         let rate = Int64(input.decoder.pointee.sample_rate)
         let base = input.timeBase
@@ -181,6 +189,11 @@ public final class AudioReader {
         let skip = Int64(max(0, input.stream.pointee.codecpar.pointee.initial_padding))
         let grid = input.decoder.pointee.frame_size > 0 ? Int64(input.decoder.pointee.frame_size) : samples + skip
         let first = input.stream.pointee.start_time
+        if ticksPerSample.denominator == 1, input.decoder.pointee.frame_size > 0,
+            let counted = countedStamp(of: timestamp, frameTicks: grid * ticksPerSample.numerator)
+        {
+            return Rational(counted - input.startTimestamp) * base
+        }
         guard ticksPerSample.denominator != 1, grid > 0, rate > 0, first != cffmpeg_nopts() else {
             return Rational(timestamp - input.startTimestamp) * base
         }
@@ -190,6 +203,20 @@ public final class AudioReader {
         let origin = Rational(first + skipTicks - input.startTimestamp) * base - Rational(skip, rate)
         let frames = ((packet - origin) * Rational(rate) / Rational(grid)).rounded
         return origin + Rational(frames * grid + skip, rate)
+    }
+
+    /// The stamp the packet stamped `timestamp` has by counting: the index's first packet's
+    /// stamp and `frameTicks` for each packet before it. Nil where the index holds no packet
+    /// stamped so (no index, or a decoder that moved the frame's stamp).
+    private func countedStamp(of timestamp: Int64, frameTicks: Int64) -> Int64? {
+        let stream = input.stream
+        guard avformat_index_get_entries_count(stream) > 0 else { return nil }
+        let position = av_index_search_timestamp(stream, timestamp, AVSEEK_FLAG_ANY | AVSEEK_FLAG_BACKWARD)
+        guard position >= 0, let entry = avformat_index_get_entry(stream, position),
+            entry.pointee.timestamp == timestamp,
+            let start = avformat_index_get_entry(stream, 0)
+        else { return nil }
+        return start.pointee.timestamp + Int64(position) * frameTicks
     }
 
     /// Decodes and resamples more samples into `pending`; false when the media has no more.

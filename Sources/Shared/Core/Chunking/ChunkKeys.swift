@@ -30,7 +30,8 @@ public enum ChunkKeys {
     /// 4: Opus placed past its pre-skip (24 samples later after a seek, 312 earlier from the
     /// start) and decoded from 1 s before a seek; pitch-kept speed in 5.1 aligned on the stereo mix.
     /// 5: resampled sound started on the resampler's phase grid after a seek (44.1 kHz sources),
-    /// and HDR sources in P3-D65 converted from their own primaries.
+    /// fixed-frame sound in MP4 and MOV placed by its packet's count after a seek, and HDR sources in
+    /// P3-D65 converted from their own primaries.
     public static let rendererVersion = 5
 
     /// The keys of the chunks or blocks of `work` (in timeline order).
