@@ -64,8 +64,7 @@ public struct MediaDescription: Codable, Sendable {
         streams = (0..<Int(format.pointee.nb_streams)).map { Self.stream(format, index: $0) }
         // A still's EXIF Orientation is on its decoded picture, not its stream: read as the
         // render's probe reads it.
-        let isImage = container.hasPrefix("image2") || container.hasSuffix("_pipe")
-        if isImage, let video = streams.firstIndex(where: { $0.kind == "video" }),
+        if MediaProbe.isImageFormat(container), let video = streams.firstIndex(where: { $0.kind == "video" }),
             let still = try? MediaProbe.probe(path: path), still.kind == .still
         {
             streams[video].rotation = still.rotation

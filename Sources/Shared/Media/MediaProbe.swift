@@ -30,7 +30,7 @@ public enum MediaProbe {
             frameRate: nil)
         if videoIndex >= 0 {
             let stream = format.pointee.streams[Int(videoIndex)]!
-            let isImage = formatName.hasPrefix("image2") || formatName.hasSuffix("_pipe")
+            let isImage = isImageFormat(formatName)
             // Cover art attached to a music file is a picture, not the file's video.
             let isCoverArt = (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
             if !isCoverArt {
@@ -112,6 +112,9 @@ public enum MediaProbe {
         }
         return nil
     }
+
+    /// Whether the demuxer `name` reads pictures (image2, png_pipe, ...): its video is a still.
+    static func isImageFormat(_ name: String) -> Bool { name.hasPrefix("image2") || name.hasSuffix("_pipe") }
 
     /// Decodes the first picture and sound; says how many pictures were decoded (up to
     /// `countingTo`) and the first one's orientation, if its decoder found one (EXIF).

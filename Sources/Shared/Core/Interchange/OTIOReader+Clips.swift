@@ -113,12 +113,18 @@ extension OTIOReader {
                 }
                 if scalar == .zero { freeze = .zero } else { speed = speed * scalar }
             default:
-                var name = effect.schema.name
-                if case .string(let effectName)? = effect.raw("effect_name"), !effectName.isEmpty { name = effectName }
-                note(effect.path, "\(clip.label): effect \"\(name)\" is not rendered by the farm; ignored")
+                noteUnrendered(effect, of: clip)
             }
         }
         return (speed, freeze)
+    }
+
+    /// Notes an effect the farm does not render, on a clip, a track or a stack, by its
+    /// `effect_name` (its schema's name when it has none).
+    func noteUnrendered(_ effect: OTIOObject, of owner: OTIOObject) {
+        var name = effect.schema.name
+        if case .string(let effectName)? = effect.raw("effect_name"), !effectName.isEmpty { name = effectName }
+        note(effect.path, "\(owner.label): effect \"\(name)\" is not rendered by the farm; ignored")
     }
 
     func notes(markersOf object: OTIOObject) {

@@ -151,11 +151,9 @@ final class OTIOReader {
         notes(markersOf: composition)
         // The farm renders no effect on a whole track or stack (an Audio Pan, a mask, a burn-in).
         for (index, value) in composition.array("effects").enumerated() {
-            guard let effect = OTIOObject(value, path: composition.childPath("effects[\(index)]"), reader: self)
-            else { continue }
-            var name = effect.schema.name
-            if case .string(let effectName)? = effect.raw("effect_name"), !effectName.isEmpty { name = effectName }
-            note(effect.path, "\(composition.label): effect \"\(name)\" is not rendered by the farm; ignored")
+            if let effect = OTIOObject(value, path: composition.childPath("effects[\(index)]"), reader: self) {
+                noteUnrendered(effect, of: composition)
+            }
         }
         guard let trim = trimRange(of: composition) else { return (offset, window) }
         return (offset - trim.start, intersect(window, offset..<(offset + trim.duration)))
