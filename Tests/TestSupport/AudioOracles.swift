@@ -3,7 +3,7 @@ import Foundation
 /// The first channel's samples as ffmpeg decodes `file` (the encoder's priming trimmed), as
 /// 32-bit floats.
 public func firstChannelSamples(_ file: URL) throws -> [Float] {
-    let raw = file.deletingLastPathComponent().appendingPathComponent(UUID().uuidString + ".f32")
+    let raw = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".f32")
     defer { try? FileManager.default.removeItem(at: raw) }
     try ffmpeg(["-i", file.path, "-map", "0:a", "-af", "pan=mono|c0=c0", "-f", "f32le", raw.path])
     let data = try Data(contentsOf: raw)

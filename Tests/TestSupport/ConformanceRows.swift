@@ -161,6 +161,17 @@ public struct ConformanceRow: Sendable, CustomStringConvertible {
         turned(
             "Phone .mov turned 90° (display matrix)", "rotated.mov",
             codecs: ["-c:v", "libx264", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "aac"]),
+        // As Android cameras write: full range, BT.601, drawn smaller than it is stored.
+        turned(
+            "Android .mp4 turned 90°, full range BT.601, scaled", "android-rotated.mp4",
+            codecs: [
+                "-c:v", "libx264", "-g", "30", "-pix_fmt", "yuvj420p", "-color_range", "pc", "-colorspace",
+                "smpte170m", "-c:a", "aac",
+            ]
+        ) {
+            $0.canvas = (120, 160)
+            $0.scaleOptions = taggedSource
+        },
         turned(
             "iPhone HEVC 10-bit HLG, turned 90°, variable rate", "iphone-hlg.mov",
             codecs: [

@@ -37,8 +37,7 @@ public struct FrameRuleOracle {
             let stamp = frame["best_effort_timestamp"] as? Int64
             times.append(stamp.map { Rational($0 - startTicks) * timeBase } ?? (times.last ?? .zero))
         }
-        self.times = times
-        let raw = file.deletingLastPathComponent().appendingPathComponent(UUID().uuidString + ".yuv")
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".yuv")
         defer { try? FileManager.default.removeItem(at: raw) }
         try ffmpeg([
             "-i", file.path, "-map", "0:v:0", "-fps_mode", "passthrough", "-vf", graph, "-pix_fmt", "yuv420p", "-f",
@@ -46,11 +45,26 @@ public struct FrameRuleOracle {
         ])
         let data = [UInt8](try Data(contentsOf: raw))
         let size = width * height * 3 / 2
-        pictures = stride(from: 0, to: data.count, by: size).map { Array(data[$0..<min($0 + size, data.count)]) }
+        let pictures = stride(from: 0, to: data.count, by: size).map { Array(data[$0..<min($0 + size, data.count)]) }
         guard pictures.count == times.count else {
             throw TestError.failed(
                 "\(file.lastPathComponent): ffprobe saw \(times.count) pictures, ffmpeg wrote \(pictures.count)")
         }
+        // Pictures stamped before the first keyframe (a stream joined mid-GOP, an open GOP's
+        // leading B-frames) reference what the file lacks: the farm's reader drops them
+        // (docs/media.md, "Seeking"); ffmpeg shows them, broken.
+        let joined = try Self.firstKeyframe(of: file).map { Rational($0 - startTicks) * timeBase }
+        let kept = times.indices.filter { index in joined.map { !(times[index] < $0) } ?? true }
+        self.times = kept.map { times[$0] }
+        self.pictures = kept.map { pictures[$0] }
+    }
+
+    /// The timestamp of the first keyframe of `file`'s first video stream, in decoding order.
+    static func firstKeyframe(of file: URL) throws -> Int64? {
+        let info = try probe(
+            file, ["-select_streams", "v:0", "-read_intervals", "%+#400", "-show_entries", "packet=pts,flags"])
+        let packets = info["packets"] as? [[String: Any]] ?? []
+        return packets.first { ($0["flags"] as? String ?? "").hasPrefix("K") }?["pts"] as? Int64
     }
 
     /// The index of the picture media time `time` shows.
@@ -75,7 +89,7 @@ public func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
 /// The samples of `file`'s first sound stream as interleaved signed 16-bit stereo at 48 kHz,
 /// through `filter` (ffmpeg's own resampler and channel matrix).
 public func stereoSamples(_ file: URL, filter: String) throws -> [Int16] {
-    let raw = file.deletingLastPathComponent().appendingPathComponent(UUID().uuidString + ".pcm")
+    let raw = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".pcm")
     defer { try? FileManager.default.removeItem(at: raw) }
     try ffmpeg(["-i", file.path, "-map", "0:a:0", "-af", filter, "-ac", "2", "-f", "s16le", raw.path])
     let data = try Data(contentsOf: raw)

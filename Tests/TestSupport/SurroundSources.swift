@@ -46,7 +46,7 @@ public enum SurroundSources {
 
     /// Interleaved 16-bit samples of `file`'s sound as ffmpeg decodes it, through `filter`.
     public static func decoded(_ file: URL, _ arguments: [String] = []) throws -> [Int16] {
-        let raw = file.deletingLastPathComponent().appendingPathComponent(UUID().uuidString + ".s16")
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".s16")
         defer { try? FileManager.default.removeItem(at: raw) }
         try ffmpeg(["-i", file.path, "-map", "0:a"] + arguments + ["-f", "s16le", raw.path])
         return try Data(contentsOf: raw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }

@@ -169,7 +169,7 @@ public func frameHashes(_ file: URL, extra: [String] = []) throws -> [String] {
 
 /// Decoded planar YUV 4:2:0 frames of `file`.
 public func decodedYUV(_ file: URL, width: Int, height: Int) throws -> [[UInt8]] {
-    let raw = file.deletingLastPathComponent().appendingPathComponent(UUID().uuidString + ".yuv")
+    let raw = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString + ".yuv")
     defer { try? FileManager.default.removeItem(at: raw) }
     try ffmpeg(["-i", file.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "yuv420p", raw.path])
     let data = [UInt8](try Data(contentsOf: raw))

@@ -8,10 +8,12 @@ import CFFmpeg
 enum StillRotation {
     /// `frame` mirrored left to right if `mirrored`, then turned `degrees` (0, 90, 180 or 270)
     /// clockwise; nil for a format whose samples are not whole bytes in planes (bitstream,
-    /// palette, hardware): the caller turns it later.
-    static func rotated(_ frame: UnsafeMutablePointer<AVFrame>, clockwise degrees: Int, mirrored: Bool = false)
-        -> Frame?
-    {
+    /// palette, hardware): the caller turns it later. Writes into `previous` where it has the
+    /// turned size and format (a video's pictures, one after another).
+    static func rotated(
+        _ frame: UnsafeMutablePointer<AVFrame>, clockwise degrees: Int, mirrored: Bool = false,
+        reusing previous: Frame? = nil
+    ) -> Frame? {
         let format = AVPixelFormat(frame.pointee.format)
         guard let descriptor = av_pix_fmt_desc_get(format), let target = turnedFormat(format, degrees: degrees)
         else { return nil }
@@ -20,13 +22,22 @@ enum StillRotation {
         let quarter = degrees % 180 != 0
         let width = Int(frame.pointee.width)
         let height = Int(frame.pointee.height)
-        let turned = Frame()
-        turned.pointer.pointee.format = target.rawValue
-        turned.pointer.pointee.width = Int32(quarter ? height : width)
-        turned.pointer.pointee.height = Int32(quarter ? width : height)
+        let size = (width: Int32(quarter ? height : width), height: Int32(quarter ? width : height))
+        let turned: Frame
+        if let previous, previous.pointer.pointee.format == target.rawValue,
+            previous.pointer.pointee.width == size.width,
+            previous.pointer.pointee.height == size.height, av_frame_is_writable(previous.pointer) != 0
+        {
+            turned = previous
+        } else {
+            turned = Frame()
+            turned.pointer.pointee.format = target.rawValue
+            turned.pointer.pointee.width = size.width
+            turned.pointer.pointee.height = size.height
+            guard av_frame_get_buffer(turned.pointer, 0) >= 0 else { return nil }
+        }
         turned.pointer.pointee.color_range = frame.pointee.color_range
         turned.pointer.pointee.colorspace = frame.pointee.colorspace
-        guard av_frame_get_buffer(turned.pointer, 0) >= 0 else { return nil }
         let chromaWidth = Int(descriptor.pointee.log2_chroma_w)
         let chromaHeight = Int(descriptor.pointee.log2_chroma_h)
         let planes = Int(av_pix_fmt_count_planes(format))

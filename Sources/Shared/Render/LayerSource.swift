@@ -11,8 +11,10 @@ final class LayerSource {
 
     private let content: Content
     private let scaler = Scaler()
-    /// Nil for sources that need no rotation. It has its own scaler, so the layer's scaler keeps
-    /// its cached context for the placement step.
+    /// Nil for sources that need no rotation. `turner` turns pictures in their own format;
+    /// `upright`, with its own scaler (so the layer's keeps its cached context for the placement
+    /// step), converts first the formats that cannot be turned so.
+    private let turner: TurnedVideo?
     private let upright: Upright?
     /// Nil for sources in the canvas's dynamic range; others pass through it before any other
     /// step (HDR tone-mapped to an SDR canvas, SDR lifted onto an HDR one).
@@ -21,6 +23,8 @@ final class LayerSource {
     private let depth: Int
     /// The last picture turned upright or converted, kept while the source shows it.
     private var preparedPicture: (identity: Int64, picture: Picture)?
+    /// The last picture turned in its own format, kept while the source shows it.
+    private var turnedImage: (identity: Int64, image: SourceImage)?
     private var scaled: Picture?
     private var scaledKey: (identity: Int64, geometry: LayerGeometry)?
     /// The item's and its track's grades, applied to each placed picture before it is drawn.
@@ -33,7 +37,9 @@ final class LayerSource {
     ) throws {
         self.grade = grade
         depth = canvas.depth
-        upright = info.kind == .video && info.rotation != 0 ? Upright(rotation: info.rotation, depth: depth) : nil
+        let turns = info.kind == .video && info.rotation != 0
+        turner = turns ? TurnedVideo(rotation: info.rotation) : nil
+        upright = turns ? Upright(rotation: info.rotation, depth: depth) : nil
         let range = DynamicRange(transferName: info.transfer)
         let primaries = SourcePrimaries(name: info.primaries, range: range)
         converter =
@@ -57,12 +63,22 @@ final class LayerSource {
         }
     }
 
-    /// `image` converted to the canvas's range and turned upright, when it needs either.
+    /// `image` turned upright and converted to the canvas's range, when it needs either. A
+    /// picture turned in its own format and needing no conversion is left for the placement's
+    /// one scale.
     private func prepared(_ image: SourceImage, identity: Int64) throws -> SourceImage {
         guard upright != nil || converter != nil else { return image }
+        if let cached = turnedImage, cached.identity == identity { return cached.image }
         if let cached = preparedPicture, cached.identity == identity { return SourceImage(picture: cached.picture) }
-        var picture = try converter?.picture(from: image)
-        if let upright { picture = try upright.picture(from: picture.map(SourceImage.init(picture:)) ?? image) }
+        let turned = turner?.picture(from: image)
+        if let turned, converter == nil {
+            turnedImage = (identity, turned)
+            return turned
+        }
+        var picture = try converter?.picture(from: turned ?? image)
+        if let upright, turned == nil {
+            picture = try upright.picture(from: picture.map(SourceImage.init(picture:)) ?? image)
+        }
         guard let picture else { return image }
         preparedPicture = (identity, picture)
         return SourceImage(picture: picture)

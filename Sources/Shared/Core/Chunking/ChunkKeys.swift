@@ -32,7 +32,9 @@ public enum ChunkKeys {
     /// 5: resampled sound started on the resampler's phase grid after a seek (44.1 kHz sources),
     /// fixed-frame sound in MP4 and MOV placed by its packet's count after a seek, and HDR sources in
     /// P3-D65 converted from their own primaries.
-    public static let rendererVersion = 5
+    /// 6: a turned video's pictures turned in their own format, then converted and scaled in one
+    /// step.
+    public static let rendererVersion = 6
 
     /// The keys of the chunks or blocks of `work` (in timeline order).
     public static func keys<Span: WorkSpan>(
