@@ -159,6 +159,62 @@ import Testing
         }
     }
 
+    /// Kdenlive's fade effects (as otio-kdenlive-adapter writes them, lengths at 25 fps) fade
+    /// their clip within it: pictures only from `fade_from_black` and `fade_to_black`, sound from
+    /// `fadein` and `fadeout`; an edge a transition already joins keeps the transition.
+    @Test func kdenliveFadeEffectsFadeTheirClip() throws {
+        try Self.withMedia { dir in
+            func fade(_ name: String, _ frames: Int) -> String {
+                #"""
+                {"OTIO_SCHEMA": "Effect.1", "name": "", "effect_name": "\#(name)",
+                 "metadata": {"duration": \#(OTIODocument.time(frames, "25.0"))}}
+                """#
+            }
+            let document = OTIODocument.timeline(
+                [
+                    OTIODocument.track(
+                        "Video", "V1",
+                        [
+                            OTIODocument.clip(
+                                "A", "a.mov", source: (0, 48),
+                                effects: [fade("fade_from_black", 9), fade("fadein", 5)]),
+                            OTIODocument.transition(in: 6, out: 6),
+                            OTIODocument.clip(
+                                "B", "b.mov", source: (24, 48),
+                                effects: [fade("fade_from_black", 25), fade("fade_to_black", 100)]),
+                        ]),
+                    OTIODocument.track(
+                        "Audio", "A1",
+                        [OTIODocument.clip("M", "music.wav", source: (0, 72), effects: [fade("fadeout", 50)])]),
+                ], rate: "24")
+            let (project, result) = try Self.load(document, in: dir)
+            let fades = project.tracks.map { track in
+                track.transitions.map {
+                    [
+                        $0.outgoing.map { "\($0)" } ?? "-", $0.incoming.map { "\($0)" } ?? "-", "\($0.inOffset)",
+                        "\($0.outOffset)", "\($0.audio)",
+                    ]
+                }
+            }
+            #expect(
+                fades == [
+                    [
+                        ["-", "0", "0", "9/25", "none"],  // A fades in from black, pictures only
+                        ["0", "1", "1/4", "1/4", "equalPower"],  // the transition
+                        ["1", "-", "7/4", "0", "none"],  // B's 4 s fade out cut to the 1.75 s the transition leaves
+                    ],
+                    [["0", "-", "2", "0", "equalPower"]],  // the music fades out over 2 s
+                ], "\(fades)")
+            #expect(
+                result.notes.map(\.description) == [
+                    "tracks.children[0].children[0].effects[1]: Clip \"A\": effect \"fadein\" fades sound alone, "
+                        + "which the farm does on audio tracks only; ignored",
+                    "tracks.children[0].children[2].effects[0]: Clip \"B\": effect \"fade_from_black\" meets a "
+                        + "transition at that edge; the transition is kept",
+                ], "\(result.notes.map(\.description))")
+        }
+    }
+
     @Test func nestedStacksFlattenWithTheirOwnWindow() throws {
         try Self.withMedia { dir in
             // A compound clip: a stack trimmed to its frames 24..<72, placed after 48 frames.

@@ -95,7 +95,7 @@ extension OTIOReader {
     }
 
     /// Speed from `LinearTimeWarp`s (their scalars multiply) and a freeze from `FreezeFrame`;
-    /// every other effect is noted.
+    /// every other effect but a fade (`effectFades`) is noted.
     func timeEffects(of clip: OTIOObject) -> (speed: Rational, freeze: Rational?) {
         var speed = Rational.one
         var freeze: Rational?
@@ -113,7 +113,8 @@ extension OTIOReader {
                 }
                 if scalar == .zero { freeze = .zero } else { speed = speed * scalar }
             default:
-                noteUnrendered(effect, of: clip)
+                // Fades placed with the track's transitions (`effectFades`).
+                if !Self.isEffectFade(effect) { noteUnrendered(effect, of: clip) }
             }
         }
         return (speed, freeze)

@@ -201,6 +201,8 @@ final class OTIOReader {
         var empty: Rational? = nil
         var atStart = true
         var clips = (seen: 0, outside: 0, noted: 0, firstNote: nil as Diagnostic?)
+        /// Placed clips and their farm indices, for the fades their effects ask for.
+        var placedClips: [(object: OTIOObject, index: Int, duration: Rational)] = []
         for (index, child) in children {
             let here = parent.childPath("children[\(index)]")
             guard let object = OTIOObject(child, path: here, reader: self) else { continue }
@@ -257,6 +259,7 @@ final class OTIOReader {
                 }
                 if let placed {
                     items.append(placed.item)
+                    placedClips.append((object, items.count - 1, duration))
                     counts.clips += 1
                     let incoming = (index: items.count - 1, clip: placed)
                     if let waiting = pending {
@@ -311,6 +314,7 @@ final class OTIOReader {
                 note(waiting.object.path, "\(waiting.object.label) has no clip after it; left out")
             }
         }
+        transitions += effectFades(of: placedClips, kind: kind, besides: transitions)
         if items.isEmpty && clips.seen > 0 {
             let shown = window.map { ($0.lowerBound - offset)..<($0.upperBound - offset) }
             emptyTracks.append(
