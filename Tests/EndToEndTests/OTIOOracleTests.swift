@@ -8,11 +8,8 @@ import Testing
 /// sits and what media it plays; the farm's project must agree. Then an imported timeline renders
 /// the same frames as the same edit written in the farm's own format.
 @Suite struct OTIOOracleTests {
-    /// The package's Python: `.build/otio-venv`, made by `ops/setup.sh`.
-    static var python: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/otio-venv/bin/python3").path
-    }
+    /// The package's Python (`.build/otio-venv`).
+    static var python: String { TestPython.path }
 
     /// Builds a timeline with the package (two video tracks with gaps, a dissolve, a compound
     /// clip: a nested stack with its own source range, media whose available range starts at

@@ -24,6 +24,12 @@ public enum WildFiles {
     /// The media files, by name (`wild/media`), or none where the folder is absent.
     public static var media: [String] { names(in: "media") }
 
+    /// The editors' timelines (`wild/timelines`), as "FOLDER/NAME" by the editor or adapter
+    /// that wrote them, or none where the folder is absent.
+    public static var timelines: [String] {
+        names(in: "timelines").flatMap { folder in names(in: "timelines/\(folder)").map { "\(folder)/\($0)" } }
+    }
+
     public static func url(of name: String, in subfolder: String = "media") -> URL {
         folder!.appendingPathComponent(subfolder).appendingPathComponent(name)
     }
