@@ -162,6 +162,48 @@ import Testing
     /// Kdenlive's fade effects (as otio-kdenlive-adapter writes them, lengths at 25 fps) fade
     /// their clip within it: pictures only from `fade_from_black` and `fade_to_black`, sound from
     /// `fadein` and `fadeout`; an edge a transition already joins keeps the transition.
+    /// Avid's Audio Pan on an audio track (otio-aaf-adapter: `metadata.AAF.Parameters.Pan`, 0
+    /// left to 1 right, keys at fractions of the track's length) pans its items; on a video track
+    /// it is noted.
+    @Test func avidAudioPanPansTheItemsOfItsTrack() throws {
+        try Self.withMedia { dir in
+            let pan = #"""
+                {"OTIO_SCHEMA": "Effect.1", "name": "Audio Pan", "effect_name": "",
+                 "metadata": {"AAF": {"Parameters": {"AvidDefaultPan": 16384, "Pan": {"_aaf_keyframed_property": true,
+                   "keyframe_interpolation": "Linear", "keyframe_values": [[0.5, 1.0], [0.0, 0.0], [1.0, 1.0]]}}}}}
+                """#
+            func withPan(_ track: String, _ kind: String) -> String {
+                track.replacingOccurrences(
+                    of: #""kind": "\#(kind)"}"#, with: #""kind": "\#(kind)", "effects": [\#(pan)]}"#)
+            }
+            let document = OTIODocument.timeline(
+                [
+                    withPan(
+                        OTIODocument.track("Video", "V1", [OTIODocument.clip("A", "a.mov", source: (0, 96))]), "Video"),
+                    withPan(
+                        OTIODocument.track(
+                            "Audio", "A1",
+                            [
+                                OTIODocument.clip("M1", "music.wav", source: (0, 48)),
+                                OTIODocument.clip("M2", "music.wav", source: (48, 48)),
+                            ]), "Audio"),
+                ], rate: "24")
+            let (project, result) = try Self.load(document, in: dir)
+            // The track lasts 4 s: the pan runs from left at 0 to right at 2 s and stays there.
+            let pans = project.tracks[1].items.map(\.pan)
+            #expect(
+                pans == [
+                    .keys([Keyframe(time: .zero, value: -1), Keyframe(time: Rational(2), value: 1)]), .constant(1),
+                ], "\(pans)")
+            #expect(project.tracks[0].items[0].pan == nil)
+            #expect(
+                result.notes.map(\.description) == [
+                    "tracks.children[0].effects[0]: Track \"V1\": effect \"Audio Pan\" is not rendered by the farm; "
+                        + "ignored"
+                ], "\(result.notes.map(\.description))")
+        }
+    }
+
     @Test func kdenliveFadeEffectsFadeTheirClip() throws {
         try Self.withMedia { dir in
             func fade(_ name: String, _ frames: Int) -> String {

@@ -5,8 +5,9 @@ import FarmMedia
 ///
 /// Sound comes from audio-track items and from video-track items whose media has sound (unless
 /// `muted`). An item covers timeline samples `[round(at * rate), round(end * rate))`; its volume
-/// (constant or keyframed) is evaluated at every sample (`VolumeEnvelope`). Sound is mixed in
-/// audio blocks that depend on the project alone (`AudioBlocks`), never per video chunk.
+/// (constant or keyframed) is evaluated at every sample (`VolumeEnvelope`), and so is its `pan`
+/// (`PanBalance`). Sound is mixed in audio blocks that depend on the project alone
+/// (`AudioBlocks`), never per video chunk.
 public final class AudioMixer {
     private struct Voice {
         var key: Int
@@ -17,6 +18,7 @@ public final class AudioMixer {
         var end: Int64
         /// Plays its media range backwards.
         var reversed = false
+        var balance: PanBalance?
     }
 
     private let layout: AudioLayout
@@ -27,14 +29,19 @@ public final class AudioMixer {
     private let block: SampleBlock
     /// Where a backwards voice's samples are read forwards before being added in reverse.
     private let backwards: SampleBlock
-    /// Per-sample gains of the voice being mixed; reused, so mixing allocates nothing per block.
+    /// Where a panned voice is read before being added to each side.
+    private let panned: SampleBlock
+    /// Per-sample gains and pans of the voice being mixed; reused, so mixing allocates nothing
+    /// per block.
     private var gains: [Float] = []
+    private var pans: [Float] = []
 
     public init(loaded: LoadedProject, blockCapacity: Int = 4096) {
         let project = loaded.project
         reads = loaded.reads
         layout = project.output.audio
-        let rate = Rational(Int64(layout.sampleRate))
+        let sampleRate = layout.sampleRate
+        let rate = Rational(Int64(sampleRate))
         var voices: [Voice] = []
         for track in project.tracks {
             let reaches = track.reaches
@@ -59,13 +66,15 @@ public final class AudioMixer {
                         Voice(
                             key: voices.count, item: item,
                             envelope: VolumeEnvelope(item.volume, sampleRate: layout.sampleRate, fades: fades),
-                            path: asset.path, first: first, end: (item.end * rate).rounded, reversed: reversed))
+                            path: asset.path, first: first, end: (item.end * rate).rounded, reversed: reversed,
+                            balance: item.pan.map { PanBalance($0, sampleRate: sampleRate) }))
                 }
             }
         }
         self.voices = voices
         block = SampleBlock(channels: layout.channels, capacity: blockCapacity)
         backwards = SampleBlock(channels: layout.channels, capacity: blockCapacity)
+        panned = SampleBlock(channels: layout.channels, capacity: blockCapacity)
     }
 
     /// An item's sound as constant-speed pieces: itself, or one piece per straight segment of
@@ -84,6 +93,7 @@ public final class AudioMixer {
             piece.sourceStart = Rational.min(segment.from, segment.to)
             piece.sourceDuration = media
             piece.volume = item.volume.shifted(by: .zero - segment.start)
+            piece.pan = item.pan?.shifted(by: .zero - segment.start)
             return (piece, segment.to < segment.from)
         }
     }
@@ -97,38 +107,52 @@ public final class AudioMixer {
             let from = max(start, voice.first)
             let to = min(end, voice.end)
             let local = from - voice.first
-            if voice.reversed {
-                try mixBackwards(voice, local: local, count: Int(to - from), at: Int(from - start))
+            guard let balance = voice.balance else {
+                try add(voice, local: local, count: Int(to - from), into: block, at: Int(from - start))
                 continue
             }
-            if voice.item.preservesPitch && voice.item.speed != Rational(1) {
-                let stretcher =
-                    stretchers[voice.key]
-                    ?? PitchPreservingReader(path: voice.path, item: voice.item, layout: layout, reads: reads)
-                stretchers[voice.key] = stretcher
-                let gain = voice.envelope.gains(from: local, count: Int(to - from), into: &gains)
-                try stretcher.add(from: local, count: Int(to - from), into: block, at: Int(from - start), gain: gain)
-                if to == voice.end { stretchers[voice.key] = nil }
-                continue
-            }
-            var entry = readers[voice.key]
-            if entry == nil || entry!.position != local {
-                entry = (
-                    try AudioReader(path: voice.path, item: voice.item, layout: layout, offset: local, reads: reads),
-                    local
-                )
-            }
-            let gain = voice.envelope.gains(from: local, count: Int(to - from), into: &gains)
-            try entry!.reader.read(count: Int(to - from), into: block, at: Int(from - start), gain: gain)
-            entry!.position = local + (to - from)
-            readers[voice.key] = to == voice.end ? nil : entry
+            // A panned voice is read on its own, then added to each side by its balance.
+            panned.clear(count: Int(to - from))
+            try add(voice, local: local, count: Int(to - from), into: panned, at: 0)
+            balance.add(panned, count: Int(to - from), into: block, at: Int(from - start), first: local, values: &pans)
         }
         return block
     }
 
-    /// Adds item-local samples `local ..< local + count` of a backwards voice at `offset` in the
-    /// block: the mirrored range read forwards by a fresh reader, then added last sample first.
-    private func mixBackwards(_ voice: Voice, local: Int64, count: Int, at offset: Int) throws {
+    /// Adds item-local samples `local ..< local + count` of `voice`, at its volume, into
+    /// `target` from its sample `offset`.
+    private func add(_ voice: Voice, local: Int64, count: Int, into target: SampleBlock, at offset: Int) throws {
+        if voice.reversed {
+            return try mixBackwards(voice, local: local, count: count, into: target, at: offset)
+        }
+        if voice.item.preservesPitch && voice.item.speed != Rational(1) {
+            let stretcher =
+                stretchers[voice.key]
+                ?? PitchPreservingReader(path: voice.path, item: voice.item, layout: layout, reads: reads)
+            stretchers[voice.key] = stretcher
+            let gain = voice.envelope.gains(from: local, count: count, into: &gains)
+            try stretcher.add(from: local, count: count, into: target, at: offset, gain: gain)
+            if voice.first + local + Int64(count) == voice.end { stretchers[voice.key] = nil }
+            return
+        }
+        var entry = readers[voice.key]
+        if entry == nil || entry!.position != local {
+            entry = (
+                try AudioReader(path: voice.path, item: voice.item, layout: layout, offset: local, reads: reads),
+                local
+            )
+        }
+        let gain = voice.envelope.gains(from: local, count: count, into: &gains)
+        try entry!.reader.read(count: count, into: target, at: offset, gain: gain)
+        entry!.position = local + Int64(count)
+        readers[voice.key] = voice.first + entry!.position == voice.end ? nil : entry
+    }
+
+    /// Adds item-local samples `local ..< local + count` of a backwards voice at `offset` in
+    /// `target`: the mirrored range read forwards by a fresh reader, then added last sample first.
+    private func mixBackwards(
+        _ voice: Voice, local: Int64, count: Int, into target: SampleBlock, at offset: Int
+    ) throws {
         let length = voice.end - voice.first
         let reader = try AudioReader(
             path: voice.path, item: voice.item, layout: layout, offset: length - local - Int64(count), reads: reads)
@@ -142,7 +166,7 @@ public final class AudioMixer {
                 case .constant(let value): factor = value
                 case .perSample(let factors): factor = factors[i]
                 }
-                block[channel, offset + i] += backwards[channel, count - 1 - i] * factor
+                target[channel, offset + i] += backwards[channel, count - 1 - i] * factor
             }
         }
     }

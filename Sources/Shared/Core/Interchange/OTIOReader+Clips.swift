@@ -123,7 +123,9 @@ extension OTIOReader {
     /// Notes an effect the farm does not render, on a clip, a track or a stack, by its
     /// `effect_name` (its schema's name when it has none).
     func noteUnrendered(_ effect: OTIOObject, of owner: OTIOObject) {
-        var name = effect.schema.name
+        // Its kind (`effect_name`), else its name (Avid's adapter leaves the kind empty and
+        // names the effect: "Audio Pan"), else its schema.
+        var name = effect.name.isEmpty ? effect.schema.name : effect.name
         if case .string(let effectName)? = effect.raw("effect_name"), !effectName.isEmpty { name = effectName }
         note(effect.path, "\(owner.label): effect \"\(name)\" is not rendered by the farm; ignored")
     }

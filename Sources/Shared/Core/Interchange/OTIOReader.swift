@@ -149,9 +149,12 @@ final class OTIOReader {
         offset: Rational, window: Range<Rational>?
     ) {
         notes(markersOf: composition)
-        // The farm renders no effect on a whole track or stack (an Audio Pan, a mask, a burn-in).
+        // The farm renders no effect on a whole track or stack (a mask, a burn-in) but an audio
+        // track's Audio Pan, which its items take (`audioPan`).
         for (index, value) in composition.array("effects").enumerated() {
-            if let effect = OTIOObject(value, path: composition.childPath("effects[\(index)]"), reader: self) {
+            if let effect = OTIOObject(value, path: composition.childPath("effects[\(index)]"), reader: self),
+                !Self.isAudioPan(effect, of: composition)
+            {
                 noteUnrendered(effect, of: composition)
             }
         }
@@ -179,14 +182,14 @@ final class OTIOReader {
         let (offset, window) = framed(track, offset: offset, window: window)
         placeSequence(
             Array(track.array("children").enumerated()), in: track, offset: offset, window: window,
-            kind: ownKind ?? "video")
+            kind: ownKind ?? "video", pan: audioPan(of: track, length: compositionDuration(track) ?? .zero))
     }
 
     /// One farm track from `children` (with their indices in `parent`) laid end to end from
-    /// `offset`.
+    /// `offset`; `pan`, the track's Audio Pan, pans its items.
     func placeSequence(
         _ children: [(offset: Int, element: JSONValue)], in parent: OTIOObject, offset: Rational,
-        window: Range<Rational>?, kind: String?
+        window: Range<Rational>?, kind: String?, pan: PanCurve? = nil
     ) {
         let kind = kind ?? "video"
         var items: [JSONValue] = []
@@ -258,7 +261,7 @@ final class OTIOReader {
                     clips.firstNote = clips.firstNote ?? notes.last
                 }
                 if let placed {
-                    items.append(placed.item)
+                    items.append(pan.map { panned(placed.item, origin: offset, curve: $0) } ?? placed.item)
                     placedClips.append((object, items.count - 1, duration))
                     counts.clips += 1
                     let incoming = (index: items.count - 1, clip: placed)

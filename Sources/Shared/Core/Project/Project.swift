@@ -300,6 +300,9 @@ public struct Item: Sendable, Codable, Hashable {
     public var transform = Transform.identity
     /// Replaces the constant speed when set: media time as a function of item time.
     public var timeMap: TimeMap?
+    /// The sound's balance from -1 (left) through 0 (centred) to 1 (right); nil when the project
+    /// does not say, so that an item without it encodes, and keys its chunks, as before.
+    public var pan: Animated<Double>?
     /// Sound at a speed other than 1 keeps its pitch (time-stretched) instead of playing like tape.
     public var preservesPitch = false
     /// Applied to the item's pictures before the track's grade and before compositing.

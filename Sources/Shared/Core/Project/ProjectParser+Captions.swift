@@ -20,7 +20,7 @@ extension ProjectParser {
             }
             return (nil, true)
         }
-        for key in ["pastEnd", "volume", "preservePitch"] where object.has(key) {
+        for key in ["pastEnd", "volume", "pan", "preservePitch"] where object.has(key) {
             log.add(object.childPath(key), "a caption file has no sound or pictures; remove \"\(key)\"")
         }
         let defaults = CaptionPlacement(

@@ -82,6 +82,10 @@ extension ProjectParser {
         parseNumber(value, path, log, mustBe: "from 0 to 1") { (0...1).contains($0) }
     }
 
+    func parseBalance(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
+        parseNumber(value, path, log, mustBe: "a balance from -1 (left) to 1 (right)") { (-1...1).contains($0) }
+    }
+
     func parseGain(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> Double? {
         parseNumber(value, path, log, mustBe: "a gain from 0 to 16") { (0...16).contains($0) }
     }

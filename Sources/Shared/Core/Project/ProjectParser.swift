@@ -233,6 +233,9 @@ public struct ProjectParser {
             parseAnimated($0, $1, $2, parse: parseUnitValue)
         }
         let volume = object.optional("volume", default: .constant(1)) { parseAnimated($0, $1, $2, parse: parseGain) }
+        let pan = object.optional("pan", default: nil) {
+            parseAnimated($0, $1, $2, parse: parseBalance).map { Optional($0) }
+        }
         let pastEnd = object.optional("pastEnd", default: nil) {
             JSONField.choice(PastEnd.self)($0, $1, $2).map { Optional($0) }
         }
@@ -246,7 +249,7 @@ public struct ProjectParser {
         let placement = parseCaptionPlacement(object, content: content, assets: assets, log: log)
         if case .media = content {
         } else {
-            for key in ["source", "pastEnd", "volume", "timeMap", "freeze", "reverse", "preservePitch", "grade"]
+            for key in ["source", "pastEnd", "volume", "pan", "timeMap", "freeze", "reverse", "preservePitch", "grade"]
             where object.has(key) {
                 log.add(object.childPath(key), "a generated picture has no media; remove \"\(key)\"")
             }
@@ -258,7 +261,8 @@ public struct ProjectParser {
             let sourceDuration,
             let fit, let frame,
             let crop,
-            let opacity, let volume, let pastEnd, let muted, !at.isNegative, duration > .zero, sourceDuration > .zero,
+            let opacity, let volume, let pan, let pastEnd, let muted, !at.isNegative, duration > .zero,
+            sourceDuration > .zero,
             !sourceStart.isNegative
         else { return nil }
         var item = Item(
@@ -269,6 +273,7 @@ public struct ProjectParser {
         item.timeMap = timeMap.map
         item.preservesPitch = preservesPitch
         item.grade = grade
+        item.pan = pan
         return item
     }
 

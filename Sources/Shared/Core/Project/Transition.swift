@@ -108,6 +108,7 @@ extension Item {
         item.crop = crop.shifted(by: before)
         item.opacity = opacity.shifted(by: before)
         item.volume = volume.shifted(by: before)
+        item.pan = pan?.shifted(by: before)
         item.timeMap = timeMap.map {
             TimeMap(keys: $0.keys.map { TimeMap.Key(time: $0.time + before, source: $0.source) })
         }
