@@ -38,6 +38,27 @@ import Testing
         }
     }
 
+    /// A new folder's cluster is a copy of the machine's template (made by the first start that
+    /// needed it): two new folders hold the same cluster, system identifier and all, each a
+    /// server of its own that starts and answers.
+    @Test func aNewFolderStartsAsACopyOfTheMachinesTemplate() throws {
+        try withTemporaryDirectory { dir in
+            var identifiers: [String] = []
+            for name in ["first", "second"] {
+                let server = try PrivatePostgres(directory: dir.appendingPathComponent(name))
+                try server.start()
+                defer { server.stop() }
+                let rows = try PostgresConnection(url: server.connectionString).query(
+                    "SELECT system_identifier::text AS id FROM pg_control_system()")
+                identifiers.append(try #require(rows.first).decode("id", as: String.self))
+            }
+            #expect(identifiers[0] == identifiers[1], "\(identifiers)")
+            // Nothing of the copy is left beside the folder.
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+            #expect(left == ["first", "second"], "\(left)")
+        }
+    }
+
     @Test func aPidFileIsReadAsPostgreSQLWritesIt() throws {
         try withTemporaryDirectory { dir in
             let text = "\(getpid())\n/data\n1700000000\n5432\n/tmp\n\n  5432001         0\nready   \n"

@@ -13,8 +13,9 @@ final class DatabaseStart: @unchecked Sendable {
 
     init(_ options: DatabaseOptions) {
         self.options = options
-        // A first render creates the server's cluster (initdb, seconds): that waits until the
-        // project has proved good, so a mistyped one costs nothing and leaves nothing behind.
+        // A first render creates the server's cluster (a copy of the machine's template, or
+        // initdb, seconds, where there is none yet): that waits until the project has proved
+        // good, so a mistyped one costs nothing and leaves nothing behind.
         let cluster = options.privateServerFolder.appendingPathComponent("PG_VERSION")
         if options.namedDatabase == nil && FileManager.default.fileExists(atPath: cluster.path) { begin() }
     }
