@@ -64,6 +64,26 @@ struct WildMediaTests {
         }
     }
 
+    /// Sound read from other places in each file (an audio block may start anywhere in an item):
+    /// each within the table's tolerance of ffmpeg's decode of the whole file, so no pre-roll or
+    /// decode start makes a block's sound differ from the file's.
+    @Test(arguments: files)
+    func soundFromSeveralStartsIsTheWholeFilesDecode(file: String) throws {
+        let row = try #require(try WildMediaRow.documented()[file], "docs/media.md's table lacks \(file)")
+        let source = try WildSource(WildFiles.url(of: file))
+        guard row.sound != .none, source.hasSound, !source.still else { return }
+        let length = Rational(1, 2)
+        for start in [Rational(37, 100), Rational(13, 10)] where !(source.length < start + length) {
+            try withTemporaryDirectory { dir in
+                let part = source.playing(from: start, for: length)
+                let loaded = try loadProject(part.project(sound: true), in: dir)
+                let output = dir.appendingPathComponent("sound.mkv")
+                try LocalRender(loaded: loaded).render(frames: 0..<loaded.project.frameCount, to: output)
+                try checkSound(output, of: part, row: row, seconds: length)
+            }
+        }
+    }
+
     private func checkPictures(_ whole: URL, of source: WildSource, row: WildMediaRow, fps: Rational) throws {
         let (width, height) = source.canvas
         let rendered = try decodedYUV(whole, width: width, height: height)

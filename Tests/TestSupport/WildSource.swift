@@ -11,8 +11,10 @@ public struct WildSource {
     /// A picture with no timing: the farm shows it for the whole item.
     public let still: Bool
     public let canvas: (width: Int, height: Int)
-    public let start: Rational
-    public let duration: Rational
+    public private(set) var start: Rational
+    public private(set) var duration: Rational
+    /// How long the file lasts (its container's duration, else its last packet's time).
+    public let length: Rational
     /// A channel count with no default layout (9 to 15): the farm sums it to mono.
     let unpositionedChannels: Int?
     let highDynamicRange: Bool
@@ -46,7 +48,7 @@ public struct WildSource {
         digitalVideo = video?["codec_name"] as? String == "dvvideo"
         let frames = Int(video?["nb_frames"] as? String ?? "") ?? 0
         still = formatName.hasSuffix("_pipe") || formatName == "image2" || (formatName == "gif" && frames <= 1)
-        let length = Rational(parsing: format["duration"] as? String ?? "") ?? Self.lastPacketTime(of: url)
+        length = Rational(parsing: format["duration"] as? String ?? "") ?? Self.lastPacketTime(of: url)
         start = !still && Rational(5, 2) <= length ? Rational(1) : .zero
         let available = still ? Rational(1) : length - start
         // At least 3 frames: a shorter file holds its last picture (`pastEnd`).
@@ -65,6 +67,14 @@ public struct WildSource {
         let frameSpace = (frameTags?["frames"] as? [[String: Any]])?.first?["color_space"] as? String
         tagged = !(video?["color_space"] as? String ?? "").isEmpty || !["", "unknown"].contains(frameSpace ?? "")
         canvas = Self.canvas(of: video)
+    }
+
+    /// The same file played from `start` for `duration`.
+    public func playing(from start: Rational, for duration: Rational) -> WildSource {
+        var part = self
+        part.start = start
+        part.duration = duration
+        return part
     }
 
     /// Where the container names no duration (a browser's MediaRecorder WebM): its last packet's
