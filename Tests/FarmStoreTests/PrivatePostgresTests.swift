@@ -40,7 +40,7 @@ import Testing
 
     /// A new folder's cluster is a copy of the machine's template (made by the first start that
     /// needed it): two new folders hold the same cluster, system identifier and all, each a
-    /// server of its own that starts and answers.
+    /// server of its own that starts and answers, with the farm's schema in place.
     @Test func aNewFolderStartsAsACopyOfTheMachinesTemplate() throws {
         try withTemporaryDirectory { dir in
             var identifiers: [String] = []
@@ -51,6 +51,8 @@ import Testing
                 let rows = try PostgresConnection(url: server.connectionString).query(
                     "SELECT system_identifier::text AS id FROM pg_control_system()")
                 identifiers.append(try #require(rows.first).decode("id", as: String.self))
+                let connection = try PostgresConnection(url: server.connectionString)
+                #expect(try Migrations.apply(on: connection).isEmpty, "a step was left to take")
             }
             #expect(identifiers[0] == identifiers[1], "\(identifiers)")
             // Nothing of the copy is left beside the folder.

@@ -69,14 +69,26 @@ public final class PrivatePostgres {
         startedHere = true
     }
 
-    /// A new cluster as a copy of the machine's template (`ClusterTemplate`), made first if
-    /// need be. Where either fails (a cache folder it may not write, a folder not empty),
+    /// A new cluster as a copy of the machine's template (`ClusterTemplate`: initdb's cluster
+    /// with the farm's schema), made first if need be. Where either fails (a cache folder it may not write, a folder not empty),
     /// `start` runs `initdb` in the folder itself, as it would without a template.
     private func copyTemplate() throws {
         let manager = FileManager.default
         guard ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty else { return }
-        let template = ClusterTemplate(binaries: binaries, root: user != nil)
-        if !template.isMade { try template.make(handOver: handOver, initdb: initdb) }
+        let template = ClusterTemplate(binaries: binaries, root: user != nil, schema: Migrations.latest)
+        if !template.isMade {
+            try template.make(handOver: handOver) { folder in
+                try initdb(folder)
+                // The farm's tables too, so that a copy has no step left to take.
+                let server = try PrivatePostgres(directory: URL(fileURLWithPath: folder))
+                try server.start()
+                defer {
+                    server.stop()
+                    try? FileManager.default.removeItem(atPath: folder + "/server.log")
+                }
+                try Migrations.apply(on: PostgresConnection(url: server.connectionString))
+            }
+        }
         try? manager.removeItem(at: directory)
         try manager.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
         try template.copy(to: directory) { from, to in
