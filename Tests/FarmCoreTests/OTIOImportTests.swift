@@ -159,9 +159,6 @@ import Testing
         }
     }
 
-    /// Kdenlive's fade effects (as otio-kdenlive-adapter writes them, lengths at 25 fps) fade
-    /// their clip within it: pictures only from `fade_from_black` and `fade_to_black`, sound from
-    /// `fadein` and `fadeout`; an edge a transition already joins keeps the transition.
     /// Avid's Audio Pan on an audio track (otio-aaf-adapter: `metadata.AAF.Parameters.Pan`, 0
     /// left to 1 right, keys at fractions of the track's length) pans its items; on a video track
     /// it is noted.
@@ -204,6 +201,9 @@ import Testing
         }
     }
 
+    /// Kdenlive's fade effects (as otio-kdenlive-adapter writes them, lengths at 25 fps) fade
+    /// their clip within it: pictures only from `fade_from_black` and `fade_to_black`, sound from
+    /// `fadein` and `fadeout`; an edge a transition already joins keeps the transition.
     @Test func kdenliveFadeEffectsFadeTheirClip() throws {
         try Self.withMedia { dir in
             func fade(_ name: String, _ frames: Int) -> String {

@@ -40,10 +40,12 @@ import Testing
 
     /// A new folder's cluster is a copy of the machine's template (made by the first start that
     /// needed it): two new folders hold the same cluster, system identifier and all, each a
-    /// server of its own that starts and answers, with the farm's schema in place.
+    /// server of its own that starts and answers, with the farm's schema in place and a farm
+    /// identity and webhook secret of its own.
     @Test func aNewFolderStartsAsACopyOfTheMachinesTemplate() throws {
         try withTemporaryDirectory { dir in
             var identifiers: [String] = []
+            var drawn: [String] = []
             for name in ["first", "second"] {
                 let server = try PrivatePostgres(directory: dir.appendingPathComponent(name))
                 try server.start()
@@ -53,8 +55,15 @@ import Testing
                 identifiers.append(try #require(rows.first).decode("id", as: String.self))
                 let connection = try PostgresConnection(url: server.connectionString)
                 #expect(try Migrations.apply(on: connection).isEmpty, "a step was left to take")
+                let own = try connection.query(
+                    "SELECT (SELECT id FROM farm_identity) || ' ' || (SELECT value FROM farm_secrets) AS own")
+                drawn.append(try #require(own.first).decode("own", as: String.self))
+                let mark = dir.appendingPathComponent(name).appendingPathComponent(PrivatePostgres.copyMark)
+                #expect(!FileManager.default.fileExists(atPath: mark.path))
             }
             #expect(identifiers[0] == identifiers[1], "\(identifiers)")
+            // But each draws its own farm identity and webhook secret.
+            #expect(drawn[0] != drawn[1], "\(drawn)")
             // Nothing of the copy is left beside the folder.
             let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
             #expect(left == ["first", "second"], "\(left)")

@@ -41,12 +41,13 @@ struct ClusterTemplate {
     /// the server's user): in a folder of its own beside it, then renamed into place, so that a
     /// template is whole or absent and two renders making one at once both end with one.
     func make(handOver: (String) throws -> Void, create: (String) throws -> Void) throws {
+        let manager = FileManager.default
         let parent = folder.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        try manager.createDirectory(at: parent, withIntermediateDirectories: true)
+        removeLeftovers(in: parent)
         let staging = parent.appendingPathComponent(".\(folder.lastPathComponent)-\(UUID().uuidString)")
-        try? FileManager.default.removeItem(at: staging)
-        defer { try? FileManager.default.removeItem(at: staging) }
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        defer { try? manager.removeItem(at: staging) }
+        try manager.createDirectory(at: staging, withIntermediateDirectories: false)
         try handOver(staging.path)
         try create(staging.path)
         try AtomicFile.syncFileSystem(containing: staging.path)
@@ -54,27 +55,41 @@ struct ClusterTemplate {
         if rename(staging.path, folder.path) != 0 && !isMade {
             try SystemCall.retrying("rename", path: folder.path) { rename(staging.path, folder.path) }
         }
-        // Templates of an older schema are not copied again.
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
-        for name in names where name.hasPrefix(kind) && name != folder.lastPathComponent {
-            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+    }
+
+    /// Templates of an older schema (a newer one may be another farm's on this machine), and
+    /// the folders of makings cut short an hour or more ago.
+    private func removeLeftovers(in parent: URL) {
+        let manager = FileManager.default
+        let schema = Int(folder.lastPathComponent.dropFirst(kind.count)) ?? 0
+        let stale = Date().addingTimeInterval(-3600)
+        for name in (try? manager.contentsOfDirectory(atPath: parent.path)) ?? [] {
+            let url = parent.appendingPathComponent(name)
+            if name.hasPrefix(kind), let step = Int(name.dropFirst(kind.count)), step < schema {
+                try? manager.removeItem(at: url)
+            } else if name.hasPrefix(".\(kind)"),
+                let modified = (try? manager.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                modified < stale
+            {
+                try? manager.removeItem(at: url)
+            }
         }
     }
 
-    /// Copies the template to `target`, which must not exist: into a folder beside it first, then
-    /// renamed, so that a copy cut short (a full disk, a killed render) leaves no half cluster
-    /// that a later start would take for a whole one. `copy` copies a folder, owners and modes
-    /// kept.
-    func copy(to target: URL, copy: (String, String) throws -> Void) throws {
-        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent)-copy")
-        try? FileManager.default.removeItem(at: staging)
-        do {
-            try copy(folder.path, staging.path)
-            try AtomicFile.syncFileSystem(containing: staging.path)
-            try SystemCall.retrying("rename", path: target.path) { rename(staging.path, target.path) }
-        } catch {
-            try? FileManager.default.removeItem(at: staging)
-            throw error
-        }
+    /// Copies the template to `target`, an empty folder or none: into a folder of its own beside
+    /// it first, then renamed over it, so that a copy cut short (a full disk, a killed render)
+    /// leaves no half cluster that a later start would take for a whole one, and of two starts
+    /// copying at once only one copy lands (the other finds the cluster in place). `copy`
+    /// copies a folder, owners and modes kept; `mark` is written into the copy before it lands.
+    /// Returns whether this copy landed.
+    func copy(to target: URL, mark: String, copy: (String, String) throws -> Void) throws -> Bool {
+        let staging = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent)-copy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        try copy(folder.path, staging.path)
+        FileManager.default.createFile(atPath: staging.appendingPathComponent(mark).path, contents: Data())
+        try AtomicFile.syncFileSystem(containing: staging.path)
+        // rename replaces an empty folder; one that another copy filled meanwhile stays.
+        return rename(staging.path, target.path) == 0
     }
 }

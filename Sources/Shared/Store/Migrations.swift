@@ -170,6 +170,16 @@ public enum Migrations {
     /// The newest schema version this build knows.
     public static var latest: Int { steps.last?.version ?? 0 }
 
+    /// The values a step draws at random for its database (the farm's identity, which keeps
+    /// another database off a data folder; the webhooks' signing secret), drawn again by a
+    /// private server copied from the migrated `ClusterTemplate`, which would otherwise share
+    /// the template's with every copy. A step that stores a value drawn at random adds it here.
+    static let drawnPerDatabase = """
+        UPDATE farm_identity SET id = md5(random()::text || clock_timestamp()::text);
+        UPDATE farm_secrets SET value = replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
+            WHERE name = 'notify';
+        """
+
     /// Applies every step the database has not seen, up to `target` (a test builds an older
     /// farm's database with it, to upgrade); returns the versions applied.
     @discardableResult

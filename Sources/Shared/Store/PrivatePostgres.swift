@@ -6,8 +6,9 @@ import Foundation
 #endif
 
 /// A PostgreSQL server of the farm's own, in a folder, for `farm render` without a database:
-/// created with `initdb` on first use, reached only through a Unix socket (no TCP port), and
-/// stopped when done. PostgreSQL refuses to run as root, so as root it runs as `postgres`.
+/// created on first use (a copy of `ClusterTemplate`, else `initdb`), reached only through a
+/// Unix socket (no TCP port), and stopped when done. PostgreSQL refuses to run as root, so as
+/// root it runs as `postgres`.
 public final class PrivatePostgres {
     public let directory: URL
     private let binaries: URL
@@ -60,6 +61,7 @@ public final class PrivatePostgres {
                 try awaitGone(running)
             }
             try startServer()
+            try drawOwnValues()
         } catch {
             // A parent folder closed to the server's user is the likeliest cause; say so.
             try checkReachable(socketDirectory)
@@ -70,11 +72,16 @@ public final class PrivatePostgres {
     }
 
     /// A new cluster as a copy of the machine's template (`ClusterTemplate`: initdb's cluster
-    /// with the farm's schema), made first if need be. Where either fails (a cache folder it may not write, a folder not empty),
+    /// with the farm's schema), made first if need be, where the folder is absent or an empty
+    /// folder (not a link, not a file). Where that fails (a cache folder it may not write),
     /// `start` runs `initdb` in the folder itself, as it would without a template.
     private func copyTemplate() throws {
-        let manager = FileManager.default
-        guard ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty else { return }
+        var status = stat()
+        if lstat(directory.path, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR,
+                (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty == true
+            else { return }
+        }
         let template = ClusterTemplate(binaries: binaries, root: user != nil, schema: Migrations.latest)
         if !template.isMade {
             try template.make(handOver: handOver) { folder in
@@ -89,15 +96,27 @@ public final class PrivatePostgres {
                 try Migrations.apply(on: PostgresConnection(url: server.connectionString))
             }
         }
-        try? manager.removeItem(at: directory)
-        try manager.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try template.copy(to: directory) { from, to in
+        try FileManager.default.createDirectory(
+            at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = try template.copy(to: directory, mark: Self.copyMark) { from, to in
             // As root too: the copy keeps the server's user as the owner of every file.
             let copied = try Subprocess.run("/bin/cp", ["-a", from, to])
             guard copied.status == 0 else {
                 throw PostgresError(message: "copying \(from) to \(to): \(copied.output)", state: nil)
             }
         }
+    }
+
+    /// Left in a copied cluster until its server has drawn the values each farm draws for
+    /// itself (`Migrations.drawnPerDatabase`): a copy holds the template's until then.
+    static let copyMark = "farm-template-copy"
+
+    /// Draws a copied cluster's own identity and secrets, once, after its server started.
+    private func drawOwnValues() throws {
+        let mark = directory.appendingPathComponent(Self.copyMark)
+        guard FileManager.default.fileExists(atPath: mark.path) else { return }
+        try PostgresConnection(url: connectionString).run(script: Migrations.drawnPerDatabase)
+        try FileManager.default.removeItem(at: mark)
     }
 
     /// `initdb` into `folder`. Its own sync fsyncs each of its ~1,000 files (0.1-0.3 s on 2

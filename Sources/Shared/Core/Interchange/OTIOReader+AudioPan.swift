@@ -10,29 +10,42 @@ extension OTIOReader {
     /// Whether `effect` is an Audio Pan the farm reads, on `owner`: `audioPan` renders it.
     static func isAudioPan(_ effect: OTIOObject, of owner: OTIOObject) -> Bool {
         guard case .string("Audio")? = owner.raw("kind") else { return false }
-        return owner.schema.name == "Track" && effect.name == "Audio Pan" && panParameter(effect) != nil
+        guard owner.schema.name == "Track", effect.name == "Audio Pan" else { return false }
+        return panCurve(of: effect, length: Rational(1)) != nil
     }
 
     /// The pan curve of `track`'s Audio Pan effect over `length`, nil without one.
     func audioPan(of track: OTIOObject, length: Rational) -> PanCurve? {
-        for value in track.array("effects") {
-            guard let effect = OTIOObject(value, path: track.path, reader: self), Self.isAudioPan(effect, of: track),
-                let parameter = Self.panParameter(effect)
+        for (index, value) in track.array("effects").enumerated() {
+            // Only well-formed effects: `framed` has already reported any other.
+            guard case .object(let members) = value, members.contains(where: { $0.key == "OTIO_SCHEMA" }),
+                let effect = OTIOObject(value, path: track.childPath("effects[\(index)]"), reader: self),
+                Self.isAudioPan(effect, of: track)
             else { continue }
-            let farmPan = { (value: Rational) in Swift.min(1, Swift.max(-1, 2 * value.seconds - 1)) }
-            if let constant = OTIOTime.number(parameter) { return [(.zero, farmPan(constant))] }
-            guard case .object(let members) = parameter,
-                case .array(let keys)? = members.first(where: { $0.key == "keyframe_values" })?.value
-            else { return nil }
-            let curve = keys.compactMap { key -> (time: Rational, pan: Double)? in
-                guard case .array(let pair) = key, pair.count == 2, let position = OTIOTime.number(pair[0]),
-                    let value = OTIOTime.number(pair[1])
-                else { return nil }
-                return (position * length, farmPan(value))
-            }
-            return curve.isEmpty ? nil : curve.sorted { $0.time < $1.time }
+            return Self.panCurve(of: effect, length: length)
         }
         return nil
+    }
+
+    /// The effect's `Pan` as a curve over `length`: a constant, or its keys in time order (of
+    /// two at one time, the later written), nil when it is neither.
+    private static func panCurve(of effect: OTIOObject, length: Rational) -> PanCurve? {
+        guard let parameter = panParameter(effect) else { return nil }
+        let farmPan = { (value: Rational) in Swift.min(1, Swift.max(-1, 2 * value.seconds - 1)) }
+        if let constant = OTIOTime.number(parameter) { return [(.zero, farmPan(constant))] }
+        guard case .object(let members) = parameter,
+            case .array(let keys)? = members.first(where: { $0.key == "keyframe_values" })?.value
+        else { return nil }
+        var curve: PanCurve = []
+        for key in keys {
+            guard case .array(let pair) = key, pair.count == 2, let position = OTIOTime.number(pair[0]),
+                let value = OTIOTime.number(pair[1])
+            else { return nil }
+            let time = position * length
+            curve.removeAll { $0.time == time }
+            curve.append((time, farmPan(value)))
+        }
+        return curve.isEmpty ? nil : curve.sorted { $0.time < $1.time }
     }
 
     /// `item` of a track whose start is at `origin` on the timeline, with the part of `curve` it
@@ -49,11 +62,20 @@ extension OTIOReader {
         var keys = [(Rational.zero, Self.pan(of: curve, at: start))]
         keys += curve.filter { $0.time > start && $0.time < start + duration }.map { ($0.time - start, $0.pan) }
         keys.append((duration, Self.pan(of: curve, at: start + duration)))
+        // Times as the project holds them, each later than the one before (keys a flick apart
+        // land on one time).
+        var held: [(JSONValue, Rational, Double)] = []
+        for (moment, value) in keys {
+            let written = time(moment)
+            guard case .string(let text) = written, let exact = Rational(parsing: text) else { continue }
+            if let last = held.last, !(last.1 < exact) { continue }
+            held.append((written, exact, value))
+        }
         if keys.allSatisfy({ $0.1 == 0 }) { return item }
         let pan: JSONValue =
             keys.allSatisfy({ $0.1 == keys[0].1 })
             ? .number(String(keys[0].1))
-            : .object([("keys", .array(keys.map { .array([time($0.0), .number(String($0.1))]) }))])
+            : .object([("keys", .array(held.map { .array([$0.0, .number(String($0.2))]) }))])
         members.append(("pan", pan))
         return .object(members)
     }

@@ -179,17 +179,20 @@ final class OTIOReader {
             problem(track.childPath("kind"), "a Track needs its kind (\"Video\" or \"Audio\")")
             return
         }
+        // An Audio Pan's keys run over the part of the track shown, from its start.
+        let pan = audioPan(of: track, length: compositionDuration(track) ?? .zero).map { (curve: $0, origin: offset) }
         let (offset, window) = framed(track, offset: offset, window: window)
         placeSequence(
             Array(track.array("children").enumerated()), in: track, offset: offset, window: window,
-            kind: ownKind ?? "video", pan: audioPan(of: track, length: compositionDuration(track) ?? .zero))
+            kind: ownKind ?? "video", pan: pan)
     }
 
     /// One farm track from `children` (with their indices in `parent`) laid end to end from
-    /// `offset`; `pan`, the track's Audio Pan, pans its items.
+    /// `offset`; `pan`, the track's Audio Pan and the timeline time its keys count from, pans
+    /// its items.
     func placeSequence(
         _ children: [(offset: Int, element: JSONValue)], in parent: OTIOObject, offset: Rational,
-        window: Range<Rational>?, kind: String?, pan: PanCurve? = nil
+        window: Range<Rational>?, kind: String?, pan: (curve: PanCurve, origin: Rational)? = nil
     ) {
         let kind = kind ?? "video"
         var items: [JSONValue] = []
@@ -261,7 +264,7 @@ final class OTIOReader {
                     clips.firstNote = clips.firstNote ?? notes.last
                 }
                 if let placed {
-                    items.append(pan.map { panned(placed.item, origin: offset, curve: $0) } ?? placed.item)
+                    items.append(pan.map { panned(placed.item, origin: $0.origin, curve: $0.curve) } ?? placed.item)
                     placedClips.append((object, items.count - 1, duration))
                     counts.clips += 1
                     let incoming = (index: items.count - 1, clip: placed)
