@@ -165,6 +165,13 @@ public final class TestFarm {
     /// Before the coordinator starts, with --queue-only: the job waits for it.
     public func submit(_ project: URL, output: URL, chunkArguments: [String]) throws -> Int64 {
         let early = coordinator == nil ? ["--queue-only"] : []
+        // `farm submit` refuses a farm no coordinator has served yet: a coordinator just started
+        // may not have recorded itself (a clean-clone run under load submitted first).
+        if coordinator != nil {
+            try wait("the coordinator to record itself", timeout: 60) {
+                try store.coordinatorLiveness().lastSeen != nil
+            }
+        }
         let result = try cli(["submit", project.path, "-o", output.path] + chunkArguments + early)
         guard result.status == 0, let id = Int64(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TestError.failed("farm submit failed (\(result.status)): \(result.stderr)")
