@@ -40,7 +40,7 @@ public final class AudioMixer {
         let project = loaded.project
         reads = loaded.reads
         layout = project.output.audio
-        let sampleRate = layout.sampleRate
+        let (sampleRate, channels) = (layout.sampleRate, layout.channels)
         let rate = Rational(Int64(sampleRate))
         var voices: [Voice] = []
         for track in project.tracks {
@@ -67,7 +67,7 @@ public final class AudioMixer {
                             key: voices.count, item: item,
                             envelope: VolumeEnvelope(item.volume, sampleRate: layout.sampleRate, fades: fades),
                             path: asset.path, first: first, end: (item.end * rate).rounded, reversed: reversed,
-                            balance: item.pan.map { PanBalance($0, sampleRate: sampleRate) }))
+                            balance: item.pan.map { PanBalance($0, sampleRate: sampleRate, channels: channels) }))
                 }
             }
         }

@@ -7,17 +7,15 @@ import FarmMedia
 /// and 4 of FFmpeg's 5.1 layout), right is 1 and 5; centre, LFE and a mono output are not panned.
 struct PanBalance {
     private let curve: VolumeEnvelope
+    /// Per output channel: -1 on the left, 1 on the right, 0 not panned.
+    private let sides: [Float]
 
-    init(_ pan: Animated<Double>, sampleRate: Int) {
+    init(_ pan: Animated<Double>, sampleRate: Int, channels: Int) {
         curve = VolumeEnvelope(pan, sampleRate: sampleRate)
-    }
-
-    /// The output channels on each side.
-    static func sides(channels: Int) -> (left: Set<Int>, right: Set<Int>) {
         switch channels {
-        case 2: return ([0], [1])
-        case 6: return ([0, 4], [1, 5])
-        default: return ([], [])
+        case 2: sides = [-1, 1]
+        case 6: sides = [-1, 1, 0, 0, -1, 1]
+        default: sides = [Float](repeating: 0, count: channels)
         }
     }
 
@@ -28,16 +26,16 @@ struct PanBalance {
         values: inout [Float]
     ) {
         let pan = curve.gains(from: first, count: count, into: &values)
-        let sides = Self.sides(channels: block.channels)
         for channel in 0..<block.channels {
-            let (left, right) = (sides.left.contains(channel), sides.right.contains(channel))
+            let side = sides[channel]
             for i in 0..<count {
                 let value: Float
                 switch pan {
                 case .constant(let constant): value = constant
                 case .perSample(let values): value = values[i]
                 }
-                let factor: Float = left ? Swift.min(1, 1 - value) : right ? Swift.min(1, 1 + value) : 1
+                // The far side keeps 1 - |pan|, the near side (and an unpanned channel) all.
+                let factor: Float = Swift.min(1, 1 + side * value)
                 block[channel, offset + i] += source[channel, i] * factor
             }
         }

@@ -19,8 +19,6 @@ struct ClusterTemplate {
     let folder: URL
 
     init(binaries: URL, root: Bool, schema: Int) {
-        var hash: UInt64 = 1_469_598_103_934_665_603
-        for byte in binaries.standardizedFileURL.path.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
         let environment = ProcessInfo.processInfo.environment
         let cache: URL =
             root
@@ -28,7 +26,7 @@ struct ClusterTemplate {
             : environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
                 ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
                 .appendingPathComponent("farm")
-        kind = "postgres-cluster-\(String(hash, radix: 36))-"
+        kind = "postgres-cluster-\(PrivatePostgres.shortName(of: binaries.standardizedFileURL.path))-"
         folder = cache.appendingPathComponent("\(kind)\(schema)")
     }
 

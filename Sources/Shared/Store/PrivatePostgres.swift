@@ -25,9 +25,7 @@ public final class PrivatePostgres {
         if path.utf8.count < 80 {
             socketDirectory = path
         } else {
-            var hash: UInt64 = 1_469_598_103_934_665_603
-            for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-            socketDirectory = "/tmp/farm-pg-\(String(hash, radix: 36))"
+            socketDirectory = "/tmp/farm-pg-\(Self.shortName(of: path))"
         }
     }
 
@@ -188,6 +186,13 @@ public final class PrivatePostgres {
             if gone { return }
         }
         _ = try? tool("pg_ctl", ["-D", directory.path, "-m", "fast", "-w", "stop"])
+    }
+
+    /// A short name standing for `path` (FNV-1a, base 36): a socket folder's, a template's.
+    static func shortName(of path: String) -> String {
+        var hash: UInt64 = 1_469_598_103_934_665_603
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+        return String(hash, radix: 36)
     }
 
     /// Checks `condition` every 5 ms for up to `seconds`; returns whether it came true.
