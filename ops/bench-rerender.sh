@@ -5,6 +5,9 @@
 # changed (a 4-second span in the middle); then again unchanged. Prints each time, how many
 # chunks a worker rendered, the ratios, and whether the re-render's decoded frames and sound
 # equal a full `--no-cache` render of the edited project.
+#   MINUTES=2 SIZE=352x288 EDIT=opacity CHUNK_SECONDS= bash ops/bench-rerender.sh
+# makes it 2 minutes at 352x288 with the middle title's opacity edited instead, chunked as
+# `farm render` picks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,40 +15,47 @@ farm="$(bash ops/build-release.sh farm farm-worker)/farm"
 dir="${BENCH_DIR:-.build/bench-rerender}"
 mkdir -p "$dir"
 source ops/bench-common.sh
-make a.mp4 -f lavfi -i testsrc2=size=640x360:rate=30:duration=601 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
-make b.mp4 -f lavfi -i testsrc=size=640x360:rate=30:duration=601 -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
-make music.wav -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=601" -ac 2
+minutes="${MINUTES:-10}" size="${SIZE:-640x360}" edit="${EDIT:-text}" chunk="${CHUNK_SECONDS-2}"
+seconds=$((minutes * 60)) half=$((minutes * 30))
+width="${size%x*}" height="${size#*x}"
+make "a-$size-$minutes.mp4" -f lavfi -i "testsrc2=size=$size:rate=30:duration=$((seconds + 1))" -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
+make "b-$size-$minutes.mp4" -f lavfi -i "testsrc=size=$size:rate=30:duration=$((seconds + 1))" -c:v libx264 -preset veryfast -g 60 -pix_fmt yuv420p
+make "music-$minutes.wav" -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$((seconds + 1))" -ac 2
 
-project() { # TITLE-AT-300 OUTPUT
-    local titles="" minute
-    for minute in 0 1 2 3 4 6 7 8 9; do
+project() { # VERSION(1|2) OUTPUT: version 2 has the middle title's text or opacity edited
+    local titles="" minute text="Halfway" opacity=1
+    for ((minute = 0; minute < minutes; minute++)); do
+        ((minute == minutes / 2)) && continue
         titles+="{\"title\": {\"text\": \"Minute $minute\", \"size\": 0.12}, \"at\": \"$((minute * 60 + 10))\", \"duration\": \"4\"},"
     done
-    titles+="{\"title\": {\"text\": \"$1\", \"size\": 0.12}, \"at\": \"298\", \"duration\": \"4\"}"
+    if [[ $1 == 2 && $edit == text ]]; then text="Half way there"; fi
+    if [[ $1 == 2 && $edit == opacity ]]; then opacity=0.8; fi
+    titles+="{\"title\": {\"text\": \"$text\", \"size\": 0.12}, \"at\": \"$((half - 2))\", \"duration\": \"4\", \"opacity\": $opacity}"
     cat > "$2" <<JSON
 {
-  "output": {"width": 640, "height": 360, "fps": "30", "audio": {"sampleRate": 48000, "channels": 2}},
+  "output": {"width": $width, "height": $height, "fps": "30", "audio": {"sampleRate": 48000, "channels": 2}},
   "export": {"container": "mp4", "video": {"codec": "h264", "crf": 22, "preset": "veryfast"}},
-  "assets": {"a": {"path": "a.mp4"}, "b": {"path": "b.mp4"}, "music": {"path": "music.wav"}},
+  "assets": {"a": {"path": "a-$size-$minutes.mp4"}, "b": {"path": "b-$size-$minutes.mp4"},
+             "music": {"path": "music-$minutes.wav"}},
   "tracks": [
-    {"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "300"},
-                                {"asset": "b", "at": "300", "duration": "300", "source": {"start": "0"}}]},
-    {"kind": "video", "items": [{"asset": "b", "at": "0", "duration": "600", "frame": [0.65, 0.05, 0.3, 0.3]}]},
+    {"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "$half"},
+                                {"asset": "b", "at": "$half", "duration": "$half", "source": {"start": "0"}}]},
+    {"kind": "video", "items": [{"asset": "b", "at": "0", "duration": "$seconds", "frame": [0.65, 0.05, 0.3, 0.3]}]},
     {"kind": "video", "items": [$titles]},
-    {"kind": "audio", "items": [{"asset": "music", "at": "0", "duration": "600", "volume": 0.5}]}
+    {"kind": "audio", "items": [{"asset": "music", "at": "0", "duration": "$seconds", "volume": 0.5}]}
   ]
 }
 JSON
 }
-project "Halfway" "$dir/v1.json"
-project "Half way there" "$dir/v2.json"
+project 1 "$dir/v1.json"
+project 2 "$dir/v2.json"
 
 data="$dir/farm"
 rm -rf "$data" "$dir"/out-*.mp4
 run() { # NAME PROJECT [ARGS]: prints seconds
     local start
     start=$(now)
-    "$farm" render "$2" -o "$dir/out-$1.mp4" --data "$data" --chunk-seconds 2 --no-dashboard "${@:3}" \
+    "$farm" render "$2" -o "$dir/out-$1.mp4" --data "$data" ${chunk:+--chunk-seconds "$chunk"} --no-dashboard "${@:3}" \
         >"$dir/$1.log" 2>"$dir/$1.err"
     elapsed "$start"
 }
@@ -63,20 +73,23 @@ print(round((when(job["finishedAt"]) - when(job["submittedAt"])).total_seconds()
 }
 
 full=$(run full "$dir/v1.json"); full_rendered=$(rendered)
-edit=$(run edit "$dir/v2.json"); edit_rendered=$(rendered)
+edited=$(run edit "$dir/v2.json"); edit_rendered=$(rendered)
+edit_trace=$("$farm" trace "$(newest '["id"]')" --data "$data" || true)
 same=$(run same "$dir/v2.json"); same_rendered=$(rendered); same_farm=$(farm_time)
 fresh=$(run fresh "$dir/v2.json" --no-cache); fresh_rendered=$(rendered)
 
 hashes() { ffmpeg -hide_banner -nostdin -v error -i "$1" -map 0:v -f framemd5 - | grep -v '^#' | md5sum | cut -c1-12; }
 audio() { ffmpeg -hide_banner -nostdin -v error -i "$1" -map 0:a -f md5 - | cut -c5-16; }
 echo "full render:          ${full} s ($full_rendered chunks and blocks rendered)"
-echo "one title edited:     ${edit} s ($edit_rendered rendered)"
+echo "one title edited ($edit): ${edited} s ($edit_rendered rendered)"
 echo "unchanged re-submit:  ${same} s ($same_rendered rendered; farm time, submitted to written: ${same_farm} s)"
 echo "edited, --no-cache:   ${fresh} s ($fresh_rendered rendered)"
-awk "BEGIN { printf \"edit / full: %.3f  unchanged / full: %.3f\n\", $edit / $full, $same / $full }"
+awk "BEGIN { printf \"edit / full: %.3f  unchanged / full: %.3f\n\", $edited / $full, $same / $full }"
 if [[ "$(hashes "$dir/out-edit.mp4")/$(audio "$dir/out-edit.mp4")" == \
       "$(hashes "$dir/out-fresh.mp4")/$(audio "$dir/out-fresh.mp4")" ]]; then
     echo "edited re-render == full render of the edit (decoded frames and sound): yes"
 else
     echo "edited re-render == full render of the edit (decoded frames and sound): NO"
 fi
+echo "the edit's trace:"
+echo "$edit_trace"

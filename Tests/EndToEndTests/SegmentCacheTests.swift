@@ -126,10 +126,29 @@ import Testing
             #expect(watched.contains("36 chunks (34 from the segment cache)"), "\(watched)")
 
             // The same as rendering the edited project from nothing.
-            let (_, fresh) = try render(edited, "v2-full.mov", ["--no-cache"])
+            let (freshJob, fresh) = try render(edited, "v2-full.mov", ["--no-cache"])
             #expect(try frameHashes(reusedOutput) == frameHashes(fresh))
             #expect(try audioHash(reusedOutput) == audioHash(fresh))
             #expect(try frameHashes(reusedOutput).count == 1800)
+
+            // Its QC report too: the reused chunks' black frames came from the cache beside them,
+            // its sound's measure from the first job's (the same audio blocks joined), where the
+            // render from nothing measured everything again.
+            let cache = farm.dataDirectory.appendingPathComponent("cache")
+            let keys = try farm.store.connection.query(
+                "SELECT content_key FROM chunks WHERE job_id = $1 AND kind = 'video'", [String(again)]
+            ).map { try $0.decode("content_key", as: String.self) }
+            let blackFiles = keys.filter {
+                FileManager.default.fileExists(atPath: cache.appendingPathComponent($0 + ".black.json").path)
+            }
+            #expect(blackFiles.count == 30, "\(blackFiles.count) of 30 chunks keep their black frames")
+            let measures = try FileManager.default.contentsOfDirectory(
+                atPath: cache.appendingPathComponent("qc").path)
+            #expect(measures.count == 1 && measures[0].hasPrefix("sound-"), "\(measures)")
+            let reusedQC = try farm.json(QCReport.self, ["qc", String(again), "--json"])
+            let freshQC = try farm.json(QCReport.self, ["qc", String(freshJob), "--json"])
+            #expect(reusedQC.video?.blacks == freshQC.video?.blacks && reusedQC.audio == freshQC.audio)
+            #expect(reusedQC.seams == freshQC.seams && reusedQC.video?.frames == 1800)
 
             // A cached segment with bytes flipped: found by its checksum, rendered again, never joined.
             let key = try farm.store.connection.query(

@@ -88,6 +88,50 @@ import Testing
     }
 }
 
+/// A sound measure kept by the SHA-256 of the audio packets (`QCSoundCache`) is read back for
+/// an output with the same packets, never for another, and never by a cache that only keeps.
+@Suite struct QCSoundCacheTests {
+    @Test func aMeasureIsReadAgainForTheSamePacketsOnly() throws {
+        try withTemporaryDirectory { dir in
+            func make(_ name: String, frequency: Int) throws -> URL {
+                let file = dir.appendingPathComponent(name)
+                try ffmpeg([
+                    "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=3", "-ac", "2",
+                    "-c:a", "aac", file.path,
+                ])
+                return file
+            }
+            let a = try make("a.mp4", frequency: 440)
+            let b = try make("b.mp4", frequency: 550)
+            func sound(_ file: URL, _ cache: QCSoundCache?) throws -> QCReport.Audio {
+                try #require(
+                    try OutputQC.measure(
+                        file, fps: Rational(25), chunkStarts: [], blockStarts: [], target: nil,
+                        soundCache: cache
+                    ).audio)
+            }
+            let folder = dir.appendingPathComponent("qc")
+            let reading = QCSoundCache(folder: folder, reads: true)
+            let truth = try sound(a, reading)
+            let kept = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            #expect(kept.count == 1, "\(kept)")
+
+            // A figure changed in the kept measure shows that it is read, not decoded again.
+            var planted = truth
+            planted.integrated = -99
+            try JSONEncoder().encode(planted).write(to: kept[0])
+            #expect(try sound(a, reading).integrated == -99)
+            let other = try sound(b, reading)
+            #expect(other == (try sound(b, nil)) && other.integrated != -99, "\(other)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)
+
+            // A cache that only keeps measures afresh, and keeps the truth over the planted one.
+            #expect(try sound(a, QCSoundCache(folder: folder, reads: false)) == truth)
+            #expect(try sound(a, reading) == truth)
+        }
+    }
+}
+
 /// The QC's sound measured in spans on every core (`OutputQC.spanSeconds`) is the one-span
 /// measure's, across span seams: silences that cross them stay one run, a peak on one is kept.
 @Suite struct OutputQCSpanTests {

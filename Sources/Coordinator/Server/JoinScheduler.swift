@@ -73,7 +73,9 @@ final class JoinScheduler {
                 let clock = ContinuousClock()
                 let started = clock.now
                 let startedAt = Date()
-                let damaged = Self.take(cached, from: cache, into: folder)
+                let damaged = Self.take(
+                    cached, from: cache, into: folder,
+                    chunkStarts: Dictionary(uniqueKeysWithValues: segments.map { ($0.span.index, $0.span.start) }))
                 guard damaged.isEmpty else {
                     results.withLock { $0.append(JoinResult(job: job.id, damaged: damaged)) }
                     return
@@ -93,8 +95,14 @@ final class JoinScheduler {
                 var qc: QCReport?
                 if error == nil {
                     let black = Self.blackFrames(of: segments, in: folder)
+                    // A job whose every audio block came from the segment cache may find its
+                    // sound measured already; one rendered afresh (`--no-cache`) never does.
+                    let soundCache = QCSoundCache(
+                        folder: cache.folder.appendingPathComponent("qc"),
+                        reads: audio.allSatisfy { fromCache.contains("audio \($0.span.index)") })
                     (qc, error) = Self.check(
-                        job: job, project: project, segments: segments, audio: audio, blackFrames: black)
+                        job: job, project: project, segments: segments, audio: audio, blackFrames: black,
+                        soundCache: soundCache)
                 }
                 let seconds = (clock.now - started) / .seconds(1)
                 // Measured here, off the loop: operators see what a finished job keeps at once,
@@ -127,7 +135,8 @@ final class JoinScheduler {
     /// a loudness target that must be met: then the file is kept aside, never at its path.
     private static func check(
         job: JobRecord, project: (text: String, file: String, mediaRoot: String)?,
-        segments: [SegmentJoiner.Segment<Chunk>], audio: [SegmentJoiner.Segment<AudioBlock>], blackFrames: [Bool]?
+        segments: [SegmentJoiner.Segment<Chunk>], audio: [SegmentJoiner.Segment<AudioBlock>], blackFrames: [Bool]?,
+        soundCache: QCSoundCache?
     ) -> (QCReport?, String?) {
         let output = URL(fileURLWithPath: job.outputPath)
         let target = project.flatMap {
@@ -138,7 +147,7 @@ final class JoinScheduler {
             report = try OutputQC.measure(
                 output, fps: job.fps, chunkStarts: segments.map(\.span.start),
                 blockStarts: audio.map { $0.span.start - job.samples.lowerBound }, target: target,
-                blackFrames: blackFrames)
+                blackFrames: blackFrames, soundCache: soundCache)
         } catch {
             // A report that cannot be made fails the job only when a target must be met.
             return (nil, target?.failIfMissed == true ? "the QC pass could not read \(job.outputPath): \(error)" : nil)
@@ -172,16 +181,21 @@ final class JoinScheduler {
 
     /// Puts a job's chunks done by the cache in its folder, each checked against its
     /// checksum; returns those missing or damaged (dropped from the cache's folder).
-    private static func take(_ entries: [CachedSegment], from cache: SegmentCache, into folder: JobFolder)
-        -> [CachedSegment]
-    {
+    private static func take(
+        _ entries: [CachedSegment], from cache: SegmentCache, into folder: JobFolder, chunkStarts: [Int: Int64]
+    ) -> [CachedSegment] {
         guard !entries.isEmpty else { return [] }
         try? folder.create()
         return entries.filter { entry in
             let result = folder.result(kind: entry.kind, index: entry.index)
             if FileManager.default.fileExists(atPath: result.path) { return false }
             let thumbnail = entry.kind == .video ? folder.thumbnail(chunk: entry.index) : nil
-            return !cache.take(entry, to: result, thumbnail: thumbnail)
+            guard cache.take(entry, to: result, thumbnail: thumbnail) else { return true }
+            // The worker's black frames come too, at this job's place of the chunk.
+            if entry.kind == .video, let start = chunkStarts[entry.index], let runs = cache.keptBlackFrames(entry.key) {
+                folder.keepBlackFrames(FrameRun.shifted(runs, by: start), chunk: entry.index)
+            }
+            return false
         }
     }
 

@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// The segment cache's files: `DATA/cache/KEY` for each accepted segment or audio block kept
-/// under its key (`ChunkKeys`), and `KEY.jpg` for a video chunk's thumbnail. A file is a hard
+/// under its key (`ChunkKeys`), `KEY.jpg` for a video chunk's thumbnail and `KEY.black.json`
+/// for its black frames, counted from its first (a reused chunk's QC needs no decode). A file is a hard
 /// link to the job's accepted one, so keeping it costs no bytes until the job's folder is pruned.
 /// The index of what it holds is the `segment_cache` table.
 struct SegmentCache {
@@ -33,14 +34,26 @@ struct SegmentCache {
 
     func file(_ key: String) -> URL { folder.appendingPathComponent(key) }
     func thumbnail(_ key: String) -> URL { folder.appendingPathComponent(key + ".jpg") }
+    func blackFrames(_ key: String) -> URL { folder.appendingPathComponent(key + ".black.json") }
 
-    /// Keeps an accepted result (and its thumbnail, if any) under `key`.
-    func keep(_ result: URL, thumbnail: URL?, key: String) throws {
+    /// Keeps an accepted result (and its thumbnail and black frames, if any) under `key`.
+    /// `blackFrames` count from the chunk's first frame: a key names content, not a place.
+    func keep(_ result: URL, thumbnail: URL?, blackFrames: [FrameRun]? = nil, key: String) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Self.link(result, to: file(key))
         if let thumbnail, FileManager.default.fileExists(atPath: thumbnail.path) {
             try? Self.link(thumbnail, to: self.thumbnail(key))
         }
+        if let blackFrames, let data = try? JSONEncoder().encode(blackFrames) {
+            try? data.write(to: self.blackFrames(key), options: .atomic)
+        }
+    }
+
+    /// The black frames kept under `key`, counted from its chunk's first frame; nil when none
+    /// were (an entry kept before they were, or a file lost: the QC then decodes the segment).
+    func keptBlackFrames(_ key: String) -> [FrameRun]? {
+        guard let data = try? Data(contentsOf: blackFrames(key)) else { return nil }
+        return try? JSONDecoder().decode([FrameRun].self, from: data)
     }
 
     /// Puts a cached result in a job's folder once its bytes check against `sha256`; false when
@@ -64,6 +77,7 @@ struct SegmentCache {
         for key in keys {
             try? FileManager.default.removeItem(at: file(key))
             try? FileManager.default.removeItem(at: thumbnail(key))
+            try? FileManager.default.removeItem(at: blackFrames(key))
         }
     }
 

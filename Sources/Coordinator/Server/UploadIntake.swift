@@ -285,9 +285,14 @@ final class UploadIntake {
                     key: key, folder: try cacheIdentity(), kind: chunk.kind, bytes: result.done.bytes,
                     sha256: result.done.sha256, made: result.done.key)
                 do {
+                    var thumbnail: URL?
+                    var blackFrames: [FrameRun]?
+                    if case .video(let span) = chunk.work {
+                        thumbnail = jobFolder.thumbnail(chunk: chunk.index)
+                        blackFrames = result.done.blackFrames.map { FrameRun.shifted($0, by: -span.start) }
+                    }
                     try cache.keep(
-                        jobFolder.result(of: chunk.work),
-                        thumbnail: chunk.kind == .video ? jobFolder.thumbnail(chunk: chunk.index) : nil, key: key)
+                        jobFolder.result(of: chunk.work), thumbnail: thumbnail, blackFrames: blackFrames, key: key)
                 } catch {
                     try store.forgetCachedSegments([key])
                     throw error

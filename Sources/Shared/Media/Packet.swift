@@ -38,6 +38,11 @@ public final class Packet {
         set { pointer.pointee.duration = newValue }
     }
 
+    /// The packet's bytes, valid until `unref()`.
+    public var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: pointer.pointee.data, count: Int(pointer.pointee.size))
+    }
+
     /// Whether the packet starts a picture that decodes on its own.
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 

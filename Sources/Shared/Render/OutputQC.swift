@@ -11,10 +11,11 @@ public enum OutputQC {
     /// `chunkStarts` and `blockStarts` are the output frames and samples where chunks and
     /// audio blocks begin (the first excluded or not, either way). `blackFrames`, one flag per
     /// output frame, are the workers' measures of the frames they encoded (`FrameRun`); without
-    /// them the output's video is decoded for its black frames.
+    /// them the output's video is decoded for its black frames. `soundCache` holds the sound
+    /// measures of outputs with the same audio packets (`QCSoundCache`), and keeps this one's.
     public static func measure(
         _ url: URL, fps: Rational, chunkStarts: [Int64], blockStarts: [Int64], target: LoudnessTarget?,
-        blackFrames: [Bool]? = nil
+        blackFrames: [Bool]? = nil, soundCache: QCSoundCache? = nil
     ) throws -> QCReport {
         let description = try MediaDescription(path: url.path)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
@@ -35,10 +36,22 @@ public enum OutputQC {
         if let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
             let channels = stream.channels
         {
-            let (seamProblems, seams, samples) = try audioTimestamps(url, sampleRate: rate, blockStarts: blockStarts)
+            let packets = soundCache.map { _ in
+                let hasher = SHA256()
+                hasher.update(Array("\(stream.codec) \(rate) \(channels) \(spanSeconds)".utf8))
+                return hasher
+            }
+            let (seamProblems, seams, samples) = try audioTimestamps(
+                url, sampleRate: rate, blockStarts: blockStarts, hashing: packets)
             broken += seamProblems
             checked += seams
-            audio = try sound(url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples)
+            let key = packets.map { $0.finish() }
+            if let key, let kept = soundCache?.measure(key), kept.samples == samples {
+                audio = kept
+            } else {
+                audio = try sound(url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples)
+                if let key, let audio { soundCache?.keep(audio, key: key) }
+            }
         }
         var misses: [String] = []
         if let target, let audio {
@@ -116,8 +129,9 @@ public enum OutputQC {
         return (count, broken, seams.count)
     }
 
-    /// Whether each audio packet starts where the one before ended, at every block seam.
-    static func audioTimestamps(_ url: URL, sampleRate: Int, blockStarts: [Int64]) throws
+    /// Whether each audio packet starts where the one before ended, at every block seam; every
+    /// packet's timestamps and bytes go through `hashing`, if given.
+    static func audioTimestamps(_ url: URL, sampleRate: Int, blockStarts: [Int64], hashing: SHA256? = nil) throws
         -> (broken: [String], checked: Int, samples: Int64)
     {
         let input = try DemuxedStream(path: url.path, kind: .audio)
@@ -126,6 +140,11 @@ public enum OutputQC {
         var spans: [(start: Int64, end: Int64)] = []
         while try input.read(into: packet) {
             defer { packet.unref() }
+            if let hashing {
+                let stamps = [packet.pts ?? Int64.min, packet.duration, Int64(packet.bytes.count)]
+                stamps.withUnsafeBytes { hashing.update($0) }
+                hashing.update(packet.bytes)
+            }
             guard let pts = packet.pts else { continue }
             let start = (Rational(pts) * toSamples).rounded
             spans.append((start, start + (Rational(packet.duration) * toSamples).rounded))

@@ -24,6 +24,11 @@ public struct FrameRun: Codable, Sendable, Hashable {
         return runs
     }
 
+    /// `runs` moved by `frames`: a chunk's runs from its first frame and back.
+    public static func shifted(_ runs: [FrameRun], by frames: Int64) -> [FrameRun] {
+        runs.map { FrameRun(start: $0.start + frames, end: $0.end + frames) }
+    }
+
     /// One flag per frame of `frames`: whether some run holds it.
     public static func flags(_ runs: [FrameRun], over frames: Range<Int64>) -> [Bool] {
         var flags = [Bool](repeating: false, count: frames.count)
