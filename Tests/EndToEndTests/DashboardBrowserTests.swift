@@ -50,7 +50,7 @@ import Testing
                 let steps = Set((try? FileManager.default.contentsOfDirectory(atPath: handshake.path)) ?? [])
                 if steps.contains("start-workers") && !workerStarted {
                     // Uploads held to 100 kB/s, so that the page sees chunks finish one by one.
-                    try farm.startWorker("w1", arguments: ["--upload-limit", "100K"])
+                    try farm.startWorker("w1@vm", arguments: ["--upload-limit", "100K"])
                     workerStarted = true
                 }
                 if steps.contains("stop-coordinator") && !coordinatorStopped {
@@ -109,7 +109,7 @@ import Testing
             }
             // The drain button did what `farm workers drain` does.
             #expect(
-                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.decode(
+                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1@vm'").first?.decode(
                     "draining", as: Bool.self) == true)
             #expect(try farm.store.job(job)?.state == .done)
         }

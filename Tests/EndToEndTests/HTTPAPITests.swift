@@ -149,16 +149,26 @@ import Testing
             #expect(try Self.call("POST", "\(base)/api/jobs/\(job)/retry", token: operate).status == 200)
             #expect(try farm.store.job(job)?.state == .queued)
 
-            // A worker joins; drained through the API as `farm workers drain` does.
-            try farm.startWorker("w1")
-            try farm.wait("w1 to join", timeout: 30) {
-                try farm.store.connection.query("SELECT 1 FROM workers WHERE id = 'w1'").count == 1
+            // A worker joins with a keyed worker's kind of id (NAME@HOST); drained through the
+            // API as `farm workers drain` does, its id percent-encoded in the path as the
+            // dashboard's encodeURIComponent writes it.
+            try farm.startWorker("w1@vm")
+            try farm.wait("w1@vm to join", timeout: 30) {
+                try farm.store.connection.query("SELECT 1 FROM workers WHERE id = 'w1@vm'").count == 1
             }
-            #expect(try Self.call("POST", "\(base)/api/workers/w1/drain", token: operate).status == 200)
+            let drained = try Self.call("POST", "\(base)/api/workers/w1%40vm/drain", token: operate)
+            #expect(drained.status == 200 && drained.body.contains("w1@vm"), "\(drained.body)")
             #expect(
-                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1'").first?.decode(
+                try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1@vm'").first?.decode(
                     "draining", as: Bool.self) == true)
-            #expect(try Self.call("POST", "\(base)/api/workers/w1/undrain", token: operate).status == 200)
+            // Its name alone is not its id; both ways say which id was meant.
+            let nameAlone = try Self.call("POST", "\(base)/api/workers/w1/drain", token: operate)
+            #expect(nameAlone.status == 404 && nameAlone.body.contains("did you mean w1@vm?"), "\(nameAlone.body)")
+            let cliNameAlone = try farm.cli(["workers", "drain", "w1"])
+            #expect(cliNameAlone.status == 3 && cliNameAlone.stderr.contains("did you mean w1@vm?"), "\(cliNameAlone)")
+            let workerAttempts = try Self.call("GET", "\(base)/api/workers/w1%40vm/attempts", token: read)
+            #expect(workerAttempts.status == 200, "\(workerAttempts.body)")
+            #expect(try Self.call("POST", "\(base)/api/workers/w1%40vm/undrain", token: operate).status == 200)
             #expect(try farm.finish(job).state == .done)
             // The QC report, as `farm qc --json` gives it.
             let qc = try Self.call("GET", "\(base)/api/jobs/\(job)/qc", token: read)
@@ -178,7 +188,7 @@ import Testing
             let answer = try JSONDecoder().decode(TraceAnswer.self, from: Data(traced.body.utf8))
             let done = answer.trace.attempts.filter { $0.outcome == "done" }
             #expect(!done.isEmpty && answer.summary.attemptsTraced == done.count, "\(answer.trace)")
-            #expect(answer.summary.slots.contains { $0.worker == "w1" })
+            #expect(answer.summary.slots.contains { $0.worker == "w1@vm" })
             #expect(try Self.call("GET", "\(base)/api/jobs/999/trace", token: read).status == 404)
             // What the accepted results weigh, before they are pruned below.
             let folder = farm.dataDirectory.appendingPathComponent("jobs/\(job)")
@@ -188,14 +198,14 @@ import Testing
             let resultBytes = results.compactMap { fileSize(folder.appendingPathComponent($0)) }.reduce(0, +)
             #expect(results.count == 5 && resultBytes > 0, "\(results)")
             // A worker's history: its newest attempts over every job, each naming its job.
-            let history = try Self.call("GET", "\(base)/api/workers/w1/attempts?limit=3", token: read)
+            let history = try Self.call("GET", "\(base)/api/workers/w1%40vm/attempts?limit=3", token: read)
             let attempts = try JSONDecoder().decode([AttemptStatus].self, from: Data(history.body.utf8))
             #expect(
-                attempts.count == 3 && attempts.allSatisfy { $0.job == job && $0.worker == "w1" }, "\(history.body)")
+                attempts.count == 3 && attempts.allSatisfy { $0.job == job && $0.worker == "w1@vm" }, "\(history.body)")
             #expect(try Self.call("GET", "\(base)/api/workers/nobody/attempts", token: read).status == 404)
             #expect(try Self.call("GET", "\(base)/api/workers/w1/attempts?limit=0", token: read).status == 400)
             let workers = try Self.call("GET", "\(base)/api/workers", token: read)
-            #expect(try JSONDecoder().decode([WorkerStatus].self, from: Data(workers.body.utf8)).map(\.id) == ["w1"])
+            #expect(try JSONDecoder().decode([WorkerStatus].self, from: Data(workers.body.utf8)).map(\.id) == ["w1@vm"])
             let pruned = try Self.call("POST", "\(base)/api/prune", token: operate, body: #"{"job": \#(job)}"#)
             #expect(pruned.status == 200 && pruned.body.contains(#""job":\#(job)"#), "\(pruned.body)")
 
@@ -213,7 +223,7 @@ import Testing
             let workersCounted = samples.filter { $0.key.hasPrefix("farm_workers{") }.values.reduce(0, +)
             #expect(workersCounted == 1, "\(samples)")
             // A speed now, not a lifetime average: the job is done and w1 idle.
-            #expect(samples[#"farm_worker_fps{worker="w1"}"#] == 0)
+            #expect(samples[#"farm_worker_fps{worker="w1@vm"}"#] == 0)
             // The counters and histograms kept in the database, against what happened.
             // Each query's one column is named `total`.
             let sql = { (query: String) in try farm.store.connection.query(query)[0].decode("total", as: Double.self) }

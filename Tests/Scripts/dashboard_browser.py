@@ -250,7 +250,7 @@ def logs_and_workers_at(driver, args, shots, seen, width, height, number, found)
             if attempt == 2:
                 raise
     heading = inner_text(driver, "#chunk-log section:last-child h4")
-    assert "on w1 → done" in heading, heading
+    assert "on w1@vm → done" in heading, heading
     lines = [line for line in log.text.splitlines() if line.strip()]
     assert lines and not lines[0].startswith("(no log lines"), log.text
     found["logChunk"] = index
@@ -264,11 +264,12 @@ def logs_and_workers_at(driver, args, shots, seen, width, height, number, found)
 
     # Workers: every column fits (a table scrolls in its box, or is cards), Drain can be reached,
     # and a worker's history lists its attempts.
-    driver.get(f"{args.base}/#/workers/w1")
+    # A keyed worker's id, NAME@HOST: the page puts it in its paths percent-encoded.
+    driver.get(f"{args.base}/#/workers/w1%40vm")
     fresh(driver, "the workers page")
-    wait(driver, "the worker's Drain button", lambda d: visible(d, 'tr[data-worker="w1"] button'))
+    wait(driver, "the worker's Drain button", lambda d: visible(d, 'tr[data-worker="w1@vm"] button'))
     action, left, right = driver.execute_script("""
-        const button = document.querySelector('tr[data-worker="w1"] button');
+        const button = document.querySelector('tr[data-worker="w1@vm"] button');
         button.scrollIntoView({block: "center"});
         const r = button.getBoundingClientRect();
         return [button.dataset.action, r.left, r.right]""")
@@ -277,7 +278,7 @@ def logs_and_workers_at(driver, args, shots, seen, width, height, number, found)
     history = wait(driver, "the worker's history",
                    lambda d: d.find_elements(By.CSS_SELECTOR, "#worker-attempts tbody tr"))
     found["historyRows"] = len(history)
-    found["workerRow"] = inner_text(driver, 'tr[data-worker="w1"]').splitlines()[:12]
+    found["workerRow"] = inner_text(driver, 'tr[data-worker="w1@vm"]').splitlines()[:12]
     found["workersPageWidth"] = overflow(driver, width)
     driver.execute_script("window.scrollTo(0, 0)")
     shot(driver, shots, f"{number + 1:02}-workers-{width}.png", seen)
@@ -297,7 +298,7 @@ def read_only(driver, args, shots, seen):
     assert found["jobButtons"] == [], found
     shot(driver, shots, "06-read-only.png", seen)
     driver.get(f"{args.base}/#/workers")
-    wait(driver, "the worker's row", lambda d: visible(d, 'tr[data-worker="w1"]'))
+    wait(driver, "the worker's row", lambda d: visible(d, 'tr[data-worker="w1@vm"]'))
     found["workerButtons"] = shown_buttons(driver)
     assert found["workerButtons"] == [], found
     seen["readOnly"] = found
@@ -349,14 +350,14 @@ def after_the_render(driver, args, shots, seen):
     # The table is rebuilt on every refresh: the button is found, read and clicked in one try,
     # tried again if the refresh replaced it in between.
     def drain(d):
-        button = visible(d, 'tr[data-worker="w1"] button')
+        button = visible(d, 'tr[data-worker="w1@vm"] button')
         if button is None:
             return False
         assert button.text == "Drain", button.text
         button.click()
         return True
     wait(driver, "the worker's row", drain)
-    wait(driver, "the worker drained", lambda d: visible(d, 'tr[data-worker="w1"] button[data-action="undrain"]'))
+    wait(driver, "the worker drained", lambda d: visible(d, 'tr[data-worker="w1@vm"] button[data-action="undrain"]'))
     shot(driver, shots, "12-workers-drained.png", seen)
 
 

@@ -82,7 +82,7 @@ enum APIRoutes {
         }
         api.get("workers") { _, _ in try await answer(store) { try $0.workerStatuses() } }
         api.get("workers/:id/attempts") { request, context in
-            let worker = try context.parameters.require("id")
+            let worker = try workerID(context)
             let limit = try request.integerQuery("limit", in: 1...1000) ?? 20
             return try await answer(store) { try $0.workerAttempts(worker: worker, limit: limit) }
         }
@@ -138,14 +138,14 @@ enum APIRoutes {
             }
         }
         api.post("workers/:id/drain") { _, context in
-            let worker = try context.parameters.require("id")
+            let worker = try workerID(context)
             return try await answer(store) { store in
                 try store.setDraining(worker: worker, true)
                 return try store.workerStatuses().filter { $0.id == worker }
             }
         }
         api.post("workers/:id/undrain") { _, context in
-            let worker = try context.parameters.require("id")
+            let worker = try workerID(context)
             return try await answer(store) { store in
                 try store.setDraining(worker: worker, false)
                 return try store.workerStatuses().filter { $0.id == worker }
@@ -170,6 +170,17 @@ enum APIRoutes {
     static func jobID(_ context: BasicRequestContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else {
             throw APIError(.badRequest, "a job id is a positive integer", path: "id")
+        }
+        return id
+    }
+
+    /// A worker id from the path, percent-decoded: a keyed worker's is `NAME@HOST`, which
+    /// clients (the dashboard's `encodeURIComponent`) send as `NAME%40HOST`, and the router
+    /// hands parameters over as they were sent.
+    static func workerID(_ context: BasicRequestContext) throws -> String {
+        let raw = try context.parameters.require("id")
+        guard let id = raw.removingPercentEncoding else {
+            throw APIError(.badRequest, "a worker id percent-encoded wrongly: \(raw)", path: "id")
         }
         return id
     }

@@ -85,10 +85,19 @@ extension FarmStore {
     public func setDraining(worker id: String, _ draining: Bool) throws {
         let updated = try connection.query(
             "UPDATE workers SET draining = $2 WHERE id = $1 RETURNING id", [id, draining ? "true" : "false"])
-        guard !updated.isEmpty else { throw FarmControlError.noSuchWorker(id) }
+        guard !updated.isEmpty else { throw FarmControlError.noSuchWorker(id, similar: try workers(like: id)) }
     }
 
     // MARK: Helpers
+
+    /// Workers an operator may have meant by `id`: it with a host part (`render-01` for
+    /// `render-01@vm`, a keyed worker's id), or its name part with another host.
+    func workers(like id: String) throws -> [String] {
+        let name = id.split(separator: "@", maxSplits: 1).first.map(String.init) ?? id
+        return try connection.query(
+            "SELECT id FROM workers WHERE split_part(id, '@', 1) = $1 AND id <> $2 ORDER BY id LIMIT 5", [name, id]
+        ).map { try $0.decode("id", as: String.self) }
+    }
 
     func lockedJob(_ id: Int64) throws -> JobRecord {
         guard

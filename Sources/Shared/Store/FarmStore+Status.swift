@@ -143,7 +143,7 @@ extension FarmStore {
             ORDER BY a.id DESC LIMIT $2
             """, [id, String(limit)])
         if rows.isEmpty, try connection.query("SELECT 1 FROM workers WHERE id = $1", [id]).isEmpty {
-            throw FarmControlError.noSuchWorker(id)
+            throw FarmControlError.noSuchWorker(id, similar: try workers(like: id))
         }
         return try rows.map { row in
             var attempt = try Self.attemptStatus(row)

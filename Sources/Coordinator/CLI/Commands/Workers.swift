@@ -13,8 +13,10 @@ struct Workers: ParsableCommand {
             Examples:
               farm workers
               farm workers --json | jq '.[] | select(.state == "lost") | .id'
-              farm workers drain render-07
-              farm workers undrain render-07
+              farm workers drain render-07@node7
+              farm workers undrain render-07@node7
+            A worker's id is what `farm workers` lists: a worker started with a key is NAME@HOST \
+            (its key's name and its machine's), one without is its --id, or HOST-PID.
             """,
         subcommands: [List.self, Drain.self, Undrain.self],
         defaultSubcommand: List.self
@@ -82,11 +84,11 @@ struct Workers: ParsableCommand {
                 Stop the worker once `farm workers` shows it with no current chunk.
 
                 Example:
-                  farm workers drain render-07
+                  farm workers drain render-07@node7
                 """
         )
 
-        @Argument(help: "The worker's id.")
+        @Argument(help: "The worker's id, as `farm workers` lists it (a keyed worker's is NAME@HOST).")
         var worker: String
 
         @OptionGroup(title: "Farm state") var database: DatabaseOptions
@@ -102,11 +104,11 @@ struct Workers: ParsableCommand {
             abstract: "Let a drained worker take chunks again.",
             discussion: """
                 Example:
-                  farm workers undrain render-07
+                  farm workers undrain render-07@node7
                 """
         )
 
-        @Argument(help: "The worker's id.")
+        @Argument(help: "The worker's id, as `farm workers` lists it (a keyed worker's is NAME@HOST).")
         var worker: String
 
         @OptionGroup(title: "Farm state") var database: DatabaseOptions
