@@ -540,6 +540,27 @@ import Testing
         }
     }
 
+    /// One chunk retried on a cancelled job that left others unrendered is refused, naming
+    /// the command that renders them all: reopened, the job would render every one of them.
+    @Test func oneChunkOfACancelledJobIsRefusedWhileOthersAreUnrendered() throws {
+        try withTemporaryDirectory { dir in
+            let project = try FarmTests.seamProject(in: dir)
+            let farm = try TestFarm(directory: dir)
+            let job = try farm.submit(
+                project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "30"])
+            // No coordinator runs: the chunks stay queued.
+            #expect(try farm.cli(["cancel", String(job)]).status == 0)
+            let refused = try farm.cli(["retry", String(job), "--chunk", "2"])
+            #expect(refused.status == 5, "\(refused.stdout)")
+            #expect(
+                refused.stderr.contains("`farm retry \(job)` renders them all, chunk 2 among them"), "\(refused.stderr)"
+            )
+            #expect(try farm.store.job(job)?.state == .cancelled)
+            #expect(try farm.cli(["retry", String(job)]).status == 0)
+            #expect(try farm.store.job(job)?.state == .queued)
+        }
+    }
+
     /// A cancel and a retry landing while a job is being joined: the join's result is dropped
     /// and the retried chunk renders, instead of a job marked done around a queued chunk.
     @Test func commandsDuringAJoinNeverStrandAChunk() throws {

@@ -50,7 +50,8 @@ extension FarmStore {
     }
 
     /// Renders one video chunk again and joins the job's file anew. Any job state but a chunk
-    /// that is rendering right now.
+    /// that is rendering right now, and a failed or cancelled job with other chunks unrendered
+    /// (reopened, it would render them all: `retry(job:)` is that).
     /// `media` as for `retry(job:media:)`.
     public func retry(job id: Int64, chunk index: Int, media: [String: FileStamp] = [:]) throws -> (
         job: JobRecord, repinned: [String]
@@ -73,6 +74,18 @@ extension FarmStore {
                     "chunk \(index) of job \(id) is rendering now "
                         + "(attempt \(chunk.attempt) on \(chunk.worker ?? "a worker")); retry it when it ends"
                 )
+            }
+            if job.state == .failed || job.state == .cancelled {
+                // Reopened for one chunk, an ended job would render every chunk it left
+                // unrendered too: say so, and let the operator ask for that.
+                let others = try connection.query(
+                    "SELECT count(*) FROM chunks WHERE job_id = $1 AND state <> 'done' AND id <> $2",
+                    [String(id), String(chunk.id)])[0].decode("count", as: Int64.self)
+                guard others == 0 else {
+                    throw FarmControlError.conflict(
+                        "job \(id) is \(job.state.rawValue) with \(others) other chunk(s) and audio block(s) "
+                            + "unrendered; `farm retry \(id)` renders them all, chunk \(index) among them")
+                }
             }
             try requeueWithFreshTries(job: id, kind: .video, index: index)
             let repinned = try repin(job: id, to: media)
