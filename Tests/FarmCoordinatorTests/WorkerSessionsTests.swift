@@ -1,6 +1,7 @@
 import FarmCore
 import FarmStore
 import FarmWire
+import Foundation
 import Logging
 import Testing
 
@@ -37,6 +38,29 @@ import Testing
         #expect(!sessions.assignmentsPending)
         try sessions.assignChunks()
         #expect(table.claims.last?.isEmpty == true)
+    }
+
+    /// A worker killed mid-chunk: its chunk's lease expires a little before the worker is
+    /// marked lost, which frees its slot; the next chunk must not go to it (each crash then cost
+    /// two leases), and does once it is heard again.
+    @Test func aQuietWorkerWhoseLeaseExpiredIsGivenNothingUntilItIsHeard() throws {
+        let (table, sent, sessions) = Self.farm(chunks: 10, leaseSeconds: 2)
+        let route = Self.route("w1")
+        try sessions.hello(Self.worker("w1", slots: 1), from: route)
+        try sessions.assignIfPending()
+        let first = try #require(sent.assignments(to: route).first)
+
+        Thread.sleep(forTimeInterval: sessions.quietSeconds + 0.2)
+        sessions.release(first)  // as the lease's expiry does
+        #expect(sessions.assignmentsPending)
+        try sessions.assignIfPending()
+        #expect(sent.assignments(to: route) == [first], "a chunk went to a worker not heard for a lease's half")
+        #expect(table.claims.last?.isEmpty == true)
+
+        try sessions.heartbeat(
+            Heartbeat(worker: Self.worker("w1", slots: 1), running: [], waiting: [], uploading: []), from: route)
+        try sessions.assignChunks()
+        #expect(sent.assignments(to: route).count == 2)
     }
 
     @Test func anUploadFreesItsSlotForTheNextChunkAndAReleaseForgetsTheAttempt() throws {

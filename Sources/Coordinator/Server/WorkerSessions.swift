@@ -52,6 +52,11 @@ final class WorkerSessions {
     /// The latest progress of each attempt since the last `recordReports`.
     private var progressReports: [AttemptKey: FarmStore.ProgressRecord] = [:]
 
+    /// A worker not heard for this long is given nothing until it is heard again: half a
+    /// lease (heartbeats reach the database, renewing leases, several times a lease, so a lease
+    /// expires only on a worker quiet for longer), and never under 2 s of a live one's jitter.
+    var quietSeconds: Double { max(leaseSeconds / 2, 2) }
+
     init(store: SessionStore, outbox: MessageSending, logger: Logger, leaseSeconds: Double) {
         self.store = store
         self.outbox = outbox
@@ -172,8 +177,13 @@ final class WorkerSessions {
     /// overlaps the upload; no chunk ever waits on a busy worker while another could render it.
     func assignChunks() throws {
         assignmentsPending = false
+        let quiet = Duration.seconds(quietSeconds)
         let requests = wanting.sorted().compactMap { id in
-            sessions[id].map { ClaimRequest(worker: id, count: $0.freeSlots) }
+            sessions[id].flatMap { session in
+                // A worker killed mid-chunk frees its slot when the chunk's lease expires, a
+                // little before it is marked lost: it must not be given the next chunk.
+                clock.now - session.lastHeard > quiet ? nil : ClaimRequest(worker: id, count: session.freeSlots)
+            }
         }
         for claimed in try store.claim(requests, leaseSeconds: leaseSeconds) {
             guard let route = sessions[claimed.worker]?.route else { continue }
