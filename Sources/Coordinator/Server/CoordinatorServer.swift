@@ -67,6 +67,8 @@ public final class CoordinatorServer {
     /// work: enough to batch a busy farm's claims, few enough that a tick is never late.
     private static let messagesPerBatch = 256
     private var ticks = 0
+    /// When this coordinator last recorded that it serves (`farm status` warns after a silence).
+    private var lastServingRecord = ContinuousClock.now - .seconds(3600)
     /// Connections refused for another protocol version, each logged once.
     private var refusedRoutes: Set<[UInt8]> = []
 
@@ -328,8 +330,13 @@ public final class CoordinatorServer {
         // And the farm hears that its coordinator serves (`farm status` warns when it stops).
         if ticks % 25 == 0 {
             try store.compactTallies()
-            try store.recordCoordinatorServing()
             retention.poke()
+        }
+        // By the clock, not the tick count: a loop slowed by a loaded machine ticks less often,
+        // and a farm told "no coordinator" while this one renders would be told wrong.
+        if clock.now - lastServingRecord >= .seconds(FarmStore.coordinatorSilence / 3) {
+            try store.recordCoordinatorServing()
+            lastServingRecord = clock.now
         }
         // Notices go out within a second of a job's end.
         if ticks % 5 == 0 { notifier.poke() }

@@ -5,8 +5,8 @@ import FarmStore
 /// takes 200, so a job of 100,000 chunks is a map of 2 MB.
 struct ChunkMap: Codable, Sendable {
     struct Chunks: Codable, Sendable {
-        /// A letter per chunk, in index order: q(ueued), r(unning), d(one), f(ailed) or c (reused
-        /// from the cache).
+        /// A letter per chunk, in index order: q(ueued), r(unning), d(one), f(ailed), c (reused
+        /// from the cache) or x (stopped: its job was cancelled or failed before it rendered).
         var states: String = ""
         var start: [Int64] = []
         var end: [Int64] = []
@@ -20,8 +20,12 @@ struct ChunkMap: Codable, Sendable {
     var workers: [String] = []
     var video = Chunks()
     var audio = Chunks()
+    /// The measuring passes of a job with a loudness target, one per audio block: their own
+    /// row, never drawn as audio blocks.
+    var loudness = Chunks()
 
-    init(_ chunks: [ChunkStatus]) {
+    /// `ended`: the job was cancelled or failed, so nothing queued or running will render.
+    init(_ chunks: [ChunkStatus], ended: Bool = false) {
         var workerIndex: [String: Int] = [:]
         for chunk in chunks {
             let worker = chunk.worker.map { name in
@@ -30,11 +34,12 @@ struct ChunkMap: Codable, Sendable {
                 workerIndex[name] = workers.count - 1
                 return workers.count - 1
             }
-            let letter = Self.letters[chunk.state] ?? "q"
+            let unfinished = chunk.state == .queued || chunk.state == .running
+            let letter = ended && unfinished ? "x" : Self.letters[chunk.state] ?? "q"
             switch chunk.kind {
             case .video: Self.append(chunk, letter: letter, worker: worker, to: &video)
-            // A loudness block is its audio block's first pass: drawn with the sound.
-            case .audio, .loudness: Self.append(chunk, letter: letter, worker: worker, to: &audio)
+            case .audio: Self.append(chunk, letter: letter, worker: worker, to: &audio)
+            case .loudness: Self.append(chunk, letter: letter, worker: worker, to: &loudness)
             }
         }
     }

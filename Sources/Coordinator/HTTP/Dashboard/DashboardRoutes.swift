@@ -35,8 +35,10 @@ enum DashboardRoutes {
         api.get("jobs/:id/chunks") { _, context in
             let id = try APIRoutes.jobID(context)
             return try await APIRoutes.answer(store) { store in
-                guard try store.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
-                return ChunkMap(try store.chunkStatuses(job: id, everyChunk: true, withErrors: false))
+                guard let job = try store.job(id) else { throw FarmControlError.noSuchJob(id) }
+                return ChunkMap(
+                    try store.chunkStatuses(job: id, everyChunk: true, withErrors: false),
+                    ended: job.state == .cancelled || job.state == .failed)
             }
         }
         api.get("jobs/:id/rate") { _, context in

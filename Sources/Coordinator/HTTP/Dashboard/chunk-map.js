@@ -2,25 +2,33 @@
 // audio block, coloured by state, from GET /api/jobs/:id/chunks (ChunkMap.swift's compact shape).
 "use strict";
 
-const colors = { q: "--queued", r: "--running", d: "--done", f: "--failed", c: "--reused" };
-const stateNames = { q: "queued", r: "running", d: "done", f: "failed", c: "reused" };
+const colors = { q: "--queued", r: "--running", d: "--done", f: "--failed", c: "--reused", x: "--stopped" };
+const stateNames = { q: "queued", r: "running", d: "done", f: "failed", c: "reused", x: "stopped" };
+// Video chunks, then audio blocks, then a loudness target's measuring passes, each from a new row.
+const mapKinds = ["video", "audio", "loudness"];
 let chunkMap = null;
+
+const mapList = (map, kind) => map[kind] || { states: "" };
 
 function drawChunkMap(map) {
   chunkMap = map;
   const canvas = $("#chunk-map");
-  const all = map.video.states + map.audio.states;
+  const all = mapKinds.map((kind) => mapList(map, kind).states).join("");
   const size = Math.max(4, Math.min(18, Math.floor(Math.sqrt(960 * 240 / Math.max(all.length, 1)))));
   const columns = Math.floor(960 / size);
-  const videoRows = Math.ceil(map.video.states.length / columns);
-  const rows = videoRows + Math.ceil(map.audio.states.length / columns);
+  const firstRows = {};
+  let rows = 0;
+  for (const kind of mapKinds) {
+    firstRows[kind] = rows;
+    rows += Math.ceil(mapList(map, kind).states.length / columns);
+  }
   canvas.height = Math.max(rows, 1) * size;
   canvas.dataset.cell = size;
   canvas.dataset.columns = columns;
-  canvas.dataset.videoRows = videoRows;
+  canvas.dataset.firstRows = JSON.stringify(firstRows);
   const context = canvas.getContext("2d");
   context.clearRect(0, 0, canvas.width, canvas.height);
-  // Five colours, looked up once rather than once a cell.
+  // Six colours, looked up once rather than once a cell.
   const style = getComputedStyle(document.documentElement);
   const fills = Object.fromEntries(
     Object.entries(colors).map(([letter, name]) => [letter, style.getPropertyValue(name)]));
@@ -31,16 +39,16 @@ function drawChunkMap(map) {
       context.fillRect(x, y, size - 1, size - 1);
     }
   };
-  paint(map.video.states, 0);
-  paint(map.audio.states, videoRows);
-  const counts = { q: 0, r: 0, d: 0, f: 0, c: 0 };
+  for (const kind of mapKinds) paint(mapList(map, kind).states, firstRows[kind]);
+  const counts = { q: 0, r: 0, d: 0, f: 0, c: 0, x: 0 };
   for (const letter of all) counts[letter]++;
   canvas.dataset.states = all;
   canvas.dataset.done = counts.d + counts.c;
   canvas.dataset.total = all.length;
   const legend = $("#chunk-legend");
   legend.textContent = "";
-  for (const letter of "qrdfc") {
+  for (const letter of "qrdfcx") {
+    if (letter === "x" && counts.x === 0) continue;
     const span = document.createElement("span");
     span.innerHTML = "<i></i>";
     span.querySelector("i").style.background = `var(${colors[letter]})`;
@@ -58,21 +66,23 @@ function chunkAt(event) {
   const size = Number(canvas.dataset.cell), columns = Number(canvas.dataset.columns);
   const column = Math.floor((event.clientX - rect.left) * scale / size);
   const row = Math.floor((event.clientY - rect.top) * scale / size);
-  const videoRows = Number(canvas.dataset.videoRows);
-  const kind = row < videoRows ? "video" : "audio";
-  const position = (kind === "video" ? row : row - videoRows) * columns + column;
-  if (column >= columns || position < 0 || position >= chunkMap[kind].states.length) return null;
+  const firstRows = JSON.parse(canvas.dataset.firstRows || "{}");
+  const kind = mapKinds.filter((name) => firstRows[name] <= row && mapList(chunkMap, name).states.length).pop();
+  if (!kind) return null;
+  const position = (row - firstRows[kind]) * columns + column;
+  if (column >= columns || position < 0 || position >= mapList(chunkMap, kind).states.length) return null;
   return { kind, position };
 }
 
 // A chunk's state letter in the map last drawn ("f" failed, ...), or "" if the map lacks it.
-const chunkLetter = (kind, index) => (chunkMap && chunkMap[kind].states[index]) || "";
+const chunkLetter = (kind, index) => (chunkMap && mapList(chunkMap, kind).states[index]) || "";
 
 function describeChunk(found) {
   const list = chunkMap[found.kind], i = found.position;
   const worker = list.worker[i] >= 0 ? chunkMap.workers[list.worker[i]] : "no worker yet";
   const seconds = list.seconds[i] >= 0 ? `, ${list.seconds[i].toFixed(1)} s` : "";
-  const what = found.kind === "video" ? `chunk ${i}, frames ${list.start[i]}–${list.end[i]}` : `audio block ${i}`;
+  const what = found.kind === "video" ? `chunk ${i}, frames ${list.start[i]}–${list.end[i]}`
+    : found.kind === "audio" ? `audio block ${i}` : `loudness block ${i} (audio block ${i} measured)`;
   return `${what}: ${stateNames[list.states[i]]}, ${worker}, attempt ${list.attempt[i]}${seconds}`;
 }
 
@@ -90,6 +100,7 @@ function startChunkMap(open) {
   canvas.addEventListener("mouseleave", () => { tip.hidden = true; });
   canvas.addEventListener("click", (event) => {
     const found = chunkAt(event);
-    if (found) open(found.kind, found.position);
+    // A loudness block's log is its audio block's first pass: no page of its own.
+    if (found && found.kind !== "loudness") open(found.kind, found.position);
   });
 }
