@@ -21,6 +21,13 @@ struct CommandLineHelpTests {
         #expect(result.stdout.contains("  farm \(command.last == "list" ? "workers" : command.joined(separator: " "))"))
     }
 
+    /// Defaults read as an operator writes them, and no chore left to do by hand.
+    @Test func serveHelpShowsSizesAsWrittenAndNamesPrune() throws {
+        let help = try runFarm(["serve", "--help"]).stdout
+        #expect(help.contains("(default: 20G)"), "\(help)")
+        #expect(help.contains("`farm prune` removes finished jobs'"), "\(help)")
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"]) func completionKnowsEverySubcommand(_ shell: String) throws {
         let result = try runFarm(["--generate-completion-script", shell])
         #expect(result.status == 0)

@@ -89,6 +89,7 @@ import Testing
                 let size = (seen["sizes"] as? [String: Any])?[String(width)] as? [String: Any] ?? [:]
                 #expect((size["pageWidth"] as? Int ?? .max) <= width, "\(width): \(size)")
                 #expect((size["workersPageWidth"] as? Int ?? .max) <= width, "\(width): \(size)")
+                #expect(size["favicon"] as? Bool == true, "the page has an icon of its own: \(size)")
                 #expect(size["jobState"] as? String == "running", "\(width): \(size)")
                 #expect(size["jobButtons"] as? [String] == ["cancel", "pause"], "\(width): \(size)")
                 #expect(

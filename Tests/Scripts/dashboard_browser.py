@@ -280,6 +280,9 @@ def logs_and_workers_at(driver, args, shots, seen, width, height, number, found)
     found["historyRows"] = len(history)
     found["workerRow"] = inner_text(driver, 'tr[data-worker="w1@vm"]').splitlines()[:12]
     found["workersPageWidth"] = overflow(driver, width)
+    found["favicon"] = driver.execute_script(
+        "const icon = document.querySelector('link[rel=icon]');"
+        " return !!icon && icon.href.startsWith('data:image/svg+xml')")
     driver.execute_script("window.scrollTo(0, 0)")
     shot(driver, shots, f"{number + 1:02}-workers-{width}.png", seen)
 

@@ -20,4 +20,13 @@ struct ByteSize: ExpressibleByArgument, CustomStringConvertible {
     }
 
     var description: String { Format.bytes(Int(bytes)) }
+
+    /// As an operator would write it (`20G`), for `--help`'s default.
+    var defaultValueDescription: String {
+        for (suffix, unit) in [("G", 1_000_000_000), ("M", 1_000_000), ("k", 1000)]
+        where bytes >= unit && bytes % Int64(unit) == 0 {
+            return "\(bytes / Int64(unit))\(suffix)"
+        }
+        return String(bytes)
+    }
 }

@@ -19,8 +19,9 @@ struct Serve: ParsableCommand {
             come from `farm submit`. All state is in PostgreSQL: stop the coordinator at any time \
             (even with SIGKILL), start it again, and it carries on; workers reconnect by themselves.
 
-            Accepted segments stay in DATA/jobs/ID after the join; remove old job folders \
-            when the outputs are safe.
+            Accepted segments stay in DATA/jobs/ID after the join, for `farm retry --chunk`: \
+            `farm prune` removes finished jobs' (older than 7 days, or `--older-than`), and \
+            `--keep-segments 2d` has this coordinator remove them by itself.
 
             Examples:
               farm serve --database postgresql://farm@db/farm --bind tcp://*:5555 --data /srv/farm
