@@ -108,6 +108,9 @@ import Testing
                 let data = try Data(contentsOf: shots.appendingPathComponent(name))
                 #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]) && data.count > 5_000, "\(name) is a picture")
             }
+            // A worker's fps is what it renders now (nothing, once the job is done), its lifetime
+            // average beside it.
+            #expect((seen["workerFps"] as? String ?? "").hasPrefix("0.0 (avg "), "\(seen["workerFps"] ?? "")")
             // The drain button did what `farm workers drain` does.
             #expect(
                 try farm.store.connection.query("SELECT draining FROM workers WHERE id = 'w1@vm'").first?.decode(

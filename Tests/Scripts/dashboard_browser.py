@@ -361,6 +361,8 @@ def after_the_render(driver, args, shots, seen):
         return True
     wait(driver, "the worker's row", drain)
     wait(driver, "the worker drained", lambda d: visible(d, 'tr[data-worker="w1@vm"] button[data-action="undrain"]'))
+    # The job is done: the worker renders nothing now, whatever its lifetime average.
+    seen["workerFps"] = inner_text(driver, 'tr[data-worker="w1@vm"] [data-fps-now]')
     shot(driver, shots, "12-workers-drained.png", seen)
 
 

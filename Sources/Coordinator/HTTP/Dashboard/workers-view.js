@@ -28,7 +28,10 @@ async function renderWorkers(selected) {
       current.appendChild(link(`#/jobs/${held.job}`, `job ${held.job} ${chunkName(held.kind, held.chunk)}`));
     }
     cell(row, worker.chunksDone);
-    cell(row, worker.averageFps == null ? "" : worker.averageFps.toFixed(1));
+    // Now, as `farm workers` says it: the lifetime average beside it, never in its place.
+    const now = (worker.currentFps ?? 0).toFixed(1);
+    const fps = cell(row, worker.averageFps == null ? now : `${now} (avg ${worker.averageFps.toFixed(1)})`);
+    fps.dataset.fpsNow = now;
     cell(row, `${duration(worker.secondsSinceHeartbeat)} ago`);
     const actions = cell(row, "");
     if (canOperate()) {
