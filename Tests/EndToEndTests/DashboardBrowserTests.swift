@@ -31,6 +31,16 @@ import Testing
             // 36 chunks of 10 frames: enough for the page to see them done one by one.
             let job = try farm.submit(
                 project, output: dir.appendingPathComponent("out.mov"), chunkArguments: ["--chunk-frames", "10"])
+            // Chunk 0 was lost once by a worker that went away, as a lease's expiry leaves it:
+            // the job page lists that attempt.
+            try farm.store.connection.query(
+                "UPDATE chunks SET attempt = 1 WHERE job_id = $1 AND kind = 'video' AND idx = 0", [String(job)])
+            try farm.store.connection.query(
+                """
+                INSERT INTO attempts (chunk_id, attempt, worker_id, outcome, error, finished_at)
+                SELECT id, 1, 'w9@gone', 'lost', 'lease expired: worker went silent', now()
+                FROM chunks WHERE job_id = $1 AND kind = 'video' AND idx = 0
+                """, [String(job)])
             let shots = Self.repository.appendingPathComponent(".build/test-artifacts/dashboard")
             try? FileManager.default.removeItem(at: shots)
             let handshake = dir.appendingPathComponent("handshake")
@@ -90,6 +100,7 @@ import Testing
                 #expect((size["pageWidth"] as? Int ?? .max) <= width, "\(width): \(size)")
                 #expect((size["workersPageWidth"] as? Int ?? .max) <= width, "\(width): \(size)")
                 #expect(size["favicon"] as? Bool == true, "the page has an icon of its own: \(size)")
+                #expect(size["lostAttempts"] as? [String] == ["lost"], "\(width): \(size)")
                 #expect(size["jobState"] as? String == "running", "\(width): \(size)")
                 #expect(size["jobButtons"] as? [String] == ["cancel", "pause"], "\(width): \(size)")
                 #expect(

@@ -213,6 +213,8 @@ def live_at(driver, args, shots, seen, width, height, number):
     found["runningBefore"] = first.splitlines()[:8]
     found["runningAfter"] = inner_text(driver, rows).splitlines()[:8]
     found["jobState"] = job_state(driver)
+    found["lostAttempts"] = driver.execute_script(
+        "return [...document.querySelectorAll('#job-error-attempts tbody tr')].map(r => r.dataset.outcome)")
     assert found["jobState"] == "running", f"the job ended before the page was read at {width}: {found}"
     # An operate token on a running job: pause (not resume) and cancel; retry is for failed jobs.
     found["jobButtons"] = shown_buttons(driver, "#job-actions")

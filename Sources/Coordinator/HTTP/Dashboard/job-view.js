@@ -29,6 +29,7 @@ async function renderJob(id) {
   await showQC(job);
   await showTrace(job);
   showRunningChunks(detail.chunks);
+  showFailedAttempts(detail.errors || []);
   drawChunkMap(map);
   drawRate(rate);
   showThumbnails(id, map);
@@ -75,6 +76,25 @@ function retryChunk(index) {
 }
 
 // The chunks rendering now or waiting after a failed attempt (GET /api/jobs/:id lists just those).
+// The newest failed or lost attempts, as `farm status JOB` lists them; a click opens the chunk.
+function showFailedAttempts(attempts) {
+  $("#job-errors").hidden = !attempts.length;
+  const body = $("#job-error-attempts tbody");
+  body.textContent = "";
+  for (const attempt of attempts) {
+    const row = body.insertRow();
+    row.dataset.outcome = attempt.outcome;
+    row.className = "clickable";
+    row.addEventListener("click", () => openChunk(attempt.kind, attempt.chunk));
+    cell(row, chunkName(attempt.kind, attempt.chunk));
+    cell(row, attempt.attempt);
+    cell(row, attempt.worker);
+    stateBadge(cell(row, ""), attempt.outcome);
+    cell(row, attempt.finishedAt ? localTime(attempt.finishedAt) : "");
+    cell(row, attempt.error || "", "error");
+  }
+}
+
 function showRunningChunks(chunks) {
   const body = $("#running-chunks tbody");
   body.textContent = "";
