@@ -122,6 +122,7 @@ import Testing
             #expect(try farm.cli(["logs", String(again)]).stdout.contains("reused"))
             let status = try farm.cli(["status", String(again)]).stdout
             #expect(status.contains("36 done (34 from the segment cache)"), "\(status)")
+            #expect(!status.contains("CHUNK"), "a done job lists no chunks, and no table header: \(status)")
             let watched = try farm.cli(["watch", String(again)]).stdout
             #expect(watched.contains("36 chunks (34 from the segment cache)"), "\(watched)")
 

@@ -112,7 +112,8 @@ public final class CoordinatorServer {
         loudness = LoudnessSettler(store: store, logger: logger, dataDirectory: configuration.dataDirectory)
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
-            removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot)
+            removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot,
+            keepsMeasures: configuration.cacheBytes > 0)
         retention = SegmentRetention(
             database: configuration.database, logger: logger, dataDirectory: configuration.dataDirectory,
             keepSeconds: configuration.keepSegmentsSeconds, cacheBytes: configuration.cacheBytes)

@@ -18,7 +18,15 @@ final class JoinScheduler {
     /// segments found missing or damaged before it (then there was no join).
     private let results = Locked<[JoinResult]>([])
 
-    init(store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?) {
+    /// Whether the QC keeps sound measures for later jobs: not under `--cache-size 0`, which
+    /// keeps nothing for them.
+    private let keepsMeasures: Bool
+
+    init(
+        store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?,
+        keepsMeasures: Bool = true
+    ) {
+        self.keepsMeasures = keepsMeasures
         self.outputRoot = outputRoot
         self.store = store
         self.logger = logger
@@ -68,6 +76,7 @@ final class JoinScheduler {
             logger.info("job \(job.id): all \(parts) are in; joining \(job.outputPath)")
             let results = self.results
             let cache = SegmentCache(dataDirectory: dataDirectory)
+            let keepsMeasures = self.keepsMeasures
             let project = try store.projectOf(job: job.id)
             let thread = Thread {
                 let clock = ContinuousClock()
@@ -97,9 +106,11 @@ final class JoinScheduler {
                     let black = Self.blackFrames(of: segments, in: folder)
                     // A job whose every audio block came from the segment cache may find its
                     // sound measured already; one rendered afresh (`--no-cache`) never does.
-                    let soundCache = QCSoundCache(
-                        folder: cache.folder.appendingPathComponent("qc"),
-                        reads: audio.allSatisfy { fromCache.contains("audio \($0.span.index)") })
+                    let soundCache =
+                        keepsMeasures
+                        ? QCSoundCache(
+                            folder: cache.folder.appendingPathComponent("qc"),
+                            reads: audio.allSatisfy { fromCache.contains("audio \($0.span.index)") }) : nil
                     (qc, error) = Self.check(
                         job: job, project: project, segments: segments, audio: audio, blackFrames: black,
                         soundCache: soundCache)

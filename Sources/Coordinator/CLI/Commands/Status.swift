@@ -139,8 +139,11 @@ struct Status: ParsableCommand {
                 chunk.seconds.map(Format.seconds) ?? "-",
             ])
         }
-        lines.append("")
-        lines.append(table.text)
+        // A job with no chunk rendering or failed lists none: no header over an empty table.
+        if !detail.chunks.isEmpty {
+            lines.append("")
+            lines.append(table.text)
+        }
         if !detail.errors.isEmpty {
             lines.append("")
             lines.append("newest errors (farm logs \(job.id) has them all):")
