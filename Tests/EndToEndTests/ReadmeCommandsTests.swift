@@ -7,7 +7,7 @@ import Testing
 /// The README's commands for a farm on many machines, run as written: only the hosts, the
 /// database URL and the folders on other machines are this test's own. Its key paths must work
 /// as they stand (they once generated keys into keys/workers/ and started the worker with
-/// render-01.key).
+/// render-01.key; then generated the worker's secret key into the coordinator's allowed folder).
 @Suite struct ReadmeCommandsTests {
     /// The commands of the README's block after `marker`, continuation lines joined and comments
     /// dropped, each split into words.
@@ -55,9 +55,11 @@ import Testing
                     $0 > 0 && words[$0 - 1] == "--dir" ? dir.appendingPathComponent(words[$0]).path : local(words[$0])
                 }
             }
+            // Each worker's key pair in a folder of its own, and only its public key copied to the
+            // coordinator's allowed folder: never a secret key where the coordinator reads.
             #expect(
-                commands.map { $0.prefix(2).joined(separator: " ") } == [
-                    "farm keys", "farm keys", "farm serve", "farm-worker --coordinator", "farm submit",
+                commands.map { $0[0] == "farm" ? $0.prefix(2).joined(separator: " ") : $0[0] } == [
+                    "farm keys", "farm keys", "mkdir", "cp", "farm serve", "farm-worker", "farm submit",
                 ])
             var job: Int64?
             for command in commands {
@@ -72,6 +74,9 @@ import Testing
                     try farm.wait("the worker to join with its key") {
                         try farm.store.workerStatuses().contains { $0.id.hasPrefix("render-01@") }
                     }
+                case "mkdir", "cp":
+                    let result = try run(command[0], arguments)
+                    #expect(result.status == 0, "\(command.joined(separator: " ")): \(result.stderr)")
                 default:
                     let result = try runFarm(arguments)
                     #expect(result.status == 0, "\(command.joined(separator: " ")): \(result.stderr)")
@@ -80,6 +85,9 @@ import Testing
                     }
                 }
             }
+            let allowed = try FileManager.default.contentsOfDirectory(
+                atPath: dir.appendingPathComponent("keys/workers").path)
+            #expect(allowed == ["render-01.pub"], "the allowed folder holds public keys only: \(allowed)")
             let id = try #require(job)
             #expect(try farm.finish(id).state == .done, "\(farm.logs)")
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("final.mp4").path))
