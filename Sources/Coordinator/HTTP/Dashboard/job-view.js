@@ -75,7 +75,6 @@ function retryChunk(index) {
   act("POST", `/api/jobs/${route.id}/retry`, { chunk: index }, $("#job-action-error"));
 }
 
-// The chunks rendering now or waiting after a failed attempt (GET /api/jobs/:id lists just those).
 // The newest failed or lost attempts, as `farm status JOB` lists them; a click opens the chunk.
 function showFailedAttempts(attempts) {
   $("#job-errors").hidden = !attempts.length;
@@ -95,6 +94,7 @@ function showFailedAttempts(attempts) {
   }
 }
 
+// The chunks rendering now or waiting after a failed attempt (GET /api/jobs/:id lists just those).
 function showRunningChunks(chunks) {
   const body = $("#running-chunks tbody");
   body.textContent = "";
