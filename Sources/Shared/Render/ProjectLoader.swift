@@ -16,6 +16,10 @@ public struct ProjectLoader {
     public var probe: (String) throws -> MediaInfo = { try MediaProbe.probe(path: $0) }
     /// How an OpenTimelineIO file (`.otio`) is imported: relinks and the canvas.
     public var interchange = OTIOImport.Options()
+    /// Values for a template's fields (`TemplateFields`), and how their problems are named
+    /// (`merge` for `--merge`, `row 7` for a CSV row).
+    public var merge: [String: TemplateFields.Value] = [:]
+    public var mergePath = "merge"
 
     public init(mediaRoot: URL? = nil, confined: Bool = false) {
         self.mediaRoot = mediaRoot
@@ -30,10 +34,20 @@ public struct ProjectLoader {
         }
         let root = mediaRoot ?? url.deletingLastPathComponent()
         guard OTIOImport.handles(file) else {
-            let parsed = try ProjectParser(mediaRoot: root).parseWithWarnings(Array(data), file: file)
+            let merged = try TemplateFields.mergedText(Array(data), values: merge, valuesPath: mergePath, file: file)
+            let bytes = merged.map { Array($0.utf8) } ?? Array(data)
+            let parsed = try ProjectParser(mediaRoot: root).parseWithWarnings(bytes, file: file)
             var loaded = try check(parsed.project, file: file)
             loaded.warnings = parsed.warnings
+            loaded.mergedText = merged
             return loaded
+        }
+        guard merge.isEmpty else {
+            throw ProjectError(
+                file: file,
+                diagnostics: [
+                    Diagnostic(path: "", message: "a timeline is no template: merge values need a farm project")
+                ])
         }
         var options = interchange
         options.mediaRoot = mediaRoot

@@ -68,7 +68,8 @@ public struct JobSubmission: Sendable {
         projectFile = url.path
         // An imported timeline (.otio) goes to the workers as the farm project made from it.
         // `text` when the project came in a request, not a file (the HTTP API).
-        projectText = try text ?? loaded.imported?.text ?? String(contentsOf: url, encoding: .utf8)
+        projectText =
+            try text ?? loaded.mergedText ?? loaded.imported?.text ?? String(contentsOf: url, encoding: .utf8)
         self.mediaRoot = (mediaRoot ?? url.deletingLastPathComponent()).standardizedFileURL.path
         outputPath = output.standardizedFileURL.path
         self.container = container

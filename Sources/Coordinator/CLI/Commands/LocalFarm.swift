@@ -33,9 +33,15 @@ struct LocalFarm {
     func render<T>(
         _ submission: JobSubmission,
         watch: (FarmStore, Int64, @escaping () throws -> Void) throws -> T
-    )
-        throws -> T
-    {
+    ) throws -> T {
+        try render([submission]) { store, jobs, check in try watch(store, jobs[0], check) }
+    }
+
+    /// Submits the jobs in order (a batch's rows), follows them with `watch`, as above.
+    func render<T>(
+        _ submissions: [JobSubmission],
+        watch: (FarmStore, [Int64], @escaping () throws -> Void) throws -> T
+    ) throws -> T {
         SignalMask.unblockAll()
         FarmLogging.bootstrap(level: verbose ? .info : .error)
         let (url, server) = try started.wait()
@@ -85,9 +91,10 @@ struct LocalFarm {
         // The coordinator records itself once it leads, which may come after the first look
         // at the job: say now that one serves, or the view would start with "no coordinator".
         try store.recordCoordinatorServing()
-        let id = try store.submit(submission)
+        var ids: [Int64] = []
+        for submission in submissions { ids.append(try store.submit(submission)) }
         do {
-            return try watch(store, id) {
+            return try watch(store, ids) {
                 try interruption.check()
                 if let error = coordinatorError.current { throw Failure(description: "coordinator stopped: \(error)") }
                 if processes.allSatisfy({ !$0.isRunning }) {
@@ -97,7 +104,7 @@ struct LocalFarm {
             }
         } catch let interrupted as Interrupted {
             // Left queued, another coordinator of a named database would render it later.
-            _ = try? store.cancel(job: id)
+            for id in ids { _ = try? store.cancel(job: id) }
             throw interrupted
         }
     }

@@ -9,6 +9,9 @@ public struct LoadedProject: Sendable {
     /// Set when the project was imported (an `.otio`): the farm's JSON text for it, which a
     /// job stores for its workers, and what the import did not carry over.
     public var imported: ImportedProject?
+    /// Set when the project is a template (`TemplateFields`): its text with the values merged,
+    /// which a job stores for its workers.
+    public var mergedText: String?
     /// What the project file says that was read otherwise than written (a time finer than the
     /// flick, rounded), one line per kind.
     public var warnings: [Diagnostic] = []

@@ -72,6 +72,8 @@ public struct ProjectParser {
             }
             return parsed.contains { $0 == nil } ? nil : parsed.compactMap { $0 }
         }
+        // A template's declarations (`TemplateFields`), read and merged before the parser.
+        _ = root.raw("fields")
         root.rejectUnknownKeys()
         if let tracks, tracks.allSatisfy({ $0.items.isEmpty }) {
             log.add("tracks", "the timeline is empty: add at least one item")
