@@ -11,11 +11,19 @@ enum APIRoutes {
     /// Every route, each error answered in the API's JSON shape (`JSONErrors`), as is a request
     /// no route takes (`UnknownRoute`).
     static func router(
-        store: StorePool, submissions: SubmitRoute, events: FarmEvents, dataDirectory: URL?
+        store: StorePool, submissions: SubmitRoute, events: FarmEvents, dataDirectory: URL?,
+        settings: HTTPSettings = HTTPSettings()
     ) -> Router<BasicRequestContext> {
         let router = Router()
+        if !settings.corsOrigins.isEmpty { router.add(middleware: CrossOrigin(origins: settings.corsOrigins)) }
         router.add(middleware: JSONErrors())
         add(to: router, store: store, submissions: submissions, events: events, dataDirectory: dataDirectory)
+        let api = router.group("api").add(middleware: TokenGate(store: store))
+        TemplateRoutes.add(to: api, store: store, submissions: submissions)
+        OutputRoutes.add(to: api, store: store)
+        MediaRoutes(
+            uploads: submissions.mediaRoot.map { MediaUploads(root: $0, limit: settings.uploadLimit) }
+        ).add(to: api)
         router.add(middleware: UnknownRoute(routes: router.routes.map { .init(method: $0.method, path: $0.path) }))
         return router
     }
@@ -46,7 +54,14 @@ enum APIRoutes {
     private static func addReads(to api: RouterGroup<BasicRequestContext>, store: StorePool) {
         api.get("jobs") { request, _ in
             let limit = try request.integerQuery("limit", in: 1...1000) ?? 50
-            return try await answer(store) { try $0.jobStatuses(limit: limit) }
+            // A cursor, not an offset: a page stays the same while new jobs are queued.
+            let before = try request.integerQuery("before", in: 1...Int(Int64.max)).map(Int64.init)
+            let jobs = try await answerValue(store) { try $0.jobStatuses(limit: limit, before: before) }
+            var response = try JSONBody.response(jobs)
+            if jobs.count == limit, let last = jobs.last {
+                response.headers[.link] = "</api/jobs?limit=\(limit)&before=\(last.id)>; rel=\"next\""
+            }
+            return response
         }
         api.get("jobs/:id") { request, context in
             let id = try jobID(context)
@@ -197,6 +212,17 @@ enum APIRoutes {
         return status
     }
 
+    /// Runs `body` against the database and returns its value; its errors as the API's.
+    static func answerValue<T: Sendable>(
+        _ store: StorePool, _ body: @escaping @Sendable (FarmStore) throws -> T
+    ) async throws -> T {
+        do {
+            return try await store.run(body)
+        } catch {
+            throw APIError.from(error)
+        }
+    }
+
     /// Runs `body` against the database and answers with its JSON, or with the error's status.
     static func answer<T: Encodable & Sendable>(
         _ store: StorePool, _ body: @escaping @Sendable (FarmStore) throws -> T
@@ -206,6 +232,19 @@ enum APIRoutes {
         } catch {
             throw APIError.from(error)
         }
+    }
+}
+
+/// What `farm serve` sets for the HTTP API beyond its address.
+public struct HTTPSettings: Sendable {
+    /// Origins whose web apps may call the API (`--cors-origin`); `*` for any.
+    public var corsOrigins: [String] = []
+    /// The largest media file taken by `PUT /api/media` (`--upload-limit`).
+    public var uploadLimit: Int64 = 50 << 30
+
+    public init(corsOrigins: [String] = [], uploadLimit: Int64 = 50 << 30) {
+        self.corsOrigins = corsOrigins
+        self.uploadLimit = uploadLimit
     }
 }
 

@@ -21,13 +21,14 @@ public final class FarmHTTPServer: @unchecked Sendable {
     /// Projects submitted over HTTP find their assets in `mediaRoot` (and only there); nil
     /// takes no submissions. Chunk thumbnails are read from the coordinator's `dataDirectory`.
     public init(
-        database: String, host: String, port: Int, mediaRoot: URL?, dataDirectory: URL?, logger: Logger
+        database: String, host: String, port: Int, mediaRoot: URL?, dataDirectory: URL?,
+        settings: HTTPSettings = HTTPSettings(), logger: Logger
     ) throws {
         let events = FarmEvents(database: database)
         self.events = events
         let router = APIRoutes.router(
             store: StorePool(database: database), submissions: SubmitRoute(mediaRoot: mediaRoot), events: events,
-            dataDirectory: dataDirectory)
+            dataDirectory: dataDirectory, settings: settings)
         let bound = Locked<Result<Int, Error>?>(nil)
         let listening = DispatchSemaphore(value: 0)
         let app = Application(

@@ -13,7 +13,19 @@ enum SubmissionCheck {
         _ fields: SubmitRoute.Fields, mediaRoot: URL, outputRoot: OutputRoot?
     ) throws -> JobSubmission {
         let file = mediaRoot.appendingPathComponent("project.json").path
-        let projectText = try fields.isTimeline ? imported(fields.project, mediaRoot: mediaRoot) : fields.project
+        let label = fields.projectLabel
+        var projectText = try fields.isTimeline ? imported(fields.project, mediaRoot: mediaRoot) : fields.project
+        do {
+            let merged = try TemplateFields.mergedText(
+                Array(projectText.utf8), values: fields.merge.mapValues { .json($0) }, valuesPath: "merge", file: file)
+            if let merged { projectText = merged }
+        } catch let error as ProjectError {
+            // A value's problem is named in the body's merge; a placeholder's in the project.
+            throw APIError.problems(
+                error.diagnostics.map {
+                    ($0.path.hasPrefix("merge") ? $0.path : $0.path.isEmpty ? label : "\(label).\($0.path)", $0.message)
+                })
+        }
         var loader = ProjectLoader(mediaRoot: mediaRoot, confined: true)
         // The user's media is probed in a child process, as the CLI does: a file that crashes
         // FFmpeg is that asset's problem, not the coordinator's.
@@ -23,7 +35,7 @@ enum SubmissionCheck {
         do {
             loaded = try loader.check(try loader.parse(text: projectText, file: file), file: file)
         } catch let error as ProjectError {
-            var problems = error.diagnostics.map { ($0.path.isEmpty ? nil : "project.\($0.path)", $0.message) }
+            var problems = error.diagnostics.map { ($0.path.isEmpty ? nil : "\(label).\($0.path)", $0.message) }
             if fields.isTimeline {
                 problems.append(
                     (nil, "(paths above are in the farm project made from this timeline; farm import writes it)"))

@@ -21,24 +21,40 @@ struct SubmitRoute: Sendable {
     }
 
     func submit(_ request: Request, store: StorePool) async throws -> Response {
+        let bytes = try await JSONBody.bytes(of: request, upTo: 16 << 20)
+        let fields = try Self.fields(try JSONBody.parse(bytes, of: request))
+        return try await submit(fields, request: request, body: bytes, store: store)
+    }
+
+    /// Checks and queues `fields`; a request with an `Idempotency-Key` that was queued before
+    /// is answered with that job (200, `Idempotent-Replayed: true`) and queues nothing.
+    func submit(_ fields: Fields, request: Request, body: [UInt8], store: StorePool) async throws -> Response {
         guard let mediaRoot else {
             throw APIError(
                 .conflict, "this farm takes no submissions over HTTP: start farm serve with --media-root DIR")
         }
-        let bytes = try await JSONBody.bytes(of: request, upTo: 16 << 20)
-        let fields = try Self.fields(try JSONBody.parse(bytes, of: request))
+        let idempotency = try IdempotencyKey(request: request, body: body)
+        if let idempotency, let earlier = try await idempotency.earlierJob(store: store) { return earlier }
         // A connection for the output root's read and for the insert, none between: a token check
         // or a read never waits for this project's media to be probed.
         let outputRoot = try await store.run { try $0.outputRoot() }
         let submission = try await checking.run {
-            try SubmissionCheck.submission(fields, mediaRoot: mediaRoot, outputRoot: outputRoot)
+            var submission = try SubmissionCheck.submission(fields, mediaRoot: mediaRoot, outputRoot: outputRoot)
+            submission.idempotency = idempotency.map { ($0.key, $0.digest) }
+            return submission
         }
-        let job = try await store.run { store -> JobStatus in
-            let id = try store.submit(submission)
-            guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
-            return status
+        do {
+            let job = try await store.run { store -> JobStatus in
+                let id = try store.submit(submission)
+                guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
+                return status
+            }
+            return try JSONBody.response(job, status: .created)
+        } catch let error as PostgresError where idempotency != nil && error.isUniqueViolation {
+            // The same request, sent twice at once: the other one queued it.
+            if let idempotency, let earlier = try await idempotency.earlierJob(store: store) { return earlier }
+            throw APIError.from(error)
         }
-        return try JSONBody.response(job, status: .created)
     }
 
     struct Fields: Sendable {
@@ -54,11 +70,22 @@ struct SubmitRoute: Sendable {
         var noCache = false
         /// Tags a worker must have (`farm submit --requires`), checked (`PoolTags`).
         var requires: [String] = []
+        /// Values for a template's fields, as the body gave them.
+        var merge: [String: JSONValue] = [:]
+        /// Where the project's problems are: `project` in the body, or `template` kept.
+        var projectLabel = "project"
     }
 
     /// The body's members; the project kept as the JSON it was written as (exact numbers).
     static func fields(_ body: JSONValue) throws -> Fields {
         guard case .object(let members) = body else { throw APIError.expected("an object", got: body, path: "") }
+        var merge: [String: JSONValue] = [:]
+        if let value = members.first(where: { $0.key == "merge" })?.value {
+            guard case .object(let values) = value else {
+                throw APIError.expected("an object of template field values", got: value, path: "merge")
+            }
+            for (name, value) in values { merge[name] = value }
+        }
         func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         let timeline = member("timeline")
         guard let project = member("project") ?? timeline else {
@@ -123,7 +150,7 @@ struct SubmitRoute: Sendable {
             }
         }
         let known: Set = [
-            "project", "timeline", "output", "name", "priority", "overwrite", "notify", "noCache", "requires",
+            "project", "timeline", "output", "name", "priority", "overwrite", "notify", "noCache", "requires", "merge",
         ]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw APIError(
@@ -131,6 +158,7 @@ struct SubmitRoute: Sendable {
         }
         return Fields(
             project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, name: name,
-            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache, requires: requires)
+            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache, requires: requires, merge: merge
+        )
     }
 }

@@ -1,4 +1,5 @@
 import FarmStore
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -11,6 +12,11 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
+        if let carried = OutputLink.carried(by: request) {
+            // A signed link to one job's output stands in for a token, until it expires.
+            try await Self.check(carried, store: store)
+            return try await next(request, context)
+        }
         let role = try await Self.role(of: request, store: store)
         let needed = Self.role(for: request)
         guard role >= needed else {
@@ -57,8 +63,32 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
 
     static func role(for request: Request) -> TokenRole {
         if request.method == .get || request.method == .head { return .read }
-        if request.method == .post && request.uri.path == "/api/jobs" { return .submit }
+        if isSubmission(request) { return .submit }
         return .operate
+    }
+
+    /// What a `submit` token may do beside reading: queue jobs, keep templates, upload media
+    /// and ask for a link to an output.
+    static func isSubmission(_ request: Request) -> Bool {
+        let parts = request.uri.path.split(separator: "/")
+        switch (request.method, parts.count) {
+        case (.post, 2): return parts[1] == "jobs" || parts[1] == "templates"
+        case (.post, 4): return parts[1] == "templates" && parts[3] == "renders"
+        case (.post, 5): return parts[1] == "jobs" && parts[3] == "output" && parts[4] == "link"
+        case (.put, 3): return parts[1] == "media"
+        default: return false
+        }
+    }
+
+    private static func check(_ carried: (link: OutputLink, signature: String), store: StorePool) async throws {
+        guard carried.link.expires >= Int64(Date().timeIntervalSince1970) else {
+            throw APIError(
+                .forbidden, "this link expired at \(FarmStore.timestamp(Double(carried.link.expires)) ?? "")")
+        }
+        let secret = try await store.run { try $0.notifySecret() }
+        guard carried.signature == carried.link.signature(secret: secret) else {
+            throw APIError(.forbidden, "this link's signature does not match: ask for a new one")
+        }
     }
 
 }

@@ -10,14 +10,16 @@ extension FarmStore {
                 """
                 INSERT INTO jobs (name, priority, project_file, project_text, media_root, output_path, container,
                                   fps, frame_count, width, height, sample_rate, media_pins, notify_url, use_cache,
-                                  requires)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::text[]) RETURNING id
+                                  requires, idempotency_key, idempotency_digest)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::text[], $17, $18)
+                RETURNING id
                 """,
                 [
                     job.name, String(job.priority), job.projectFile, job.projectText, job.mediaRoot, job.outputPath,
                     job.container.rawValue, job.fps.description, String(job.frameCount), String(job.width),
                     String(job.height), String(job.sampleRate), try JSONColumn.encode(job.mediaPins),
                     job.notifyURL, job.useCache ? "true" : "false", PostgresArray.text(job.requires),
+                    job.idempotency?.key, job.idempotency?.digest,
                 ])[0].decode("id", as: Int64.self)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
             try insertChunks(job: id, job.audioBlocks, keys: job.audioKeys)
@@ -26,6 +28,13 @@ extension FarmStore {
             if job.useCache { try reuseCachedSegments(job: id) }
             try notify(job: id)
             return id
+        }
+    }
+
+    /// The job submitted with `key` (`Idempotency-Key`), and the digest of what it asked.
+    public func job(idempotencyKey key: String) throws -> (id: Int64, digest: String)? {
+        try connection.query("SELECT id, idempotency_digest FROM jobs WHERE idempotency_key = $1", [key]).first.map {
+            (try $0.decode("id", as: Int64.self), try $0.decode("idempotency_digest", as: String.self))
         }
     }
 

@@ -3,8 +3,9 @@ import Foundation
 
 /// The read side for operators: one query per view, so a view is one consistent snapshot.
 extension FarmStore {
-    /// Jobs, newest first: all of them, or only `id`.
-    public func jobStatuses(id: Int64? = nil, limit: Int = 1000) throws -> [JobStatus] {
+    /// Jobs, newest first: all of them (those older than the job `before`, when given, a page
+    /// at a time), or only `id`.
+    public func jobStatuses(id: Int64? = nil, limit: Int = 1000, before: Int64? = nil) throws -> [JobStatus] {
         try connection.query(
             """
             SELECT j.id, j.name, j.state, j.paused, j.priority, j.frame_count, j.output_path, j.error,
@@ -27,7 +28,8 @@ extension FarmStore {
                    (SELECT count(*) FROM workers w
                     WHERE w.state <> 'lost' AND NOT w.draining AND w.tags @> j.requires
                       AND (j.node_kind IS NULL OR w.node_kind = j.node_kind)) AS able_workers
-            FROM (SELECT * FROM jobs WHERE $1::bigint IS NULL OR id = $1::bigint ORDER BY id DESC LIMIT $2) j
+            FROM (SELECT * FROM jobs WHERE ($1::bigint IS NULL OR id = $1::bigint)
+                                        AND ($3::bigint IS NULL OR id < $3::bigint) ORDER BY id DESC LIMIT $2) j
             -- Counts kept per job as chunks change (migration 9): a job of 100,000 chunks costs
             -- what one of ten does.
             CROSS JOIN LATERAL (
@@ -48,7 +50,7 @@ extension FarmStore {
                        t.running, t.done, r.failed, t.queued + t.running + t.done AS total,
                        t.done_frames + r.running_frames - j.frames_kept AS rendered) n
             ORDER BY j.id DESC
-            """, [id.map(String.init), String(limit)]
+            """, [id.map(String.init), String(limit), before.map(String.init)]
         ).map(Self.jobStatus)
     }
 

@@ -165,6 +165,7 @@ public enum Migrations {
         (20, loudness),
         (21, trace),
         (22, failedAttempts),
+        (23, apps),
     ]
 
     /// The newest schema version this build knows.

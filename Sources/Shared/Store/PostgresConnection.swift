@@ -22,6 +22,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// The server rolled the transaction back to break a deadlock (40P01) or a serialization
     /// conflict (40001); running it again is the remedy PostgreSQL documents.
     public var isTransientConflict: Bool { state == "40P01" || state == "40001" }
+
+    /// A row a unique index already holds (23505).
+    public var isUniqueViolation: Bool { state == "23505" }
 }
 
 /// One libpq connection. Every value travels as a text parameter (`$1`, `$2`, …); SQL text is

@@ -105,6 +105,21 @@ struct Serve: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "The largest media file the HTTP API takes (PUT /api/media, kept in MEDIA_ROOT/uploads).",
+            valueName: "SIZE"))
+    var mediaLimit = ByteSize(bytes: 50_000_000_000)
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A web app's origin that may call the HTTP API from a browser (CORS), e.g. https://app.example; "
+                + "repeatable; * for any. Its calls still need a token.",
+            valueName: "ORIGIN"))
+    var corsOrigin: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "The only networks job notifications (farm submit --notify) may go to, comma-separated "
                 + "(e.g. 10.0.0.0/8,192.168.1.20). Default: anywhere but where cloud metadata answers.",
             discussion: "Every address a notify URL's host resolves to must be inside one. A refused notice is "
@@ -198,7 +213,9 @@ struct Serve: ParsableCommand {
                 return try FarmHTTPServer(
                     database: url, host: address.host, port: address.port,
                     mediaRoot: mediaRoot.map { URL(fileURLWithPath: $0).standardizedFileURL },
-                    dataDirectory: database.dataDirectory, logger: Logger(label: "farm.http"))
+                    dataDirectory: database.dataDirectory,
+                    settings: HTTPSettings(corsOrigins: corsOrigin, uploadLimit: mediaLimit.bytes),
+                    logger: Logger(label: "farm.http"))
             } catch {
                 FarmExit.printError("--http \(address.host):\(address.port): \(error)")
                 throw FarmExit.failed

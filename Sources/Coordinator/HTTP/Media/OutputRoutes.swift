@@ -1,0 +1,140 @@
+import FarmCore
+import FarmStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `GET /api/jobs/{id}/output`: a done job's file, whole or by byte ranges (`Range: bytes=A-B`,
+/// 206), so a client can resume a cut download; and `POST /api/jobs/{id}/output/link`: a link
+/// to it that works without a token until it expires, for a browser or another service.
+enum OutputRoutes {
+    static func add(to api: RouterGroup<BasicRequestContext>, store: StorePool) {
+        api.get("jobs/:id/output") { request, context in
+            let id = try APIRoutes.jobID(context)
+            let (path, container) = try await APIRoutes.answerValue(store) { store -> (String, String) in
+                guard let job = try store.job(id) else { throw FarmControlError.noSuchJob(id) }
+                guard job.state == .done else {
+                    throw APIError(
+                        .conflict, "job \(id) is \(job.state.rawValue): its output is there once it is done")
+                }
+                return (job.outputPath, job.container.rawValue)
+            }
+            return try await file(path, container: container, request: request, context: context)
+        }
+        api.post("jobs/:id/output/link") { request, context in
+            let id = try APIRoutes.jobID(context)
+            let body = try await JSONBody.decode(LinkRequest.self, from: request, ifEmpty: LinkRequest())
+            let seconds = body.expiresInSeconds ?? 3600
+            guard 1...(7 * 86400) ~= seconds else {
+                throw APIError(.badRequest, "must lie in 1...604800 (seven days)", path: "expiresInSeconds")
+            }
+            let secret = try await APIRoutes.answerValue(store) { store -> String in
+                guard try store.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
+                return try store.notifySecret()
+            }
+            let expires = Int64(Date().timeIntervalSince1970) + Int64(seconds)
+            let link = OutputLink(job: id, expires: expires)
+            return try JSONBody.response(
+                OutputLinkAnswer(
+                    url: "/api/jobs/\(id)/output?expires=\(expires)&signature=\(link.signature(secret: secret))",
+                    expiresAt: FarmStore.timestamp(Double(expires)) ?? ""), status: .created)
+        }
+    }
+
+    static func file(_ path: String, container: String, request: Request, context: BasicRequestContext)
+        async throws -> Response
+    {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = (attributes[.size] as? NSNumber)?.int64Value
+        else {
+            throw APIError(.gone, "the output \(path) is no longer on the coordinator's disk")
+        }
+        var headers: HTTPFields = [
+            .contentType: contentType(container), .acceptRanges: "bytes",
+            .contentDisposition: "attachment; filename=\"\(URL(fileURLWithPath: path).lastPathComponent)\"",
+        ]
+        let range: ClosedRange<Int64>
+        var status = HTTPResponse.Status.ok
+        if let header = request.headers[.range] {
+            guard let asked = ByteRange(header: header, size: size) else {
+                var error = APIError(.rangeNotSatisfiable, "the file has \(size) bytes; Range \(header) lies outside")
+                error.extraHeaders[.contentRange] = "bytes */\(size)"
+                throw error
+            }
+            range = asked.range
+            status = .partialContent
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+        } else {
+            range = 0...max(0, size - 1)
+        }
+        headers[.contentLength] = String(size == 0 ? 0 : range.count)
+        guard size > 0 else { return Response(status: status, headers: headers) }
+        let body = try await FileIO().loadFile(
+            path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    static func contentType(_ container: String) -> String {
+        switch container {
+        case "mp4": return "video/mp4"
+        case "mov": return "video/quicktime"
+        case "mkv": return "video/x-matroska"
+        default: return "application/octet-stream"
+        }
+    }
+}
+
+/// A link to a job's output signed with the farm's secret, good until `expires` (seconds since
+/// 1970): the HMAC-SHA256 of `output JOB EXPIRES`, so it names one job's file for one time.
+struct OutputLink: Equatable {
+    var job: Int64
+    var expires: Int64
+
+    func signature(secret: String) -> String {
+        HMACSHA256.hex(key: secret, message: Array("output \(job) \(expires)".utf8))
+    }
+
+    /// The link a request carries (`GET /api/jobs/N/output?expires=…&signature=…`), or nil.
+    static func carried(by request: Request) -> (link: OutputLink, signature: String)? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let parts = request.uri.path.split(separator: "/")
+        guard parts.count == 4, parts[0] == "api", parts[1] == "jobs", parts[3] == "output", let job = Int64(parts[2]),
+            let expiresText = request.uri.queryParameters.get("expires"), let expires = Int64(expiresText),
+            let signature = request.uri.queryParameters.get("signature")
+        else { return nil }
+        return (OutputLink(job: job, expires: expires), signature)
+    }
+}
+
+struct LinkRequest: Codable, Sendable { var expiresInSeconds: Int? = nil }
+struct OutputLinkAnswer: Codable, Sendable {
+    var url: String
+    var expiresAt: String
+}
+
+/// One `Range: bytes=…` of RFC 9110: `A-B`, `A-` or `-N` (the last N bytes); several ranges
+/// are not served (nil, answered 416 like a range outside the file).
+struct ByteRange: Equatable {
+    var range: ClosedRange<Int64>
+
+    init?(header: String, size: Int64) {
+        guard header.hasPrefix("bytes="), size > 0 else { return nil }
+        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash]
+        let last = spec[spec.index(after: dash)...]
+        if first.isEmpty {
+            guard let count = Int64(last), count > 0 else { return nil }
+            range = max(0, size - count)...(size - 1)
+            return
+        }
+        guard let start = Int64(first), start < size else { return nil }
+        if last.isEmpty {
+            range = start...(size - 1)
+            return
+        }
+        guard let end = Int64(last), end >= start else { return nil }
+        range = start...min(end, size - 1)
+    }
+}
