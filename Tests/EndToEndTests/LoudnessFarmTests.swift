@@ -17,13 +17,20 @@ import Testing
             for workers in [1, 2, 8] {
                 let output = dir.appendingPathComponent("w\(workers).mp4")
                 let farm = ["--database", database, "--data", dir.appendingPathComponent("farm-data").path]
-                try FarmTests.farm(
+                let rendered = try FarmTests.farm(
                     [
                         "render", project.path, "-o", output.path, "--workers", String(workers), "--chunk-seconds",
                         "60",
                         "--no-cache",
                     ] + farm)
                 outputs.append(output)
+                // The live view's last line counts the work as the summary does, loudness blocks apart.
+                let counted = try #require(
+                    rendered.stdout.firstMatch(of: #/(\d+) video chunks and (\d+) audio blocks/#))
+                #expect(
+                    rendered.stderr.contains("\(counted.1) video chunks, \(counted.2) audio blocks and "),
+                    "\(rendered.stdout)\n\(rendered.stderr.suffix(400))")
+                #expect(rendered.stderr.contains(" loudness blocks, "), "\(rendered.stderr.suffix(400))")
             }
             let local = dir.appendingPathComponent("local.mp4")
             try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])

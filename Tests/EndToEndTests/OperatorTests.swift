@@ -88,7 +88,7 @@ import Testing
             #expect(Set(frames).count >= 4, "the overall bar should advance in steps: \(frames)")
             #expect(!chunkBars.isEmpty, "no per-chunk bar seen")
             #expect(text.contains("job \(job) done: \(output.path), 240 frames in "), "\(text)")
-            #expect(text.contains("5 chunks, 5 attempts"), "\(text)")
+            #expect(text.contains("4 video chunks and 1 audio block, 5 attempts"), "\(text)")
             #expect(text.contains("watch-exit=0"), "\(text)")
         }
     }
@@ -511,6 +511,14 @@ import Testing
             #expect(try audioHash(output) == audio)
             let log = try farm.json([AttemptStatus].self, ["logs", String(job), "--chunk", "2"])
             #expect(log.map(\.attempt) == [1, 2])
+            // The run's time and rate are the retry's: the summary says for which frames, and the
+            // dashboard's rate plot spans this run, as its elapsed time does.
+            let summary = try farm.cli(["wait", String(job)])
+            #expect(summary.stdout.contains("120 frames (30 rendered in this run) in "), "\(summary.stdout)")
+            let rerun = try Self.status(farm, job).job
+            #expect(rerun.framesRendered == 30)
+            let plot = try farm.store.renderRate(job: job)
+            #expect(!plot.isEmpty && plot.last!.seconds <= (rerun.elapsedSeconds ?? 0) + 1, "\(plot) \(rerun)")
 
             // Refusals, each with its exit code and reason.
             let nothing = try farm.cli(["retry", String(job)])

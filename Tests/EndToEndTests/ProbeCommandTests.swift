@@ -168,12 +168,46 @@ import Testing
             let warnings = result.stderr.split(separator: "\n").map(String.init)
             // Each line names the asset and its file (as resolved), then the conversion.
             func lines(_ asset: String, _ file: String, _ note: String) -> Int {
-                warnings.filter { $0.hasPrefix("warning: assets.\(asset) (") && $0.contains("\(file)): \(note)") }.count
+                warnings.filter {
+                    $0.hasPrefix("\(project.path): warning: assets.\(asset) (") && $0.contains("\(file)): \(note)")
+                }.count
             }
             #expect(lines("dv", "pal169.avi", "anamorphic pixels (64:45)") == 1, "\(warnings)")
             #expect(lines("trailer", "trailer51.mp4", "6-channel sound is mixed down to 2 channels") == 1)
             #expect(lines("phone", "iphone-hlg.mov", "HLG HDR pictures are tone-mapped to SDR BT.709") == 1)
             #expect(lines("phone", "iphone-hlg.mov", "10-bit pictures are composited in 8 bits") == 1)
+            // Mono into stereo is no conversion to warn of; a caption file named otherwise than
+            // .srt or .vtt is told how to say what it is.
+            try ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-ac", "1", "mono.wav"], in: dir)
+            try Data("1\n00:00:00,000 --> 00:00:01,000\nHi\n".utf8).write(to: dir.appendingPathComponent("subs.txt"))
+            try Data(
+                """
+                {"output": {"width": 320, "height": 240, "fps": "30"},
+                 "assets": {"mono": {"path": "mono.wav"}, "subs": {"path": "subs.txt"}},
+                 "tracks": [{"kind": "audio", "items": [{"asset": "mono", "at": "0", "duration": "1"}]},
+                            {"kind": "video",
+                             "items": [{"asset": "subs", "at": "0", "duration": "1", "captions": {}}]}]}
+                """.utf8
+            ).write(to: dir.appendingPathComponent("mono.json"))
+            let captions = try runFarm(["validate", "mono.json"], in: dir)
+            #expect(captions.status == 2)
+            #expect(
+                captions.stderr.contains(
+                    "mono.json: tracks[1].items[0].captions: only an item whose asset is a caption file takes "
+                        + "captions; assets.subs (subs.txt) is read as media: if it is a SubRip or WebVTT file, "
+                        + "set \"type\": \"captions\" on it"), "\(captions.stderr)")
+            try Data(
+                """
+                {"output": {"width": 320, "height": 240, "fps": "30"},
+                 "assets": {"mono": {"path": "mono.wav"}, "subs": {"path": "subs.txt", "type": "captions"}},
+                 "tracks": [{"kind": "audio", "items": [{"asset": "mono", "at": "0", "duration": "1"}]},
+                            {"kind": "video",
+                             "items": [{"asset": "subs", "at": "0", "duration": "1", "captions": {}}]}]}
+                """.utf8
+            ).write(to: dir.appendingPathComponent("mono.json"))
+            let fixed = try runFarm(["validate", "mono.json"], in: dir)
+            #expect(fixed.status == 0, "\(fixed.stderr)")
+            #expect(!fixed.stderr.contains("warning"), "\(fixed.stderr)")
         }
     }
 

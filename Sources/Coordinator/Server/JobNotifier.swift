@@ -13,7 +13,7 @@ import Logging
 /// the background (`BackgroundPass`), started by the coordinator's loop (`poke`).
 ///
 /// Headers: `X-Farm-Signature: sha256=HEX`, the HMAC-SHA256 of the exact body under the farm's
-/// secret (`farm notify-secret`); `X-Farm-Job`, the job's id, by which a receiver drops a repeat
+/// secret (`farm tokens notify-secret`); `X-Farm-Job`, the job's id, by which a receiver drops a repeat
 /// (a coordinator that died between a POST and recording it sends it again); `X-Farm-Delivery:
 /// JOB.TRY`, the try's number.
 final class JobNotifier: @unchecked Sendable {

@@ -48,6 +48,9 @@ public struct JobStatus: Codable, Sendable, Equatable {
     public var waitingFor: String? = nil
     /// Frames rendered this run over the seconds since its first chunk was assigned.
     public var averageFps: Double? = nil
+    /// Frames rendered this run (since `startedAt`): all of them for a first run, those of the
+    /// retried chunks after a retry; chunks kept from before or taken from the cache not counted.
+    public var framesRendered: Int64 = 0
 
     public var isFinished: Bool { state.isFinished }
 }
@@ -138,6 +141,21 @@ public struct JobDetail: Codable, Sendable, Equatable {
     public var chunks: [ChunkStatus]
     /// The five newest failed or lost attempts, newest first.
     public var errors: [AttemptStatus]
+    /// Once the job has ended: its video chunks, audio blocks and loudness blocks.
+    public var kinds: KindCounts? = nil
+}
+
+/// A job's work by kind: what `chunks.total` adds up.
+public struct KindCounts: Codable, Sendable, Equatable {
+    public var video = 0
+    public var audio = 0
+    public var loudness = 0
+
+    public init(video: Int = 0, audio: Int = 0, loudness: Int = 0) {
+        self.video = video
+        self.audio = audio
+        self.loudness = loudness
+    }
 }
 
 /// A worker as the coordinator last heard it.

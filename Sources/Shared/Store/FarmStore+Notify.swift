@@ -11,7 +11,7 @@ public struct DueNotice: Sendable, Equatable {
 }
 
 extension FarmStore {
-    /// The farm's secret that signs notices (`farm notify-secret` prints it).
+    /// The farm's secret that signs notices (`farm tokens notify-secret` prints it).
     public func notifySecret() throws -> String {
         guard let row = try connection.query("SELECT value FROM farm_secrets WHERE name = 'notify'").first else {
             throw PostgresError(message: "the farm has no notify secret (migration 13 missing)", state: nil)

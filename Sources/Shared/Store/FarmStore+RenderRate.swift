@@ -1,7 +1,8 @@
 import FarmCore
 
 /// A job's frames per second over time, for the dashboard's plot, in at most `buckets` equal
-/// spans from its first assignment to now. Each attempt's frames are spread over the time it
+/// spans from its first assignment to now: of this run, as its elapsed time is (a retry's plot
+/// starts with the retry). Each attempt's frames are spread over the time it
 /// rendered them (accepted ones from assignment to acceptance, running ones to now), so a job
 /// rendering steadily plots as a steady line, not as spikes where chunks happened to be
 /// accepted. Spans are a whole step of a fixed ladder (1 s, 2 s, 5 s, 10 s, …), so the plot's
@@ -22,7 +23,8 @@ extension FarmStore {
         let spans = """
             WITH first AS (
                 SELECT min(a.started_at) AS at FROM attempts a JOIN chunks c ON c.id = a.chunk_id
-                WHERE c.job_id = $1 AND a.outcome <> 'reused'),
+                JOIN jobs j ON j.id = c.job_id
+                WHERE c.job_id = $1 AND a.outcome <> 'reused' AND a.started_at >= j.started_at),
             -- An attempt lasts at least a millisecond: one accepted within less keeps its frames.
             spans AS (
                 SELECT extract(epoch FROM a.started_at - f.at) AS s,
@@ -30,7 +32,8 @@ extension FarmStore {
                                 extract(epoch FROM a.started_at - f.at) + 0.001) AS e,
                        a.frames_done::double precision AS frames
                 FROM attempts a JOIN chunks c ON c.id = a.chunk_id, first f
-                WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome IN ('done', 'running') AND a.frames_done > 0)
+                WHERE c.job_id = $1 AND c.kind = 'video' AND a.outcome IN ('done', 'running') AND a.frames_done > 0
+                  AND a.started_at >= f.at)
             """
         let length = try connection.query(spans + "SELECT max(e) AS length FROM spans", [String(id)])[0]
             .decode("length", as: Double?.self)

@@ -62,7 +62,23 @@ extension FarmStore {
         guard let job = try jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
         let chunks = try chunkStatuses(job: id, everyChunk: everyChunk, withErrors: true, limit: limit)
         let errors = try attempts(job: id, where: "a.outcome IN ('failed', 'lost')", newestFirst: true, limit: 5)
-        return JobDetail(job: job, chunks: chunks, errors: errors)
+        var detail = JobDetail(job: job, chunks: chunks, errors: errors)
+        // Counted once a job has ended, for its summary: a running job's view never pays for it.
+        if job.state.isFinished {
+            var kinds = KindCounts()
+            for row in try connection.query(
+                "SELECT kind, count(*) AS n FROM chunks WHERE job_id = $1 GROUP BY kind", [String(id)])
+            {
+                let count: Int = try row.decode("n")
+                switch try row.decode("kind", as: ChunkKind.self) {
+                case .video: kinds.video = count
+                case .audio: kinds.audio = count
+                case .loudness: kinds.loudness = count
+                }
+            }
+            detail.kinds = kinds
+        }
+        return detail
     }
 
     /// A job's chunks as `jobDetail` lists them; without `withErrors`, not each one's last error
@@ -280,7 +296,7 @@ extension FarmStore {
             chunks: counts,
             output: try row.decode("output_path"), error: try row.decode("error"), warning: warning,
             segmentBytes: segmentBytes, requires: requires, renderKind: try row.decode("kind_summary"),
-            waitingFor: waiting, averageFps: average)
+            waitingFor: waiting, averageFps: average, framesRendered: max(0, rendered))
     }
 
     /// Why no live worker takes a job's waiting chunks, if the workers table says: none is live,

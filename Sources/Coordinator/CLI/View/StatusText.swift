@@ -75,6 +75,15 @@ enum StatusText {
             + "\(counts.failed) failed · \(counts.total) total"
     }
 
+    /// `15 video chunks and 3 audio blocks` (and loudness blocks), as `farm render` counts
+    /// them; `18 chunks` where the kinds are not known.
+    static func work(_ detail: JobDetail) -> String {
+        guard let kinds = detail.kinds else { return Format.count(detail.job.chunks.total, "chunk") }
+        var parts = [Format.count(kinds.video, "video chunk"), Format.count(kinds.audio, "audio block")]
+        if kinds.loudness > 0 { parts.append(Format.count(kinds.loudness, "loudness block")) }
+        return parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+    }
+
     static func fromCache(_ reused: Int) -> String {
         reused > 0 ? " (\(reused) from the segment cache)" : ""
     }
@@ -111,8 +120,12 @@ enum StatusText {
         switch job.state {
         case .done:
             let rate = job.averageFps.map { " (\(Format.rate($0)) fps)" } ?? ""
-            return "job \(job.id) done: \(job.output), \(job.frameCount) frames\(took)\(rate), "
-                + "\(job.chunks.total) chunks\(fromCache(reused)), \(attempts) attempts"
+            // After a retry (or with chunks from the cache) the time and rate are this run's:
+            // say which frames they are for.
+            let rendered =
+                job.framesRendered < job.frameCount ? " (\(job.framesRendered) rendered in this run)" : ""
+            return "job \(job.id) done: \(job.output), \(job.frameCount) frames\(rendered)\(took)\(rate), "
+                + "\(work(detail))\(fromCache(reused)), \(attempts) attempts"
         case .cancelled:
             return
                 "job \(job.id) cancelled\(took) after \(job.chunks.done) of \(job.chunks.total) chunks; "

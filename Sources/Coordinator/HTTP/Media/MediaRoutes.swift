@@ -119,7 +119,9 @@ struct MediaRoutes: Sendable {
             error.extraHeaders[offsetHeader] = String(received)
             return error
         case .beyondLength(let length):
-            return APIError(.badRequest, "more bytes than Upload-Length \(length); the extra ones were dropped")
+            return APIError(
+                .conflict, "more bytes than Upload-Length \(length); the extra ones were dropped", path: "Upload-Length"
+            )
         case .digestMismatch(let expected, let got, let bytes):
             return APIError(
                 .unprocessableContent,

@@ -12,6 +12,9 @@ enum OutputRoutes {
     static func add(to api: RouterGroup<BasicRequestContext>, store: StorePool) {
         api.get("jobs/:id/output") { request, context in
             let id = try APIRoutes.jobID(context)
+            for (name, _) in request.uri.queryParameters where name != "expires" && name != "signature" {
+                throw APIError(.badRequest, "unknown parameter (allowed: expires, signature)", path: String(name))
+            }
             let (path, container) = try await APIRoutes.answerValue(store) { store -> (String, String) in
                 guard let job = try store.job(id) else { throw FarmControlError.noSuchJob(id) }
                 guard job.state == .done else {
@@ -24,8 +27,8 @@ enum OutputRoutes {
         }
         api.post("jobs/:id/output/link") { request, context in
             let id = try APIRoutes.jobID(context)
-            let body = try await JSONBody.decode(LinkRequest.self, from: request, ifEmpty: LinkRequest())
-            let seconds = body.expiresInSeconds ?? 3600
+            let bytes = try await JSONBody.bytes(of: request, upTo: 1 << 20)
+            let seconds = try bytes.isEmpty ? 3600 : expiry(try JSONBody.parse(bytes, of: request))
             guard 1...(7 * 86400) ~= seconds else {
                 throw APIError(.badRequest, "must lie in 1...604800 (seven days)", path: "expiresInSeconds")
             }
@@ -57,6 +60,10 @@ enum OutputRoutes {
         let range: ClosedRange<Int64>
         var status = HTTPResponse.Status.ok
         if let header = request.headers[.range] {
+            guard ByteRange.isWellFormed(header) else {
+                throw APIError(
+                    .badRequest, "Range must be bytes=A-B, bytes=A- or bytes=-N (got \(header))", path: "Range")
+            }
             guard let asked = ByteRange(header: header, size: size) else {
                 var error = APIError(.rangeNotSatisfiable, "the file has \(size) bytes; Range \(header) lies outside")
                 error.extraHeaders[.contentRange] = "bytes */\(size)"
@@ -73,6 +80,19 @@ enum OutputRoutes {
         let body = try await FileIO().loadFile(
             path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// `{"expiresInSeconds": N}`'s N (3600 when absent).
+    static func expiry(_ body: JSONValue) throws -> Int {
+        guard case .object(let members) = body else { throw APIError.expected("an object", got: body, path: "") }
+        for member in members where member.key != "expiresInSeconds" {
+            throw APIError(.badRequest, "unknown key (allowed: expiresInSeconds)", path: member.key)
+        }
+        guard let value = members.first?.value else { return 3600 }
+        guard case .number(let text) = value, let seconds = Int(text) else {
+            throw APIError.expected("an integer", got: value, path: "expiresInSeconds")
+        }
+        return seconds
     }
 
     static func contentType(_ container: String) -> String {
@@ -107,7 +127,6 @@ struct OutputLink: Equatable {
     }
 }
 
-struct LinkRequest: Codable, Sendable { var expiresInSeconds: Int? = nil }
 struct OutputLinkAnswer: Codable, Sendable {
     var url: String
     var expiresAt: String
@@ -117,6 +136,11 @@ struct OutputLinkAnswer: Codable, Sendable {
 /// are not served (nil, answered 416 like a range outside the file).
 struct ByteRange: Equatable {
     var range: ClosedRange<Int64>
+
+    /// One range in RFC 9110's syntax, whatever the file's size.
+    static func isWellFormed(_ header: String) -> Bool {
+        header.wholeMatch(of: #/bytes=([0-9]+-[0-9]*|-[0-9]+)/#) != nil
+    }
 
     init?(header: String, size: Int64) {
         guard header.hasPrefix("bytes="), size > 0 else { return nil }
@@ -134,7 +158,7 @@ struct ByteRange: Equatable {
             range = start...(size - 1)
             return
         }
-        guard let end = Int64(last), end >= start else { return nil }
+        guard let end = Int64(last), end >= start else { return nil }  // refused as well-formed but empty
         range = start...min(end, size - 1)
     }
 }

@@ -57,6 +57,8 @@ public enum MediaConversions {
         if channels > output { return "\(channels)-channel sound is mixed down to \(output) channels" }
         guard channels > 0, channels < output else { return nil }
         switch (channels, output) {
+        // Mono on both sides of stereo is what anyone expects: nothing to say.
+        case (1, 2): return nil
         case (1, 6): return "1-channel sound plays from the centre channel of 5.1"
         case (2, 6): return "2-channel sound plays from the front left and right channels of 5.1"
         default: return "\(channels)-channel sound is spread over \(output) channels"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an asset is when its extension does not say: `media` (probed with FFmpeg) or
 /// `captions` (a SubRip or WebVTT file).
 enum AssetType: String, CaseIterable {
@@ -15,7 +17,16 @@ extension ProjectParser {
     {
         guard case .media(let id) = content, let asset = assets?[id], asset.isCaptions else {
             if object.has("captions") {
-                log.add(object.childPath("captions"), "only an item whose asset is a caption file takes captions")
+                var hint = ""
+                if case .media(let id) = content, let asset = assets?[id] {
+                    // Known by .srt or .vtt; any other name (.txt, an upload's digest) is media.
+                    let name = URL(fileURLWithPath: asset.path).lastPathComponent
+                    hint =
+                        "; assets.\(id) (\(name)) is read as media: if it is a SubRip or WebVTT file, "
+                        + "set \"type\": \"captions\" on it"
+                }
+                log.add(
+                    object.childPath("captions"), "only an item whose asset is a caption file takes captions\(hint)")
                 return (nil, false)
             }
             return (nil, true)
