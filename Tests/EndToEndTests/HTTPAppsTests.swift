@@ -191,6 +191,16 @@ import Testing
                 try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/qc").status == 401,
                 "a link opens the output alone")
 
+            // `after` over HTTP: an unknown job is refused; a done one is waited on for nothing.
+            let unknownAfter = try HTTPAPITests.call(
+                "POST", "\(base)/api/templates/1/renders", token: token,
+                body: #"{"merge": {"CITY": "X"}, "output": "\#(out.path)/x.mp4", "after": [999]}"#)
+            #expect(unknownAfter.status == 404 && unknownAfter.body.contains("no job 999"), "\(unknownAfter.body)")
+            let badAfter = try HTTPAPITests.call(
+                "POST", "\(base)/api/templates/1/renders", token: token,
+                body: #"{"merge": {"CITY": "X"}, "output": "\#(out.path)/x.mp4", "after": ["1"]}"#)
+            #expect(badAfter.status == 400 && badAfter.body.contains(#""path":"after[0]""#), "\(badAfter.body)")
+
             // Pages: newest first, a cursor in Link.
             for city in ["A", "B"] {
                 let answer = try HTTPAPITests.call(

@@ -40,6 +40,9 @@ import Testing
                 """, [String(claimed.key.chunk), String(claimed.key.attempt), String(index * 10)])
             index += 1
         }
+        // The run began with its first claim, moved back with its attempts.
+        try store.connection.query(
+            "UPDATE jobs SET started_at = timestamptz '2026-01-01 00:00:00+00' WHERE id = $1", [String(job)])
         let points = try store.renderRate(job: job)
         #expect(points.count == 40)
         #expect(points.first?.seconds == 1)

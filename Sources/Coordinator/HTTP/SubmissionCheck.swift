@@ -57,6 +57,7 @@ enum SubmissionCheck {
         submission.notifyURL = fields.notify
         submission.useCache = !fields.noCache
         submission.requires = fields.requires
+        submission.after = fields.after
         return submission
     }
 

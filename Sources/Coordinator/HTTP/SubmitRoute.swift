@@ -74,6 +74,8 @@ struct SubmitRoute: Sendable {
         var merge: [String: JSONValue] = [:]
         /// Where the project's problems are: `project` in the body, or `template` kept.
         var projectLabel = "project"
+        /// Jobs it waits on (`farm submit --after`).
+        var after: [Int64] = []
     }
 
     /// The body's members; the project kept as the JSON it was written as (exact numbers).
@@ -149,8 +151,21 @@ struct SubmitRoute: Sendable {
                 throw APIError(.badRequest, "\(error)", path: "requires")
             }
         }
+        var after: [Int64] = []
+        if let value = member("after") {
+            guard case .array(let elements) = value else {
+                throw APIError.expected("an array of job ids", got: value, path: "after")
+            }
+            for (index, element) in elements.enumerated() {
+                guard case .number(let text) = element, let id = Int64(text), id > 0 else {
+                    throw APIError.expected("a job id (a positive integer)", got: element, path: "after[\(index)]")
+                }
+                after.append(id)
+            }
+        }
         let known: Set = [
             "project", "timeline", "output", "name", "priority", "overwrite", "notify", "noCache", "requires", "merge",
+            "after",
         ]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw APIError(
@@ -158,7 +173,7 @@ struct SubmitRoute: Sendable {
         }
         return Fields(
             project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, name: name,
-            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache, requires: requires, merge: merge
-        )
+            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache, requires: requires, merge: merge,
+            after: after)
     }
 }

@@ -51,6 +51,9 @@ public struct JobStatus: Codable, Sendable, Equatable {
     /// Frames rendered this run (since `startedAt`): all of them for a first run, those of the
     /// retried chunks after a retry; chunks kept from before or taken from the cache not counted.
     public var framesRendered: Int64 = 0
+    /// The jobs it waits on (`--after`) that have not finished yet; none of its chunks is handed
+    /// out before.
+    public var waitsOn: [Int64] = []
 
     public var isFinished: Bool { state.isFinished }
 }

@@ -6,12 +6,14 @@ extension FarmStore {
     /// Records a job with its video chunks and audio blocks; returns the job id.
     public func submit(_ job: JobSubmission) throws -> Int64 {
         try connection.transaction {
+            let waiting = try awaited(job.after)
             let id = try connection.query(
                 """
                 INSERT INTO jobs (name, priority, project_file, project_text, media_root, output_path, container,
                                   fps, frame_count, width, height, sample_rate, media_pins, notify_url, use_cache,
-                                  requires, idempotency_key, idempotency_digest)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::text[], $17, $18)
+                                  requires, idempotency_key, idempotency_digest, waiting_for)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::text[], $17, $18,
+                        $19::bigint[])
                 RETURNING id
                 """,
                 [
@@ -20,6 +22,7 @@ extension FarmStore {
                     String(job.height), String(job.sampleRate), try JSONColumn.encode(job.mediaPins),
                     job.notifyURL, job.useCache ? "true" : "false", PostgresArray.text(job.requires),
                     job.idempotency?.key, job.idempotency?.digest,
+                    waiting.isEmpty ? nil : PostgresArray.integers(waiting),
                 ])[0].decode("id", as: Int64.self)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
             try insertChunks(job: id, job.audioBlocks, keys: job.audioKeys)
@@ -29,6 +32,28 @@ extension FarmStore {
             try notify(job: id)
             return id
         }
+    }
+
+    /// Of the jobs a new one is to wait on, those not done yet; an unknown one, or one that
+    /// failed or was cancelled, refuses the submission. Their rows are held (`FOR SHARE`) until
+    /// the new job is in: one that ends meanwhile waits, and its trigger then sees the new job.
+    private func awaited(_ after: [Int64]) throws -> [Int64] {
+        guard !after.isEmpty else { return [] }
+        var states: [Int64: JobState] = [:]
+        for row in try connection.query(
+            "SELECT id, state FROM jobs WHERE id = ANY($1::bigint[]) FOR SHARE", [PostgresArray.integers(after)])
+        {
+            states[try row.decode("id")] = try row.decode("state")
+        }
+        for id in after {
+            guard let state = states[id] else { throw FarmControlError.noSuchJob(id) }
+            if state == .failed || state == .cancelled {
+                throw FarmControlError.conflict(
+                    "job \(id) is \(state.rawValue): a job waiting on it (--after \(id)) would never start; "
+                        + "farm retry \(id) first")
+            }
+        }
+        return Array(Set(after.filter { states[$0] != .done })).sorted()
     }
 
     /// The job submitted with `key` (`Idempotency-Key`), and the digest of what it asked.
@@ -77,12 +102,13 @@ extension FarmStore {
             ])
     }
 
-    /// Unfinished jobs whose every chunk is done: they are waiting to be joined.
+    /// Unfinished jobs whose every chunk is done: they are waiting to be joined. A job waiting
+    /// on others (`--after`) is not, even with every chunk taken from the cache.
     public func jobsReadyToJoin(among jobs: [Int64]? = nil) throws -> [JobRecord] {
         try connection.query(
             """
             SELECT \(JobRecord.columns) FROM jobs j
-            WHERE state IN ('queued', 'running', 'joining')
+            WHERE state IN ('queued', 'running', 'joining') AND waiting_for IS NULL
               AND ($1::bigint[] IS NULL OR id = ANY($1::bigint[]))
               AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.job_id = j.id AND c.state <> 'done')
             ORDER BY id
@@ -95,8 +121,12 @@ extension FarmStore {
     /// the check and the mark. Returns false when the join must not start.
     public func markJoining(job: Int64) throws -> Bool {
         try connection.transaction {
-            let row = try connection.query("SELECT state FROM jobs WHERE id = $1 FOR UPDATE", [String(job)]).first
-            guard let state = try row?.decode("state", as: JobState.self), !state.isFinished else {
+            let row = try connection.query(
+                "SELECT state, waiting_for IS NULL AS free FROM jobs WHERE id = $1 FOR UPDATE", [String(job)]
+            ).first
+            guard let state = try row?.decode("state", as: JobState.self), !state.isFinished,
+                try row?.decode("free", as: Bool.self) == true
+            else {
                 return false
             }
             let open = try connection.query(

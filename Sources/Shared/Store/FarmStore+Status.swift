@@ -19,6 +19,7 @@ extension FarmStore {
                    j.segment_bytes,
                    -- Tags hold no commas (`PoolTags`).
                    array_to_string(j.requires, ',') AS requires,
+                   coalesce(array_to_string(j.waiting_for, ','), '') AS waiting_for,
                    coalesce((SELECT w.node_summary FROM workers w WHERE w.node_kind = j.node_kind LIMIT 1),
                             'kind ' || j.node_kind) AS kind_summary,
                    (SELECT count(*) FROM workers w
@@ -283,9 +284,14 @@ extension FarmStore {
                 queued: 0, running: 0, done: counts.done, failed: 0, total: counts.total,
                 unfinished: counts.total - counts.done)
         }
-        let waiting =
+        let waitsOn = try row.decode("waiting_for", as: String.self).split(separator: ",").compactMap { Int64($0) }
+        var waiting =
             live && !paused && counts.running == 0 && counts.queued + counts.failed > 0
             ? try waitingReason(row, requires: requires) : nil
+        if live, !waitsOn.isEmpty {
+            let jobs = waitsOn.map(String.init).joined(separator: ", ")
+            waiting = "job\(waitsOn.count == 1 ? "" : "s") \(jobs) to finish (--after)"
+        }
         return JobStatus(
             id: try row.decode("id"), name: try row.decode("name"), state: state, paused: paused,
             priority: try row.decode("priority"), framesDone: framesDone, frameCount: frameCount,
@@ -296,7 +302,7 @@ extension FarmStore {
             chunks: counts,
             output: try row.decode("output_path"), error: try row.decode("error"), warning: warning,
             segmentBytes: segmentBytes, requires: requires, renderKind: try row.decode("kind_summary"),
-            waitingFor: waiting, averageFps: average, framesRendered: max(0, rendered))
+            waitingFor: waiting, averageFps: average, framesRendered: max(0, rendered), waitsOn: waitsOn)
     }
 
     /// Why no live worker takes a job's waiting chunks, if the workers table says: none is live,

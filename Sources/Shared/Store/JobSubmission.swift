@@ -34,6 +34,8 @@ public struct JobSubmission: Sendable {
     public var useCache = true
     /// The tags a worker must have to render it (`farm submit --requires`), checked (`PoolTags`).
     public var requires: [String] = []
+    /// Jobs it waits on (`--after`): none of its chunks is handed out until each is done.
+    public var after: [Int64] = []
     /// The `Idempotency-Key` it was submitted with over HTTP, and a digest of the request.
     public var idempotency: (key: String, digest: String)?
 

@@ -166,6 +166,7 @@ public enum Migrations {
         (21, trace),
         (22, failedAttempts),
         (23, apps),
+        (24, after),
     ]
 
     /// The newest schema version this build knows.

@@ -84,8 +84,16 @@ struct Submit: ParsableCommand {
         help: "Queue even in a farm no coordinator has served yet (one started later renders it).")
     var queueOnly = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Start only once this job is done (repeatable): if it fails or is cancelled, this one fails too.",
+            valueName: "JOB"))
+    var after: [Int64] = []
+
     func validate() throws {
         try StoredIntegers.checkPriority(priority)
+        if let bad = after.first(where: { $0 < 1 }) { throw ValidationError("--after takes a job id (got \(bad))") }
         if let requires {
             do { _ = try PoolTags.parse(requires) } catch { throw ValidationError("--requires: \(error)") }
         }
@@ -104,6 +112,7 @@ struct Submit: ParsableCommand {
         submission.notifyURL = notify
         submission.useCache = !noCache
         submission.requires = try requires.map(PoolTags.parse) ?? []
+        submission.after = after
         if !queueOnly, database.namedDatabase == nil,
             !FileManager.default.fileExists(atPath: database.privateServerFolder.path)
         {

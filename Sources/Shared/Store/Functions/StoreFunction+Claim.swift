@@ -1,9 +1,10 @@
 extension StoreFunction {
     /// Claims for many workers in one statement: the coordinator fills every free render slot
     /// of the farm with one round trip (`FarmStore.claim`). Jobs by priority, then age; paused
-    /// jobs wait; a draining worker gets nothing. A job's chunks go only to workers whose tags
-    /// cover its needs and whose kind is its kind (a job with no kind yet takes its first
-    /// claimant's), so the bytes of its chunks never depend on which machine took them. Audio
+    /// jobs and jobs waiting on others (`--after`) wait; a draining worker gets nothing. A job's
+    /// chunks go only to workers whose tags cover its needs and whose kind is its kind (a job
+    /// with no kind yet takes its first claimant's), so the bytes of its chunks never depend on
+    /// which machine took them. Audio
     /// blocks before video, video in frame order; a job's audio is held while its loudness is
     /// settled. A worker that failed `failures` chunks of a job gets none of it, and none of a
     /// chunk it failed or lost (its lease ran out: it went silent, or takes work and never
@@ -11,7 +12,7 @@ extension StoreFunction {
     /// failed or lost a chunk of a job (nearly always), its chunks go to all of them in one
     /// set of statements; otherwise worker by worker, with the per-chunk rule.
     static let claim = StoreFunction(
-        name: "farm_claim", since: 20,
+        name: "farm_claim", since: 24,
         definition: """
             CREATE FUNCTION farm_claim(
                 claimants text[], counts integer[], failures integer, lease double precision)
@@ -47,6 +48,7 @@ extension StoreFunction {
                 FROM unnest(claimant_tags, claimant_kinds, remaining) AS p(tags, kind, want) WHERE p.want > 0;
                 FOR job, needs, job_kind, held IN SELECT j.id, j.requires, j.node_kind, j.audio_held FROM jobs j
                                         WHERE j.state IN ('queued', 'running') AND NOT j.paused
+                                          AND j.waiting_for IS NULL
                                         ORDER BY j.priority DESC, j.id LOOP
                     EXIT WHEN coalesce((SELECT sum(r) FROM unnest(remaining) r), 0) = 0;
                     got := 0;
