@@ -173,7 +173,7 @@ struct SubmitRoute: Sendable {
         }
         return Fields(
             project: JSONWriter.pretty(project), isTimeline: timeline != nil, output: output, name: name,
-            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache, requires: requires, merge: merge,
-            after: after)
+            priority: priority, overwrite: overwrite, notify: notify, noCache: noCache, requires: requires,
+            merge: merge, after: after)
     }
 }

@@ -15,7 +15,8 @@ extension StoreFunction {
                     NEW.notify_attempts := 0;
                     NEW.notify_error := NULL;
                 END IF;
-                IF NEW.state IN ('done', 'failed', 'cancelled') AND OLD.state NOT IN ('done', 'failed', 'cancelled') THEN
+                IF NEW.state IN ('done', 'failed', 'cancelled')
+                   AND OLD.state NOT IN ('done', 'failed', 'cancelled') THEN
                     IF NEW.state = 'done' THEN
                         UPDATE jobs SET waiting_for = nullif(array_remove(waiting_for, NEW.id), '{}')
                         WHERE waiting_for @> ARRAY[NEW.id];
