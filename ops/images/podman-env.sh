@@ -7,10 +7,15 @@
 # other podman use on the machine.
 FARM_IMAGES_DIR="${FARM_IMAGES_DIR:-/var/tmp/farm-images}"
 mkdir -p "$FARM_IMAGES_DIR/conf"
-if ! command -v podman >/dev/null || ! command -v runc >/dev/null; then
-    echo "podman-env: installing podman and runc" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman runc >/dev/null ||
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman runc >/dev/null; }
+# Podman 4's CNI networks (compose's) resolve containers by name only with the dnsname plugin,
+# which Debian packages apart and podman does not pull in: without it a compose coordinator
+# cannot find `postgres` ("could not translate host name").
+dnsname=/usr/lib/cni/dnsname
+if ! command -v podman >/dev/null || ! command -v runc >/dev/null || [[ ! -x $dnsname ]]; then
+    echo "podman-env: installing podman, runc and CNI's dnsname plugin" >&2
+    packages=(podman runc golang-github-containernetworking-plugin-dnsname)
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null; }
 fi
 cat >"$FARM_IMAGES_DIR/conf/containers.conf" <<CONF
 [containers]
