@@ -28,12 +28,25 @@ import Testing
             try Self.makeMedia(in: dir)
             let names = try FileManager.default.contentsOfDirectory(atPath: Self.examples.path)
                 .filter { $0.hasSuffix(".json") && !$0.hasPrefix("bench-") && $0 != "demo.json" }.sorted()
-            #expect(names.contains("showcase.json"))
+            #expect(names.contains("showcase.json") && names.contains("delivery.json"))
+            // What the projects name beside the made media: the captions, the batch's rows.
+            for extra in ["talk.srt", "cities.csv"] {
+                try FileManager.default.copyItem(
+                    at: Self.examples.appendingPathComponent(extra), to: dir.appendingPathComponent(extra))
+            }
             for name in names {
                 try FileManager.default.copyItem(
                     at: Self.examples.appendingPathComponent(name), to: dir.appendingPathComponent(name))
                 let result = try runFarm(["validate", name], in: dir)
                 #expect(result.status == 0 && result.stdout.contains("\(name): ok"), "\(name): \(result.stderr)")
+            }
+            // The template's batch, one row each checked against the template (validate's --set).
+            let rows = try CSVRows.parse(String(contentsOf: dir.appendingPathComponent("cities.csv"), encoding: .utf8))
+            #expect(rows.rows.count == 3)
+            for row in rows.rows {
+                let sets = row.values.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
+                let result = try runFarm(["validate", "template.json"] + sets, in: dir)
+                #expect(result.status == 0, "row \(row.number): \(result.stderr)")
             }
             // Around the wipe at 11 s and the push at 15 s: split mid-transition, rendered apart,
             // losslessly (a lossy encoder's frames depend on where its GOP starts, so the farm

@@ -257,3 +257,70 @@ import Testing
 
     struct JobStatusID: Decodable { var id: Int64 }
 }
+
+/// The command line over HTTP alone: `farm upload`, `farm submit --api` (which sends the
+/// project's media first) and `farm fetch`, from a folder the coordinator cannot see.
+@Suite struct CommandLineOverHTTPTests {
+    @Test func uploadSubmitAndFetchNeedNoPathOnTheCoordinator() throws {
+        try withTemporaryDirectory { dir in
+            let (farm, base, token, media, out) = try PythonClientTests.startFarm(in: dir)
+            defer { farm.stopAll() }
+            let mine = dir.appendingPathComponent("laptop")
+            try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+            let clip = try TestMedia.make(
+                "clip.mp4", in: mine, video: "testsrc2=size=160x90:rate=25:duration=2",
+                audio: "sine=frequency=440:duration=2", extra: ["-shortest"])
+            try Data("1\n00:00:00,100 --> 00:00:00,900\nOver HTTP\n".utf8).write(
+                to: mine.appendingPathComponent("a.srt"))
+            try Data(
+                """
+                {"output": {"width": 160, "height": 90, "fps": "25"}, "export": {"video": {"preset": "ultrafast"}},
+                 "assets": {"clip": {"path": "clip.mp4"}, "subs": {"path": "a.srt"}},
+                 "tracks": [{"kind": "video", "items": [{"asset": "clip", "at": "0", "duration": "1"}]},
+                            {"kind": "video", "items": [{"asset": "subs", "at": "0", "duration": "1"}]}]}
+                """.utf8
+            ).write(to: mine.appendingPathComponent("p.json"))
+            let api = ["--api", base, "--token", token]
+            let digest = try SHA256.file(clip.path)
+            let uploaded = try runFarm(["upload", "clip.mp4"] + api, in: mine)
+            #expect(uploaded.status == 0, "\(uploaded.stderr)")
+            #expect(
+                uploaded.stdout.hasPrefix("clip.mp4: uploads/sha256/\(digest) or uploads/clip.mp4 ("),
+                "\(uploaded.stdout)")
+            #expect(FileManager.default.fileExists(atPath: media.appendingPathComponent("uploads/clip.mp4").path))
+            let again = try runFarm(["upload", "clip.mp4"] + api, in: mine)
+            #expect(again.stdout.contains("the farm had it"), "\(again.stdout)")
+
+            let output = out.appendingPathComponent("remote.mp4").path
+            let submitted = try runFarm(["submit", "p.json", "-o", output] + api, in: mine)
+            #expect(submitted.status == 0, "\(submitted.stderr)")
+            #expect(
+                submitted.stderr.contains("assets.clip: uploads/sha256/\(digest) (the farm had it)"),
+                "\(submitted.stderr)")
+            #expect(submitted.stderr.contains("assets.subs: uploads/sha256/"), "\(submitted.stderr)")
+            let job = try #require(Int64(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+            #expect(try farm.finish(job).state == .done)
+
+            let fetched = try runFarm(["fetch", String(job), "-o", "got.mp4"] + api, in: mine)
+            #expect(fetched.status == 0, "\(fetched.stderr)")
+            #expect(
+                try Data(contentsOf: mine.appendingPathComponent("got.mp4"))
+                    == Data(contentsOf: URL(fileURLWithPath: output)))
+            #expect(!FileManager.default.fileExists(atPath: mine.appendingPathComponent("got.mp4.part").path))
+            let local = try runFarm(["render", "p.json", "-o", "local.mp4", "--local"], in: mine)
+            #expect(local.status == 0, "\(local.stderr)")
+            #expect(
+                try frameHashes(mine.appendingPathComponent("got.mp4"))
+                    == frameHashes(mine.appendingPathComponent("local.mp4")))
+            #expect(
+                try audioHash(mine.appendingPathComponent("got.mp4"))
+                    == audioHash(mine.appendingPathComponent("local.mp4")))
+
+            let unknown = try runFarm(["fetch", "999", "-o", "none.mp4"] + api, in: mine)
+            #expect(unknown.status == 3, "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("no job 999"), "\(unknown.stderr)")
+            let noToken = try runFarm(["fetch", String(job), "-o", "x.mp4", "--api", base], in: mine)
+            #expect(noToken.status == 64, "\(noToken.stderr)")
+        }
+    }
+}

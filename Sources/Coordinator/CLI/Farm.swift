@@ -37,7 +37,8 @@ struct Farm: ParsableCommand {
             """,
         version: MediaLibraries.versionText(FarmVersion.current),
         subcommands: [
-            Render.self, Batch.self, Validate.self, Import.self, Diff.self, Submit.self, Serve.self, Status.self,
+            Render.self, Batch.self, Validate.self, Import.self, Diff.self, Submit.self, Upload.self, Fetch.self,
+            Serve.self, Status.self,
             Watch.self,
             Wait.self,
             Prune.self, Tokens.self, Workers.self,

@@ -38,6 +38,13 @@ struct Submit: ParsableCommand {
               farm submit project.json -o final.mp4 --watch
               farm submit project.json -o final.mp4 --notify https://editor.example/hooks/farm
               farm submit project.json -o final.mp4 --requires 4k,site-a
+              farm submit project.json -o /srv/out/final.mp4 --api http://farm:8080 --token farm_…
+
+            With --api the job goes over the farm's HTTP API alone, for a machine that reaches \
+            nothing else of the farm: every asset is sent first (as `farm upload` sends it: what \
+            the farm holds is not sent again) and the project is submitted naming them by their \
+            digest, so it needs no path on the coordinator; --overwrite, --notify, --priority, \
+            --no-cache, --requires and --after go with it.
             """
     )
 
@@ -91,6 +98,8 @@ struct Submit: ParsableCommand {
             valueName: "JOB"))
     var after: [Int64] = []
 
+    @OptionGroup(title: "Over HTTP") var api: APIOptions
+
     func validate() throws {
         try StoredIntegers.checkPriority(priority)
         if let bad = after.first(where: { $0 < 1 }) { throw ValidationError("--after takes a job id (got \(bad))") }
@@ -103,6 +112,7 @@ struct Submit: ParsableCommand {
     }
 
     func run() throws {
+        if api.url != nil { return try submitOverHTTP() }
         let loaded = try options.load(probes: database.probeCache)
         let target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
         try target.refuseToReplace(unless: overwrite)
