@@ -1,5 +1,5 @@
 import FarmCore
-import FarmStore
+@testable import FarmStore
 import FarmWire
 import Foundation
 import Logging
@@ -96,6 +96,26 @@ import Testing
             loop.workers.deliver(.failed(ChunkFailed(key: first, error: "again")), from: Self.w1)
             try loop.turn()
             #expect(try loop.store.current(next[1]) != nil)
+        }
+    }
+
+    /// A loop slowed by a loaded machine ticks less often than five times a second; the farm is
+    /// still told, by the clock, that its coordinator serves (a `farm render` under load once
+    /// warned "no coordinator since …" about its own coordinator: the record was every 25th tick).
+    @Test func aSlowLoopStillRecordsThatItServes() throws {
+        try Self.withLoop { loop in
+            try loop.server.tick()
+            // Six ticks over more than five seconds: a loop a fifth as fast as it means to be.
+            try loop.store.connection.query(
+                "UPDATE farm_identity SET coordinator_seen_at = now() - interval '14 seconds'")
+            for _ in 0..<6 {
+                Thread.sleep(forTimeInterval: 0.9)
+                try loop.server.tick()
+            }
+            let seen = try #require(try loop.store.coordinatorLiveness().lastSeen)
+            let now = Date().timeIntervalSince1970
+            #expect(now - seen < 6, "recorded \(now - seen) s ago")
+            #expect(try loop.store.coordinatorLiveness().isServing)
         }
     }
 
