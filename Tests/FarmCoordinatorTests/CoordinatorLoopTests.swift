@@ -1,5 +1,4 @@
 import FarmCore
-@testable import FarmStore
 import FarmWire
 import Foundation
 import Logging
@@ -7,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import FarmCoordinator
+@testable import FarmStore
 
 /// The coordinator's loop turned by hand: messages in through a scripted socket, its handling
 /// and its ticks, against a real PostgreSQL (claims, fencing and leases are SQL). No process,
