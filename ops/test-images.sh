@@ -166,8 +166,11 @@ compose_status=0
     compose --profile cli run --rm -T cli keys generate coordinator --dir /keys &&
         compose --profile cli run --rm -T cli keys generate worker --dir /keys/workers &&
         compose up -d --scale worker=2 &&
+        # Right after `up` the coordinator may not have recorded itself yet (it waits for
+        # PostgreSQL, which compose starts without waiting for its healthcheck here): queued
+        # anyway, it renders as soon as the coordinator serves.
         compose --profile cli run --rm -T cli submit /media/basic.json -o /output/compose.mp4 --chunk-seconds 1 \
-            --no-cache >"$state/compose-submit.out" &&
+            --no-cache --queue-only >"$state/compose-submit.out" &&
         compose --profile cli run --rm -T cli wait "$(grep -o '[0-9]\+' "$state/compose-submit.out" | head -1)" &&
         compose ps &&
         podman port farmtest_coordinator_1

@@ -176,6 +176,15 @@ import Testing
             let outside = try HTTPAPITests.call(
                 "GET", outputURL, token: token, headers: ["Range: bytes=\(file.count)-"])
             #expect(outside.status == 416)
+            // B before A is no range (RFC 9110): the whole file.
+            let backwards = try run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-o", dir.appendingPathComponent("all").path, "-w", "%{http_code}", "-H",
+                    "Authorization: Bearer \(token)", "-H", "Range: bytes=19-10", outputURL,
+                ])
+            #expect(backwards.stdout == "200")
+            #expect(try Data(contentsOf: dir.appendingPathComponent("all")) == file)
             let link = try HTTPAPITests.call(
                 "POST", "\(outputURL)/link", token: token, body: #"{"expiresInSeconds": 60}"#)
             #expect(link.status == 201, "\(link.body)")
@@ -187,9 +196,15 @@ import Testing
                     == "200")
             let forged = path.replacingOccurrences(of: "output?expires=", with: "output?expires=1")
             #expect(try HTTPAPITests.call("GET", "\(base)\(forged)").status == 403)
+            // The link's query opens this job's output alone: not its QC report, not another job's file.
+            let query = String(path[path.range(of: "?")!.lowerBound...])
+            #expect(try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/qc\(query)").status == 401)
+            #expect(try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job + 1)/output\(query)").status == 403)
+            // Nor does one that claims to last longer than a link can.
+            let far = Int(Date().timeIntervalSince1970) + 8 * 86400
             #expect(
-                try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/qc").status == 401,
-                "a link opens the output alone")
+                try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/output?expires=\(far)&signature=00").status == 403
+            )
 
             // `after` over HTTP: an unknown job is refused; a done one is waited on for nothing.
             let unknownAfter = try HTTPAPITests.call(
@@ -215,8 +230,12 @@ import Testing
                     "-s", "-D", "-", "-H", "Authorization: Bearer \(token)",
                     "\(base)/api/jobs?limit=2",
                 ])
-            #expect(page.stdout.contains("Link: </api/jobs?limit=2&before=\(job + 1)>; rel=\"next\""), "\(page.stdout)")
-            let next = try HTTPAPITests.call("GET", "\(base)/api/jobs?limit=2&before=\(job + 1)", token: token)
+            let pageBody = String(page.stdout[page.stdout.range(of: "\r\n\r\n")!.upperBound...])
+            let newest = try JSONDecoder().decode([JobStatusID].self, from: Data(pageBody.utf8)).map(\.id)
+            #expect(newest.count == 2 && newest[0] > newest[1] && newest[1] > job, "\(newest)")
+            #expect(
+                page.stdout.contains("Link: </api/jobs?limit=2&before=\(newest[1])>; rel=\"next\""), "\(page.stdout)")
+            let next = try HTTPAPITests.call("GET", "\(base)/api/jobs?limit=2&before=\(newest[1])", token: token)
             #expect(try JSONDecoder().decode([JobStatusID].self, from: Data(next.body.utf8)).map(\.id) == [job])
 
             // CORS: an allowed origin's preflight and answers; no other origin is told anything.
@@ -316,6 +335,14 @@ import Testing
                 try audioHash(mine.appendingPathComponent("got.mp4"))
                     == audioHash(mine.appendingPathComponent("local.mp4")))
 
+            // A .part that is not this output's beginning (longer than it) is not taken for it.
+            try Data(repeating: 7, count: 5_000_000).write(to: mine.appendingPathComponent("again.mp4.part"))
+            let stale = try runFarm(["fetch", String(job), "-o", "again.mp4"] + api, in: mine)
+            #expect(stale.status == 1 && stale.stderr.contains("was not this output's beginning"), "\(stale.stderr)")
+            #expect(try runFarm(["fetch", String(job), "-o", "again.mp4"] + api, in: mine).status == 0)
+            #expect(
+                try Data(contentsOf: mine.appendingPathComponent("again.mp4"))
+                    == Data(contentsOf: URL(fileURLWithPath: output)))
             let unknown = try runFarm(["fetch", "999", "-o", "none.mp4"] + api, in: mine)
             #expect(unknown.status == 3, "\(unknown.stderr)")
             #expect(unknown.stderr.contains("no job 999"), "\(unknown.stderr)")

@@ -239,10 +239,10 @@ enum APIRoutes {
 public struct HTTPSettings: Sendable {
     /// Origins whose web apps may call the API (`--cors-origin`); `*` for any.
     public var corsOrigins: [String] = []
-    /// The largest media file taken by `PUT /api/media` (`--upload-limit`).
-    public var uploadLimit: Int64 = 50 << 30
+    /// The largest media file taken by `PUT /api/media` (`farm serve --media-limit`, default 50 GB).
+    public var uploadLimit: Int64 = 50_000_000_000
 
-    public init(corsOrigins: [String] = [], uploadLimit: Int64 = 50 << 30) {
+    public init(corsOrigins: [String] = [], uploadLimit: Int64 = 50_000_000_000) {
         self.corsOrigins = corsOrigins
         self.uploadLimit = uploadLimit
     }

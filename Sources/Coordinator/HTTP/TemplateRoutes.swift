@@ -38,7 +38,7 @@ enum TemplateRoutes {
         }
         api.post("templates/:id/renders") { request, context in
             let template = try await kept(try templateID(context), store: store)
-            let bytes = try await JSONBody.bytes(of: request, upTo: 1 << 20)
+            let bytes = try await JSONBody.bytes(of: request, upTo: 16 << 20)
             guard case .object(var members) = try JSONBody.parse(bytes, of: request) else {
                 throw APIError(.badRequest, "expected an object: {\"merge\": {…}, \"output\": \"/abs/out.mp4\"}")
             }

@@ -81,12 +81,16 @@ struct TokenGate<Context: RequestContext>: RouterMiddleware {
     }
 
     private static func check(_ carried: (link: OutputLink, signature: String), store: StorePool) async throws {
-        guard carried.link.expires >= Int64(Date().timeIntervalSince1970) else {
+        let now = Int64(Date().timeIntervalSince1970)
+        guard carried.link.expires <= now + OutputLink.longest else {
+            throw APIError(.forbidden, "this link claims to last beyond seven days: no link the farm makes does")
+        }
+        guard carried.link.expires >= now else {
             throw APIError(
                 .forbidden, "this link expired at \(FarmStore.timestamp(Double(carried.link.expires)) ?? "")")
         }
-        let secret = try await store.run { try $0.notifySecret() }
-        guard carried.signature == carried.link.signature(secret: secret) else {
+        let secret = try await store.run { try $0.linkSecret() }
+        guard carried.link.isSigned(by: carried.signature, secret: secret) else {
             throw APIError(.forbidden, "this link's signature does not match: ask for a new one")
         }
     }

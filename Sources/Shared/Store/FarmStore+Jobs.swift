@@ -6,7 +6,6 @@ extension FarmStore {
     /// Records a job with its video chunks and audio blocks; returns the job id.
     public func submit(_ job: JobSubmission) throws -> Int64 {
         try connection.transaction {
-            let waiting = try awaited(job.after)
             let id = try connection.query(
                 """
                 INSERT INTO jobs (name, priority, project_file, project_text, media_root, output_path, container,
@@ -22,21 +21,29 @@ extension FarmStore {
                     String(job.height), String(job.sampleRate), try JSONColumn.encode(job.mediaPins),
                     job.notifyURL, job.useCache ? "true" : "false", PostgresArray.text(job.requires),
                     job.idempotency?.key, job.idempotency?.digest,
-                    waiting.isEmpty ? nil : PostgresArray.integers(waiting),
+                    job.after.isEmpty ? nil : PostgresArray.integers(job.after),
                 ])[0].decode("id", as: Int64.self)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
             try insertChunks(job: id, job.audioBlocks, keys: job.audioKeys)
             try insertChunks(job: id, job.chunks, keys: job.videoKeys)
             try insertLoudnessRows(job: id, job.loudnessBlocks)
             if job.useCache { try reuseCachedSegments(job: id) }
+            // Last, so that the jobs waited on are held only until this commits: one that
+            // ends meanwhile waits for the commit, and its trigger then sees this job.
+            if !job.after.isEmpty {
+                let waiting = try awaited(job.after)
+                try connection.query(
+                    "UPDATE jobs SET waiting_for = $2::bigint[] WHERE id = $1",
+                    [String(id), waiting.isEmpty ? nil : PostgresArray.integers(waiting)])
+            }
             try notify(job: id)
             return id
         }
     }
 
     /// Of the jobs a new one is to wait on, those not done yet; an unknown one, or one that
-    /// failed or was cancelled, refuses the submission. Their rows are held (`FOR SHARE`) until
-    /// the new job is in: one that ends meanwhile waits, and its trigger then sees the new job.
+    /// failed or was cancelled, refuses the submission. Their rows are held (`FOR SHARE`) from
+    /// here to the commit.
     private func awaited(_ after: [Int64]) throws -> [Int64] {
         guard !after.isEmpty else { return [] }
         var states: [Int64: JobState] = [:]
@@ -61,6 +68,17 @@ extension FarmStore {
         try connection.query("SELECT id, idempotency_digest FROM jobs WHERE idempotency_key = $1", [key]).first.map {
             (try $0.decode("id", as: Int64.self), try $0.decode("idempotency_digest", as: String.self))
         }
+    }
+
+    /// The state and error of each of `ids`, in one query (`farm batch` follows its jobs so).
+    public func states(of ids: [Int64]) throws -> [Int64: (state: JobState, error: String?)] {
+        var states: [Int64: (state: JobState, error: String?)] = [:]
+        for row in try connection.query(
+            "SELECT id, state, error FROM jobs WHERE id = ANY($1::bigint[])", [PostgresArray.integers(ids)])
+        {
+            states[try row.decode("id")] = (try row.decode("state"), try row.decode("error"))
+        }
+        return states
     }
 
     public func job(_ id: Int64) throws -> JobRecord? {

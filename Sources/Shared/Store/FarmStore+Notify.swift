@@ -19,6 +19,14 @@ extension FarmStore {
         return try row.decode("value")
     }
 
+    /// The farm's secret that signs links to outputs (step 25), never given to anyone.
+    public func linkSecret() throws -> String {
+        guard let row = try connection.query("SELECT value FROM farm_secrets WHERE name = 'links'").first else {
+            throw PostgresError(message: "the farm has no link secret (migration 25 missing)", state: nil)
+        }
+        return try row.decode("value")
+    }
+
     /// Up to `limit` notices due now, each claimed for `leaseSeconds`.
     public func claimDueNotices(limit: Int = 20, leaseSeconds: Double = 60) throws -> [DueNotice] {
         try connection.query(

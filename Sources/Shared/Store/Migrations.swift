@@ -167,6 +167,7 @@ public enum Migrations {
         (22, failedAttempts),
         (23, apps),
         (24, after),
+        (25, links),
     ]
 
     /// The newest schema version this build knows.
@@ -179,7 +180,7 @@ public enum Migrations {
     static let drawnPerDatabase = """
         UPDATE farm_identity SET id = md5(random()::text || clock_timestamp()::text);
         UPDATE farm_secrets SET value = replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
-            WHERE name = 'notify';
+            WHERE name IN ('notify', 'links');
         """
 
     /// Applies every step the database has not seen, up to `target` (a test builds an older

@@ -51,7 +51,16 @@ struct Fetch: ParsableCommand {
                 if have >= total || answer.body.isEmpty { break }
             }
         } catch let failure as APIClient.Failure where failure.status == 416 {
-            // Every byte was here already: a finished .part that was not renamed.
+            // The .part holds at least as many bytes as the file: whole only if exactly as many
+            // (a .part of another file or render is started again).
+            let total = try? client.call("GET", "/api/jobs/\(job)/output", headers: ["Range": "bytes=0-0"])
+                .headers["content-range"].flatMap { $0.split(separator: "/").last }.flatMap { Int64($0) }
+            let have = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value
+            if total == nil || total != have {
+                try? FileManager.default.removeItem(at: part)
+                FarmExit.printError("\(part.path) was not this output's beginning; removed: run the command again")
+                throw FarmExit.failed
+            }
         } catch let failure as APIClient.Failure {
             FarmExit.printError("job \(job): \(failure)")
             throw failure.status == 404 ? FarmExit.notFound : FarmExit.failed

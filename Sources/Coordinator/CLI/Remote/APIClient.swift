@@ -29,9 +29,9 @@ struct APIClient {
         return URLSession(configuration: configuration)
     }()
 
-    /// One call; an answer outside 2xx throws with the API's `error` text (and its `path`).
-    func call(
-        _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
+    /// One request and its answer, whatever its status; a failed connection throws.
+    private func once(
+        _ method: String, _ path: String, body: Data?, headers: [String: String]
     ) throws -> Answer {
         guard let url = URL(string: path, relativeTo: base) else {
             throw Failure(status: 0, message: "cannot make a URL of \(base) and \(path)")
@@ -61,7 +61,26 @@ struct APIClient {
             done.signal()
         }.resume()
         done.wait()
-        let answer = try result.current!.get()
+        return try result.current!.get()
+    }
+
+    /// One call; an answer outside 2xx throws with the API's `error` text (and its `path`). A
+    /// GET, or a POST with an `Idempotency-Key`, is sent again (three tries in all) when the
+    /// connection fails: the key makes the farm answer a repeat with what the first made.
+    func call(
+        _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]
+    ) throws -> Answer {
+        let tries = method == "GET" || headers["Idempotency-Key"] != nil ? 3 : 1
+        var received: Answer?
+        for attempt in 1...tries {
+            do {
+                received = try once(method, path, body: body, headers: headers)
+                break
+            } catch let failure as Failure where failure.status == 0 && attempt < tries {
+                Thread.sleep(forTimeInterval: Double(attempt))
+            }
+        }
+        let answer = received!
         guard (200..<300).contains(answer.status) else {
             let detail = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
             let message = detail?["error"] as? String ?? String(decoding: answer.body.prefix(300), as: UTF8.self)

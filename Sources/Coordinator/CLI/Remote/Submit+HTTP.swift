@@ -47,6 +47,8 @@ extension Submit {
             FileHandle.standardError.write(Data("assets.\(member.key): \(kept.path) (\(sent))\n".utf8))
         }
         root[assetsIndex] = ("assets", .object(assets))
+        // Merged here already: declarations sent on would merge a value holding {{ X }} twice.
+        root.removeAll { $0.key == "fields" }
         var body: [(key: String, value: JSONValue)] = [
             ("project", .object(root)), ("output", .string(output)),
             ("name", .string(file.deletingPathExtension().lastPathComponent)),
@@ -62,8 +64,12 @@ extension Submit {
             print((job["id"] as? NSNumber)?.stringValue ?? "?")
         } catch let failure as APIClient.Failure {
             FarmExit.printError("\(options.project): \(failure)")
-            throw failure.status == 400
-                ? FarmExit.badInput : failure.status == 404 ? FarmExit.notFound : FarmExit.failed
+            switch failure.status {
+            case 400: throw FarmExit.badInput
+            case 404: throw FarmExit.notFound
+            case 409: throw FarmExit.conflict
+            default: throw FarmExit.failed
+            }
         }
     }
 }

@@ -15,8 +15,10 @@ struct BatchProgress {
         var lastCount = -1
         while ended.count < jobs.count {
             try check()
+            // One query a turn, however many rows: only those not ended yet.
+            let states = try store.states(of: jobs.filter { ended[$0] == nil })
             for (index, job) in jobs.enumerated() where ended[job] == nil {
-                guard let status = try store.jobStatuses(id: job).first else { throw FarmControlError.noSuchJob(job) }
+                guard let status = states[job] else { throw FarmControlError.noSuchJob(job) }
                 guard status.state.isFinished else { continue }
                 ended[job] = status.state
                 if status.state == .done {

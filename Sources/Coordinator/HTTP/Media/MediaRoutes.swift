@@ -12,7 +12,9 @@ struct MediaRoutes: Sendable {
     let uploads: MediaUploads?
     /// Digests being received now: one request at a time writes a file.
     private let receiving = Locked<Set<String>>([])
-    private let hashing = DispatchQueue(label: "farm.http.media")
+    /// Where a finished upload is hashed: concurrent, so that one large file's digest holds up
+    /// no other upload.
+    private let hashing = DispatchQueue(label: "farm.http.media", attributes: .concurrent)
 
     init(uploads: MediaUploads?) {
         self.uploads = uploads
@@ -68,6 +70,12 @@ struct MediaRoutes: Sendable {
             throw APIError(.conflict, "an upload of \(digest) is being received now; resume once it ends")
         }
         defer { _ = receiving.withLock { $0.remove(digest) } }
+        if let status = uploads.status(digest), status.complete {
+            // Completed by another request between the look above and the lock.
+            var answered = status
+            if let name { answered.namePath = try uploads.link(digest, as: name) }
+            return try Self.answer(answered, code: .ok)
+        }
         do {
             let handle = try uploads.begin(digest, offset: offset, length: length)
             var received = offset

@@ -45,7 +45,8 @@ struct MediaUploads: Sendable {
 
     static func checkDigest(_ text: String) throws -> String {
         let digest = text.lowercased()
-        guard digest.count == 64, digest.allSatisfy({ $0.isHexDigit }) else { throw Problem.badDigest(text) }
+        guard digest.utf8.count == 64, digest.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else { throw Problem.badDigest(text) }
         return digest
     }
 
@@ -91,6 +92,13 @@ struct MediaUploads: Sendable {
     /// matches; a whole file that does not match is removed (nothing is stored).
     func finish(_ digest: String, name: String?) throws -> Status {
         let partial = partials.appendingPathComponent(digest)
+        if fileSize(finalURL(digest)) != nil {
+            // Another request completed it meanwhile: this one's bytes are not needed.
+            discard(digest)
+            var status = self.status(digest)!
+            if let name { status.namePath = try link(digest, as: name) }
+            return status
+        }
         let received = fileSize(partial) ?? 0
         let length = promised(digest) ?? received
         if received > length {

@@ -34,7 +34,7 @@ enum OutputRoutes {
             }
             let secret = try await APIRoutes.answerValue(store) { store -> String in
                 guard try store.job(id) != nil else { throw FarmControlError.noSuchJob(id) }
-                return try store.notifySecret()
+                return try store.linkSecret()
             }
             let expires = Int64(Date().timeIntervalSince1970) + Int64(seconds)
             let link = OutputLink(job: id, expires: expires)
@@ -59,7 +59,7 @@ enum OutputRoutes {
         ]
         let range: ClosedRange<Int64>
         var status = HTTPResponse.Status.ok
-        if let header = request.headers[.range] {
+        if let header = request.headers[.range], !ByteRange.isBackwards(header) {
             guard ByteRange.isWellFormed(header) else {
                 throw APIError(
                     .badRequest, "Range must be bytes=A-B, bytes=A- or bytes=-N (got \(header))", path: "Range")
@@ -105,14 +105,25 @@ enum OutputRoutes {
     }
 }
 
-/// A link to a job's output signed with the farm's secret, good until `expires` (seconds since
-/// 1970): the HMAC-SHA256 of `output JOB EXPIRES`, so it names one job's file for one time.
+/// A link to a job's output signed with the farm's link secret (never the webhooks' one, which
+/// receivers hold), good until `expires` (seconds since 1970) and never for more than seven
+/// days: the HMAC-SHA256 of `output JOB EXPIRES`, so it names one job's file for one time.
 struct OutputLink: Equatable {
     var job: Int64
     var expires: Int64
 
+    static let longest: Int64 = 7 * 86400
+
     func signature(secret: String) -> String {
         HMACSHA256.hex(key: secret, message: Array("output \(job) \(expires)".utf8))
+    }
+
+    /// Whether `signature` is this link's, compared in constant time.
+    func isSigned(by signature: String, secret: String) -> Bool {
+        let expected = Array(self.signature(secret: secret).utf8)
+        let given = Array(signature.utf8)
+        guard expected.count == given.count else { return false }
+        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// The link a request carries (`GET /api/jobs/N/output?expires=…&signature=…`), or nil.
@@ -132,14 +143,22 @@ struct OutputLinkAnswer: Codable, Sendable {
     var expiresAt: String
 }
 
-/// One `Range: bytes=…` of RFC 9110: `A-B`, `A-` or `-N` (the last N bytes); several ranges
-/// are not served (nil, answered 416 like a range outside the file).
+/// One `Range: bytes=…` of RFC 9110: `A-B`, `A-` or `-N` (the last N bytes). Several ranges
+/// are refused (400); `A-B` with B before A is no range, and the header is ignored (200).
 struct ByteRange: Equatable {
     var range: ClosedRange<Int64>
 
     /// One range in RFC 9110's syntax, whatever the file's size.
     static func isWellFormed(_ header: String) -> Bool {
         header.wholeMatch(of: #/bytes=([0-9]+-[0-9]*|-[0-9]+)/#) != nil
+    }
+
+    /// `A-B` with B before A: RFC 9110 says to ignore such a header.
+    static func isBackwards(_ header: String) -> Bool {
+        guard let match = header.wholeMatch(of: #/bytes=([0-9]+)-([0-9]+)/#),
+            let start = Int64(match.1), let end = Int64(match.2)
+        else { return false }
+        return end < start
     }
 
     init?(header: String, size: Int64) {
@@ -158,7 +177,9 @@ struct ByteRange: Equatable {
             range = start...(size - 1)
             return
         }
-        guard let end = Int64(last), end >= start else { return nil }  // refused as well-formed but empty
+        // An end past Int64 is past the file's: clamped, as a smaller one is.
+        let end = Int64(last) ?? Int64.max
+        guard end >= start else { return nil }
         range = start...min(end, size - 1)
     }
 }

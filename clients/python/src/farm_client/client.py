@@ -75,17 +75,21 @@ class Client:
         name = name or os.path.basename(path)
         query = "?" + urllib.parse.urlencode({"name": name})
         status = self.upload_status(digest)
-        offset = status["received"] if status and not status["complete"] else 0
+        offset = status["received"] if status else 0
+        if status and status["complete"]:
+            offset = size  # kept already: an empty request links the name, and no byte goes
         with open(path, "rb") as handle:
             while True:
                 handle.seek(offset)
-                data = handle.read(piece)
+                data = handle.read(piece) if offset < size else b""
                 status = self._request(
                     "PUT", f"/api/media/{digest}{query}", body=data,
                     headers={"Upload-Length": str(size), "Upload-Offset": str(offset),
                              "Content-Type": "application/octet-stream"})
                 if status["complete"]:
                     return status
+                if not data:
+                    raise FarmError(0, f"the farm took no more bytes of {path} at {offset}")
                 offset = status["received"]
 
     # -- templates and jobs ------------------------------------------------------------------
@@ -118,7 +122,7 @@ class Client:
         for attempt in range(3):
             try:
                 return self._request("POST", path, body, headers=headers)
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
                 if attempt == 2:
                     raise
                 time.sleep(1 + attempt)
@@ -161,7 +165,7 @@ class Client:
                         "GET", f"/api/jobs/{job_id}/output",
                         headers={"Range": f"bytes={have}-{have + piece - 1}"}, raw=True)
                 except FarmError as error:
-                    if error.status == 416 and have > 0:
+                    if error.status == 416 and have > 0 and have == self._output_size(job_id):
                         return path  # all of it was here already
                     raise
                 handle.write(content)
@@ -169,6 +173,10 @@ class Client:
                 total = int(headers["Content-Range"].split("/")[1]) if status == 206 else have
                 if have >= total or not content:
                     return path
+
+    def _output_size(self, job_id):
+        _, headers, _ = self._request("GET", f"/api/jobs/{job_id}/output", headers={"Range": "bytes=0-0"}, raw=True)
+        return int(headers["Content-Range"].split("/")[1])
 
     def output_link(self, job_id, expires_in_seconds=3600):
         """A URL to the output that needs no token until it expires."""
