@@ -67,6 +67,22 @@ import Testing
                 "--after", "999",
             ])
             #expect(unknown.status == 3, "\(unknown.stderr)")
+
+            // Every chunk from the cache: still not joined before the job it waits on is done.
+            let tagged = try farm.submit(
+                project, output: dir.appendingPathComponent("9.mov"),
+                chunkArguments: ["--requires", "gpu", "--no-cache"])
+            let cached = try farm.submit(
+                project, output: dir.appendingPathComponent("10.mov"), chunkArguments: ["--after", String(tagged)])
+            Thread.sleep(forTimeInterval: 2)
+            #expect(try farm.store.job(cached)?.state == .queued, "joined before the job it waits on")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("10.mov").path))
+            try farm.startWorker("gpu1", arguments: ["--tags", "gpu"])
+            #expect(try farm.finish(cached).state == .done)
+            let ends = try farm.store.connection.query(
+                "SELECT (SELECT finished_at FROM jobs WHERE id = $1) <= (SELECT finished_at FROM jobs WHERE id = $2) AS ok",
+                [String(tagged), String(cached)])[0]
+            #expect(try ends.decode("ok", as: Bool.self))
         }
     }
 }
