@@ -80,7 +80,8 @@ import Testing
             try farm.startWorker("gpu1", arguments: ["--tags", "gpu"])
             #expect(try farm.finish(cached).state == .done)
             let ends = try farm.store.connection.query(
-                "SELECT (SELECT finished_at FROM jobs WHERE id = $1) <= (SELECT finished_at FROM jobs WHERE id = $2) AS ok",
+                "SELECT (SELECT finished_at FROM jobs WHERE id = $1) <= (SELECT finished_at FROM jobs WHERE id = $2) "
+                    + "AS ok",
                 [String(tagged), String(cached)])[0]
             #expect(try ends.decode("ok", as: Bool.self))
         }
