@@ -77,6 +77,10 @@ import Testing
              "tracks": [{"kind": "video", "items": [
                {"asset": "clip", "at": 0, "duration": 5, "captions": {"soft": true}}]}]}
             """)
-        #expect(media == ["tracks[0].items[0].captions: only an item whose asset is a caption file takes captions"])
+        #expect(
+            media == [
+                "tracks[0].items[0].captions: only an item whose asset is a caption file takes captions; assets.clip "
+                    + "(clip.mp4) is read as media: if it is a SubRip or WebVTT file, set \"type\": \"captions\" on it"
+            ])
     }
 }

@@ -56,14 +56,20 @@ import Testing
                 let connection = try PostgresConnection(url: server.connectionString)
                 #expect(try Migrations.apply(on: connection).isEmpty, "a step was left to take")
                 let own = try connection.query(
-                    "SELECT (SELECT id FROM farm_identity) || ' ' || (SELECT value FROM farm_secrets) AS own")
+                    """
+                    SELECT (SELECT id FROM farm_identity) || ' '
+                           || (SELECT string_agg(value, ' ' ORDER BY name) FROM farm_secrets) AS own
+                    """)
                 drawn.append(try #require(own.first).decode("own", as: String.self))
                 let mark = dir.appendingPathComponent(name).appendingPathComponent(PrivatePostgres.copyMark)
                 #expect(!FileManager.default.fileExists(atPath: mark.path))
             }
             #expect(identifiers[0] == identifiers[1], "\(identifiers)")
-            // But each draws its own farm identity and webhook secret.
-            #expect(drawn[0] != drawn[1], "\(drawn)")
+            // But each draws its own farm identity, webhook secret and link secret.
+            let first = drawn[0].split(separator: " ")
+            let second = drawn[1].split(separator: " ")
+            #expect(first.count == 3 && second.count == 3, "\(drawn)")
+            #expect(zip(first, second).allSatisfy { $0 != $1 }, "\(drawn)")
             // Nothing of the copy is left beside the folder.
             let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
             #expect(left == ["first", "second"], "\(left)")
