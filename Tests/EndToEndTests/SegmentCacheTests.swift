@@ -124,7 +124,9 @@ import Testing
             #expect(status.contains("36 done (34 from the segment cache)"), "\(status)")
             #expect(!status.contains("CHUNK"), "a done job lists no chunks, and no table header: \(status)")
             let watched = try farm.cli(["watch", String(again)]).stdout
-            #expect(watched.contains("36 chunks (34 from the segment cache)"), "\(watched)")
+            #expect(
+                watched.contains("1800 frames (120 rendered in this run) in "), "the run's rate is its own: \(watched)")
+            #expect(watched.contains("30 video chunks and 6 audio blocks (34 from the segment cache)"), "\(watched)")
 
             // The same as rendering the edited project from nothing.
             let (freshJob, fresh) = try render(edited, "v2-full.mov", ["--no-cache"])
