@@ -15,12 +15,15 @@ import Testing
     }
 
     static func call(
-        _ method: String, _ url: String, token: String? = nil, body: String? = nil, headers: [String] = []
+        _ method: String, _ url: String, token: String? = nil, body: String? = nil, headers: [String] = [],
+        file: URL? = nil
     ) throws -> Answer {
         var arguments = ["-s", "-X", method, "-w", "\n%{http_code}", url]
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
         for header in headers { arguments += ["-H", header] }
         if let body { arguments += ["-H", "Content-Type: application/json", "-d", body] }
+        // A file's bytes as they are (an upload).
+        if let file { arguments += ["--data-binary", "@\(file.path)"] }
         let result = try run("/usr/bin/curl", arguments)
         var lines = result.stdout.components(separatedBy: "\n")
         let status = Int(lines.removeLast()) ?? 0

@@ -27,15 +27,7 @@ import Testing
     static func put(_ base: String, _ path: String, token: String, file: URL, headers: [String]) throws
         -> HTTPAPITests.Answer
     {
-        var arguments = [
-            "-s", "-X", "PUT", "-w", "\n%{http_code}", "\(base)\(path)", "-H", "Authorization: Bearer \(token)",
-        ]
-        for header in headers { arguments += ["-H", header] }
-        arguments += ["--data-binary", "@\(file.path)"]
-        let result = try run("/usr/bin/curl", arguments)
-        var lines = result.stdout.components(separatedBy: "\n")
-        let status = Int(lines.removeLast()) ?? 0
-        return HTTPAPITests.Answer(status: status, body: lines.joined(separator: "\n"))
+        try HTTPAPITests.call("PUT", "\(base)\(path)", token: token, headers: headers, file: file)
     }
 
     @Test func aCutUploadResumesFromItsHalfAndAWrongDigestStoresNothing() throws {

@@ -57,11 +57,7 @@ enum APIRoutes {
             // A cursor, not an offset: a page stays the same while new jobs are queued.
             let before = try request.integerQuery("before", in: 1...Int(Int64.max)).map(Int64.init)
             let jobs = try await answerValue(store) { try $0.jobStatuses(limit: limit, before: before) }
-            var response = try JSONBody.response(jobs)
-            if jobs.count == limit, let last = jobs.last {
-                response.headers[.link] = "</api/jobs?limit=\(limit)&before=\(last.id)>; rel=\"next\""
-            }
-            return response
+            return try NextPage.response(jobs, path: "/api/jobs", limit: limit) { $0.id }
         }
         api.get("jobs/:id") { request, context in
             let id = try jobID(context)

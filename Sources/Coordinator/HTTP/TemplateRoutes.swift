@@ -19,11 +19,9 @@ enum TemplateRoutes {
             let limit = try request.integerQuery("limit", in: 1...1000) ?? 50
             let before = try request.integerQuery("before", in: 1...Int(Int64.max)).map(Int64.init)
             let kept = try await APIRoutes.answerValue(store) { try $0.templates(limit: limit, before: before) }
-            var response = try JSONBody.response(try kept.map(TemplateSummary.init))
-            if kept.count == limit, let last = kept.last {
-                response.headers[.link] = "</api/templates?limit=\(limit)&before=\(last.id)>; rel=\"next\""
+            return try NextPage.response(try kept.map(TemplateSummary.init), path: "/api/templates", limit: limit) {
+                $0.id
             }
-            return response
         }
         api.get("templates/:id") { _, context in
             let template = try await kept(try templateID(context), store: store)

@@ -45,16 +45,13 @@ struct Fetch: ParsableCommand {
                     headers: ["Range": "bytes=\(have)-\(have + Int64(MediaUpload.piece) - 1)"])
                 try handle.write(contentsOf: answer.body)
                 have += Int64(answer.body.count)
-                let total =
-                    answer.headers["content-range"].flatMap { $0.split(separator: "/").last }
-                    .flatMap { Int64($0) } ?? have
+                let total = answer.rangeTotal ?? have
                 if have >= total || answer.body.isEmpty { break }
             }
         } catch let failure as APIClient.Failure where failure.status == 416 {
             // The .part holds at least as many bytes as the file: whole only if exactly as many
             // (a .part of another file or render is started again).
-            let total = try? client.call("GET", "/api/jobs/\(job)/output", headers: ["Range": "bytes=0-0"])
-                .headers["content-range"].flatMap { $0.split(separator: "/").last }.flatMap { Int64($0) }
+            let total = try? client.call("GET", "/api/jobs/\(job)/output", headers: ["Range": "bytes=0-0"]).rangeTotal
             let have = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? NSNumber)?.int64Value
             if total == nil || total != have {
                 try? FileManager.default.removeItem(at: part)

@@ -21,6 +21,11 @@ struct APIClient {
         var status: Int
         var headers: [String: String]
         var body: Data
+
+        /// The whole file's size a 206 names (`Content-Range: bytes A-B/TOTAL`).
+        var rangeTotal: Int64? {
+            headers["content-range"].flatMap { $0.split(separator: "/").last }.flatMap { Int64($0) }
+        }
     }
 
     private static let session: URLSession = {

@@ -52,11 +52,9 @@ struct MediaRoutes: Sendable {
                 throw Self.apiError(problem)
             }
         }
-        if let status = uploads.status(digest), status.complete {
+        if let kept = try uploads.kept(digest, name: name) {
             // Content-addressed: what is here already is this file; its bytes need not come.
-            var answered = status
-            if let name { answered.namePath = try uploads.link(digest, as: name) }
-            return try Self.answer(answered, code: .ok)
+            return try Self.answer(kept, code: .ok)
         }
         guard let lengthText = request.headers[Self.lengthHeader], let length = Int64(lengthText), length >= 0 else {
             throw APIError(
@@ -70,11 +68,9 @@ struct MediaRoutes: Sendable {
             throw APIError(.conflict, "an upload of \(digest) is being received now; resume once it ends")
         }
         defer { _ = receiving.withLock { $0.remove(digest) } }
-        if let status = uploads.status(digest), status.complete {
+        if let kept = try uploads.kept(digest, name: name) {
             // Completed by another request between the look above and the lock.
-            var answered = status
-            if let name { answered.namePath = try uploads.link(digest, as: name) }
-            return try Self.answer(answered, code: .ok)
+            return try Self.answer(kept, code: .ok)
         }
         do {
             let handle = try uploads.begin(digest, offset: offset, length: length)

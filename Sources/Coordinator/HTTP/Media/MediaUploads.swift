@@ -70,6 +70,14 @@ struct MediaUploads: Sendable {
         return Status(sha256: digest, received: received, size: promised(digest) ?? received, complete: false)
     }
 
+    /// The kept file of `digest`, linked as `uploads/NAME` when a name is given; nil while it
+    /// is not complete.
+    func kept(_ digest: String, name: String?) throws -> Status? {
+        guard var status = status(digest), status.complete else { return nil }
+        if let name { status.namePath = try link(digest, as: name) }
+        return status
+    }
+
     /// Opens the partial file for bytes from `offset` of a file of `length` bytes; checks
     /// them against what is held.
     func begin(_ digest: String, offset: Int64, length: Int64) throws -> FileHandle {
@@ -92,11 +100,9 @@ struct MediaUploads: Sendable {
     /// matches; a whole file that does not match is removed (nothing is stored).
     func finish(_ digest: String, name: String?) throws -> Status {
         let partial = partials.appendingPathComponent(digest)
-        if fileSize(finalURL(digest)) != nil {
+        if let status = try kept(digest, name: name) {
             // Another request completed it meanwhile: this one's bytes are not needed.
             discard(digest)
-            var status = self.status(digest)!
-            if let name { status.namePath = try link(digest, as: name) }
             return status
         }
         let received = fileSize(partial) ?? 0
@@ -118,9 +124,7 @@ struct MediaUploads: Sendable {
         try FileManager.default.moveItem(at: partial, to: done)
         try? FileManager.default.removeItem(at: partials.appendingPathComponent("\(digest).length"))
         chmod(done.path, 0o644)
-        var status = self.status(digest)!
-        if let name { status.namePath = try link(digest, as: name) }
-        return status
+        return try kept(digest, name: name)!
     }
 
     /// `uploads/NAME` made to name the file of `digest`, replacing what it named before.
