@@ -11,7 +11,8 @@ import Foundation
 /// `farm-bench --scheduler`: a real coordinator (`farm serve`) and a private PostgreSQL against
 /// simulated workers (`SimulatedWorkers`), with a job of many chunks. Prints assignments per
 /// second, assignment latency, database statements per assignment (pg_stat_statements), the
-/// coordinator's CPU and memory, then how long `farm status` takes with that job in the database.
+/// coordinator's CPU and memory, how long `farm status` takes with that job in the database,
+/// and how long putting back every lease the workers held takes once they are all gone.
 enum SchedulerBench {
     struct Options {
         var workers = 1000
@@ -59,9 +60,12 @@ enum SchedulerBench {
                 folder.appendingPathComponent("data").path, "--bind", "tcp://127.0.0.1:\(port)",
                 "--lease-seconds", String(leaseSeconds), "--output-root", folder.path,
             ], standardOutput: log, standardError: log)
+        var coordinatorRunning = true
         defer {
-            kill(coordinator, SIGTERM)
-            _ = Subprocess.wait(coordinator, timeout: 30)
+            if coordinatorRunning {
+                kill(coordinator, SIGTERM)
+                _ = Subprocess.wait(coordinator, timeout: 30)
+            }
         }
         try waitForLine("coordinator listening", in: log, pid: coordinator)
 
@@ -112,6 +116,14 @@ enum SchedulerBench {
         )[0].decode("running")
         print("chunks left running  \(running) (the simulated workers never upload)")
         try timeStatus(database: database.connectionString, job: job)
+        // The simulated workers all gone at once, as a rack lost: every lease they held runs out.
+        kill(coordinator, SIGTERM)
+        _ = Subprocess.wait(coordinator, timeout: 30)
+        coordinatorRunning = false
+        try statistics.query("UPDATE chunks SET lease_expires = now() - interval '1 second' WHERE state = 'running'")
+        started = clock.now
+        let expired = try store.expireLeases().count
+        print("lease expiry         \(expired) leases put back in \(milliseconds(clock.now - started))")
     }
 
     /// Longer than the run, so that no lease of an attempt the simulated workers stopped naming

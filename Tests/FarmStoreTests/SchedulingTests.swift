@@ -219,6 +219,62 @@ import Testing
         #expect(try store.job(job)?.error == "audio block 0 failed on 3 attempts: no sound could be decoded")
     }
 
+    /// A rack lost at once: every lease it held runs out in one pass, each attempt marked lost,
+    /// and only the chunk that has now lost its worker four times fails its job.
+    @Test func manyLeasesExpireInOnePassAndOnlyAChunkAtItsFourthLossFailsItsJob() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        let workers = (0..<6).map { "w\($0)" }
+        for id in workers { try Self.seen(store, id) }
+        let steady = try Self.submit(store, chunks: 40)
+        let doomed = try Self.submit(store, chunks: 1, priority: 1)
+        // The doomed job's audio block (claimed first, by priority) has lost three workers already.
+        var doomedBlock: Int64 = 0
+        for worker in workers.prefix(3) {
+            let claimed = try #require(try store.claim(worker: worker, leaseSeconds: 0))
+            doomedBlock = claimed.key.chunk
+            Thread.sleep(forTimeInterval: 0.02)
+            #expect(try store.expireLeases() == [claimed.key])
+        }
+        let claimed = try store.claim(
+            workers.map { ClaimRequest(worker: $0, count: 5) }, leaseSeconds: 0)
+        #expect(claimed.count == 30)
+        #expect(claimed.contains { $0.key.chunk == doomedBlock })
+        Thread.sleep(forTimeInterval: 0.05)
+
+        let expired = try store.expireLeases()
+        #expect(Set(expired) == Set(claimed.map(\.key)))
+        for key in claimed.map(\.key) {
+            let history = try Self.outcomes(store, chunk: key.chunk)
+            #expect(history.first { $0.attempt == key.attempt }?.outcome == "lost", "chunk \(key.chunk)")
+            #expect(try store.chunk(key.chunk)?.state == .queued)
+        }
+        #expect(try store.job(doomed)?.state == .failed)
+        #expect(try store.job(doomed)?.error?.contains("lost its worker on 4 attempts") == true)
+        #expect(try store.job(steady)?.state != .failed)
+        #expect(try store.expireLeases().isEmpty)
+    }
+
+    /// A cancelled job's attempts all stop in one pass, each marked cancelled with the reason.
+    @Test func aCancelledJobsRunningAttemptsStopTogether() throws {
+        let store = try FarmStore(url: TestDatabase.create())
+        let workers = (0..<4).map { "w\($0)" }
+        for id in workers { try Self.seen(store, id) }
+        let job = try Self.submit(store, chunks: 20)
+        let claimed = try store.claim(workers.map { ClaimRequest(worker: $0, count: 3) }, leaseSeconds: 60)
+        #expect(claimed.count == 12)
+        _ = try store.cancel(job: job)
+
+        let stopped = try store.stopAttemptsOfFinishedJobs()
+        #expect(Set(stopped.map(\.key)) == Set(claimed.map(\.key)))
+        #expect(Set(stopped.map(\.worker)) == Set(workers))
+        let errors = try store.connection.query(
+            "SELECT DISTINCT outcome, error FROM attempts a JOIN chunks c ON c.id = a.chunk_id WHERE c.job_id = $1",
+            [String(job)]
+        ).map { "\(try $0.decode("outcome", as: String.self)): \(try $0.decode("error", as: String.self))" }
+        #expect(errors == ["cancelled: job cancelled"])
+        #expect(try store.stopAttemptsOfFinishedJobs().isEmpty)
+    }
+
     @Test func aStateThisBuildDoesNotKnowIsAnErrorNotADefault() throws {
         let store = try FarmStore(url: TestDatabase.create())
         let job = try Self.submit(store, chunks: 1)

@@ -87,6 +87,8 @@ extension FarmStore {
     /// Puts chunks whose lease ran out back in the queue and marks those attempts lost. A chunk
     /// whose attempts have now failed or been lost `lossesPerChunk` times fails its job: a
     /// worker that dies on a chunk every time (a crash in a decoder) must not crash forever.
+    /// Three statements however many leases ran out: a rack of workers lost at once can leave
+    /// tens of thousands, and the coordinator's loop waits on this.
     @discardableResult
     public func expireLeases() throws -> [AttemptKey] {
         try connection.transaction {
@@ -98,14 +100,24 @@ extension FarmStore {
             let keys = try expired.map { row in
                 AttemptKey(chunk: try row.decode("id"), attempt: try row.decode("attempt"))
             }
-            for key in keys {
+            if !keys.isEmpty {
+                let chunks = PostgresArray.integers(keys.map(\.chunk))
                 try connection.query(
                     """
-                    UPDATE attempts SET outcome = 'lost', finished_at = now(),
+                    UPDATE attempts a SET outcome = 'lost', finished_at = now(),
                            error = 'lease expired: worker went silent'
-                    WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
-                    """, [String(key.chunk), String(key.attempt)])
-                try failJobIfChunkKeepsLosing(key.chunk)
+                    FROM unnest($1::bigint[], $2::integer[]) AS e(chunk, attempt)
+                    WHERE a.chunk_id = e.chunk AND a.attempt = e.attempt AND a.outcome = 'running'
+                    """, [chunks, PostgresArray.integers(keys.map(\.attempt))])
+                for row in try connection.query(
+                    """
+                    SELECT c.id FROM chunks c JOIN attempts a ON a.chunk_id = c.id
+                    WHERE c.id = ANY($1::bigint[]) AND a.outcome IN ('failed', 'lost') AND a.attempt > c.failures_from
+                    GROUP BY c.id HAVING count(*) >= $2
+                    """, [chunks, String(Self.lossesPerChunk)])
+                {
+                    try failJobIfChunkKeepsLosing(row.decode("id"))
+                }
             }
             for job in Set(try expired.map { try $0.decode("job_id", as: Int64.self) }) { try notify(job: job) }
             try count(.leaseExpiries, by: Double(keys.count))
@@ -132,15 +144,17 @@ extension FarmStore {
                     worker: try row.decode("worker_id", as: String.self)
                 )
             }
-            for (key, _) in result {
-                try connection.query(
-                    """
-                    UPDATE attempts SET outcome = 'cancelled', finished_at = now(),
-                           error = 'job ' || (SELECT j.state FROM jobs j JOIN chunks c ON c.job_id = j.id
-                                              WHERE c.id = $1)
-                    WHERE chunk_id = $1 AND attempt = $2 AND outcome = 'running'
-                    """, [String(key.chunk), String(key.attempt)])
-            }
+            guard !result.isEmpty else { return result }
+            // One statement for every stopped attempt: a cancelled job of 100,000 chunks may
+            // have thousands rendering.
+            try connection.query(
+                """
+                UPDATE attempts a SET outcome = 'cancelled', finished_at = now(), error = 'job ' || j.state
+                FROM unnest($1::bigint[], $2::integer[]) AS e(chunk, attempt)
+                     JOIN chunks c ON c.id = e.chunk JOIN jobs j ON j.id = c.job_id
+                WHERE a.chunk_id = e.chunk AND a.attempt = e.attempt AND a.outcome = 'running'
+                """,
+                [PostgresArray.integers(result.map(\.key.chunk)), PostgresArray.integers(result.map(\.key.attempt))])
             return result
         }
     }
