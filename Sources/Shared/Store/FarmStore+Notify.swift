@@ -12,17 +12,15 @@ public struct DueNotice: Sendable, Equatable {
 
 extension FarmStore {
     /// The farm's secret that signs notices (`farm tokens notify-secret` prints it).
-    public func notifySecret() throws -> String {
-        guard let row = try connection.query("SELECT value FROM farm_secrets WHERE name = 'notify'").first else {
-            throw PostgresError(message: "the farm has no notify secret (migration 13 missing)", state: nil)
-        }
-        return try row.decode("value")
-    }
+    public func notifySecret() throws -> String { try secret("notify", step: 13) }
 
     /// The farm's secret that signs links to outputs (step 25), never given to anyone.
-    public func linkSecret() throws -> String {
-        guard let row = try connection.query("SELECT value FROM farm_secrets WHERE name = 'links'").first else {
-            throw PostgresError(message: "the farm has no link secret (migration 25 missing)", state: nil)
+    public func linkSecret() throws -> String { try secret("links", step: 25) }
+
+    /// The secret `name` of `farm_secrets`, which schema step `step` made.
+    private func secret(_ name: String, step: Int) throws -> String {
+        guard let row = try connection.query("SELECT value FROM farm_secrets WHERE name = $1", [name]).first else {
+            throw PostgresError(message: "the farm has no \(name) secret (migration \(step) missing)", state: nil)
         }
         return try row.decode("value")
     }

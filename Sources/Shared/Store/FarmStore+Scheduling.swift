@@ -109,14 +109,20 @@ extension FarmStore {
                     FROM unnest($1::bigint[], $2::integer[]) AS e(chunk, attempt)
                     WHERE a.chunk_id = e.chunk AND a.attempt = e.attempt AND a.outcome = 'running'
                     """, [chunks, PostgresArray.integers(keys.map(\.attempt))])
+                // The chunks that have now failed or lost their worker often enough to fail their job.
                 for row in try connection.query(
                     """
-                    SELECT c.id FROM chunks c JOIN attempts a ON a.chunk_id = c.id
+                    SELECT c.id, count(*) AS losses FROM chunks c JOIN attempts a ON a.chunk_id = c.id
                     WHERE c.id = ANY($1::bigint[]) AND a.outcome IN ('failed', 'lost') AND a.attempt > c.failures_from
                     GROUP BY c.id HAVING count(*) >= $2
                     """, [chunks, String(Self.lossesPerChunk)])
                 {
-                    try failJobIfChunkKeepsLosing(row.decode("id"))
+                    let losses: Int64 = try row.decode("losses")
+                    guard let record = try chunk(row.decode("id")) else { continue }
+                    try failJob(
+                        record.job,
+                        error: "\(record.label) failed or lost its worker on \(losses) attempts (the last went silent: "
+                            + "a worker may crash rendering it)")
                 }
             }
             for job in Set(try expired.map { try $0.decode("job_id", as: Int64.self) }) { try notify(job: job) }
@@ -157,15 +163,6 @@ extension FarmStore {
                 [PostgresArray.integers(result.map(\.key.chunk)), PostgresArray.integers(result.map(\.key.attempt))])
             return result
         }
-    }
-
-    private func failJobIfChunkKeepsLosing(_ chunk: Int64) throws {
-        let losses = try attemptCount(chunk: chunk, outcomes: [.failed, .lost])
-        guard losses >= Self.lossesPerChunk, let record = try self.chunk(chunk) else { return }
-        try failJob(
-            record.job,
-            error: "\(record.label) failed or lost its worker on \(losses) attempts (the last went silent: "
-                + "a worker may crash rendering it)")
     }
 
     /// Attempts of `chunk` since its failure count was last reset that ended in one of `outcomes`.

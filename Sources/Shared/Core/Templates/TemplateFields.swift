@@ -213,7 +213,7 @@ extension TemplateFields {
     ) throws -> String? {
         // Every project is loaded through here: one without the word is no template, and is
         // not parsed a second time.
-        guard !values.isEmpty || contains(data, Array("\"fields\"".utf8)) else { return nil }
+        guard !values.isEmpty || data.firstRange(of: Array("\"fields\"".utf8)) != nil else { return nil }
         guard let document = try? JSONParser.parse(data) else { return nil }
         do {
             guard let template = try declared(in: document) else {
@@ -233,13 +233,6 @@ extension TemplateFields {
         } catch var error as ProjectError {
             error.file = file
             throw error
-        }
-    }
-
-    private static func contains(_ data: [UInt8], _ word: [UInt8]) -> Bool {
-        guard data.count >= word.count else { return false }
-        return (0...(data.count - word.count)).contains { start in
-            data[start] == word[0] && data[start..<start + word.count].elementsEqual(word)
         }
     }
 }
