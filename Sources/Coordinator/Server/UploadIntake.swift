@@ -89,14 +89,19 @@ final class UploadIntake {
         // Only the worker that holds the attempt may upload for it, and a flood of pieces for
         // attempts no one holds costs a dictionary lookup each, not a database query.
         guard !verifying.contains(piece.key), sessions.holds(piece.key, route: route) else { return }
-        guard let chunk = try store.current(piece.key) else {
-            uploads.discard(piece.key)
-            outbox.send(.rejected(Verdict.stale(piece.key)), to: route)
-            return
+        let jobFolder: JobFolder
+        if let held = uploads.folder(of: piece.key) {
+            jobFolder = held
+        } else {
+            guard let chunk = try store.current(piece.key) else {
+                outbox.send(.rejected(Verdict.stale(piece.key)), to: route)
+                return
+            }
+            jobFolder = folder(chunk.job)
         }
         let received: Int64
         do {
-            received = try uploads.receive(piece, bytes: bytes, into: folder(chunk.job))
+            received = try uploads.receive(piece, bytes: bytes, into: jobFolder)
         } catch let error as SystemCallError {
             // No answer: the worker sends the piece again after its patience, until there is room.
             try dataFolder.failed(error)

@@ -23,16 +23,18 @@ final class UploadReceiver {
 
     private final class Upload {
         let url: URL
+        let folder: JobFolder
         private let descriptor: Int32
-        let hasher = SHA256()
+        private(set) var hasher = SHA256()
         var received: Int64 = 0
 
         /// Opens `url` to write, starting empty or, when `resuming`, after the bytes it holds.
-        init(url: URL, resuming: Bool) throws {
+        init(url: URL, folder: JobFolder, resuming: Bool) throws {
             descriptor = try SystemCall.retrying("open", path: url.path) {
                 open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | (resuming ? 0 : O_TRUNC), 0o644)
             }
             self.url = url
+            self.folder = folder
             guard resuming else { return }
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
@@ -46,6 +48,15 @@ final class UploadReceiver {
         }
 
         deinit { close(descriptor) }
+
+        /// Empties the file to take the upload from its first byte again.
+        func restart() throws {
+            guard ftruncate(descriptor, 0) == 0 else {
+                throw SystemCallError(call: "ftruncate", path: url.path, code: errno)
+            }
+            hasher = SHA256()
+            received = 0
+        }
 
         /// Writes `bytes` after what is held; on failure cuts the file back to what was held.
         func append(_ bytes: [UInt8]) throws {
@@ -69,18 +80,26 @@ final class UploadReceiver {
         self.logger = logger
     }
 
+    /// The job folder of an upload held in memory: its attempt was current when it began, and
+    /// is checked again at its `done`, so its later pieces need no database query.
+    func folder(of key: AttemptKey) -> JobFolder? {
+        uploads[key]?.folder
+    }
+
     /// Writes the piece if it continues the upload; returns the bytes now held, from which the
-    /// worker goes on. A piece at offset 0 starts the upload over.
+    /// worker goes on. A piece at offset 0 starts the upload over: in the same file when it is
+    /// held, so a peer repeating first pieces costs a truncation each, not a new file.
     func receive(_ piece: UploadPiece, bytes: [UInt8], into folder: JobFolder) throws -> Int64 {
-        if piece.offset == 0 {
-            discard(piece.key)
+        if piece.offset == 0, let held = uploads[piece.key] {
+            try held.restart()
+        } else if piece.offset == 0 {
             do {
                 try folder.create()
             } catch {
                 throw SystemCallError(
                     call: "mkdir", path: folder.incoming.path, code: (error as NSError).posixCode ?? EIO)
             }
-            uploads[piece.key] = try Upload(url: folder.upload(piece.key), resuming: false)
+            uploads[piece.key] = try Upload(url: folder.upload(piece.key), folder: folder, resuming: false)
         }
         guard let upload = try upload(piece.key, in: folder) else { return 0 }
         guard piece.offset == upload.received else { return upload.received }
@@ -100,7 +119,7 @@ final class UploadReceiver {
         if let upload = uploads[key] { return upload }
         let url = folder.upload(key)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let resumed = try Upload(url: url, resuming: true)
+        let resumed = try Upload(url: url, folder: folder, resuming: true)
         uploads[key] = resumed
         logger.info("\(key): resuming its upload after the \(resumed.received) bytes on disk")
         return resumed

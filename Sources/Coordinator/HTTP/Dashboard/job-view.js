@@ -26,13 +26,15 @@ async function renderJob(id) {
   text($("#job-error"), job.error || job.warning || "");
   showFacts(job);
   showJobControls(job);
-  await showQC(job);
-  await showTrace(job);
+  // Everything from this one snapshot is drawn before the next await, so the page never shows a
+  // done job beside the map of a moment before; the QC report and trace are fetched after.
   showRunningChunks(detail.chunks);
   showFailedAttempts(detail.errors || []);
   drawChunkMap(map);
   drawRate(rate);
   showThumbnails(id, map);
+  await showQC(job);
+  await showTrace(job);
   if (openedChunk) await showAttempts(openedChunk.kind, openedChunk.index);
 }
 
