@@ -44,6 +44,46 @@ import Testing
         ).map { try $0.decode("chunk") }
     }
 
+    /// `farm render` choosing its own chunks (8 s for a minute on 2 workers): the one chunk a
+    /// title edit changed is split in two, one part a worker, and the file is the same frames and
+    /// sound as a render of the edit from nothing in 8 chunks; submitted again, nothing renders.
+    @Test func farmRenderSpreadsTheChunkAnEditChangedOverItsWorkers() throws {
+        try withTemporaryDirectory { dir in
+            let first = try Self.project(in: dir, title: "Chapter one", name: "v1.json")
+            let edited = try Self.project(in: dir, title: "Chapter 1", name: "v2.json")
+            func render(_ project: URL, _ name: String, _ extra: [String] = []) throws -> (String, [String]) {
+                let result = try runFarm(
+                    ["render", project.path, "-o", name, "--data", "farm", "--workers", "2", "--no-dashboard"] + extra,
+                    in: dir)
+                #expect(result.status == 0, "\(result.stderr)")
+                let jobs = try runFarm(["status", "--data", "farm", "--json"], in: dir).stdout
+                let newest = try #require(
+                    (try JSONSerialization.jsonObject(with: Data(jobs.utf8)) as? [[String: Any]])?.first?["id"] as? Int)
+                let logs = try runFarm(["logs", String(newest), "--data", "farm", "--json"], in: dir).stdout
+                let attempts = try JSONSerialization.jsonObject(with: Data(logs.utf8)) as? [[String: Any]] ?? []
+                let rendered = attempts.filter { $0["outcome"] as? String == "done" }.map {
+                    "\($0["kind"] as? String ?? "?") \($0["chunk"] as? Int ?? -1)"
+                }
+                return (result.stdout + result.stderr, rendered.sorted())
+            }
+            let (full, all) = try render(first, "v1.mov")
+            #expect(all.count == 8 + 6, "8 video chunks and 6 audio blocks: \(all)\n\(full)")
+            // The title (28-32 s) is in chunk 3 (24-32 s): rendered as 24-28 s and 28-32 s.
+            let (edit, rendered) = try render(edited, "v2.mov")
+            #expect(rendered == ["video 3", "video 4"], "\(rendered)\n\(edit)")
+            #expect(edit.contains("rendered 9 video chunks and 6 audio blocks (13 of them reused"), "\(edit)")
+            // The parts are in the cache under keys of their own: the same project finds them.
+            let (_, again) = try render(edited, "v2-again.mov")
+            #expect(again.isEmpty, "\(again)")
+            let (_, fresh) = try render(edited, "v2-full.mov", ["--no-cache"])
+            #expect(fresh.count == 8 + 6, "\(fresh)")
+            let spread = dir.appendingPathComponent("v2.mov")
+            let whole = dir.appendingPathComponent("v2-full.mov")
+            #expect(try frameHashes(spread) == frameHashes(whole) && frameHashes(spread).count == 1800)
+            #expect(try audioHash(spread) == audioHash(whole))
+        }
+    }
+
     /// An editor's timeline exported again after a trim: submitted as .otio both times, only
     /// the chunks of the trimmed shot are rendered again.
     @Test func anOpenTimelineIOReExportRendersOnlyTheEditedRange() throws {

@@ -39,6 +39,16 @@ extension FarmStore {
         try count(.chunksReused, by: Double(reused.count))
     }
 
+    /// Which of `keys` the cache holds for chunks of `kind`, in one query.
+    public func cachedKeys(among keys: [String], kind: ChunkKind) throws -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        return Set(
+            try connection.query(
+                "SELECT key FROM segment_cache WHERE key = ANY($1::text[]) AND kind = $2",
+                [PostgresArray.text(keys), kind.rawValue]
+            ).map { try $0.decode("key", as: String.self) })
+    }
+
     /// The kind of render node whose cached segments a new job reuses: of the kinds that made
     /// some of its chunks, one a live worker able to take the job has (the most hits first); when
     /// no worker is live at all, the one with the most hits. Nil when no kind qualifies: a farm

@@ -38,6 +38,9 @@ public struct JobSubmission: Sendable {
     public var after: [Int64] = []
     /// The `Idempotency-Key` it was submitted with over HTTP, and a digest of the request.
     public var idempotency: (key: String, digest: String)?
+    /// The project its keys were made from, when it was read here: chunks planned again
+    /// (`spreadUncached`) are keyed from it.
+    var project: Project?
 
     public init(
         name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,
@@ -82,6 +85,7 @@ public struct JobSubmission: Sendable {
         width = project.output.width
         height = project.output.height
         self.priority = priority
+        self.project = project
         chunks = project.videoChunks(chunkSize)
         sampleRate = project.output.audio.sampleRate
         audioBlocks = project.audioBlocks()

@@ -71,7 +71,10 @@ struct DatabaseOptions: ParsableArguments {
 struct ChunkOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: "About this many seconds of timeline per chunk (default 2; farm render: 2, 4, 8 … s, 8-16 a worker).")
+        help: """
+            About this many seconds of timeline per chunk (default 2; farm render: 2, 4, 8 … s, 8-16 a worker, \
+            and the chunks an edit changed split so that every worker takes a part).
+            """)
     var chunkSeconds: String?
 
     @Option(name: .long, help: "Split the timeline into this many chunks of near-equal length.")
@@ -79,6 +82,9 @@ struct ChunkOptions: ParsableArguments {
 
     @Option(name: .long, help: "Exactly this many frames per chunk (the last may be shorter).")
     var chunkFrames: Int64?
+
+    /// Whether a size was asked for: `farm render` chooses one, and spreads an edit, only when not.
+    var isChosen: Bool { chunkSeconds != nil || chunks != nil || chunkFrames != nil }
 
     func validate() throws {
         let given = [chunkSeconds != nil, chunks != nil, chunkFrames != nil].filter { $0 }.count

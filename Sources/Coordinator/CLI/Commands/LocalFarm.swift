@@ -27,6 +27,9 @@ struct LocalFarm {
     let dashboard: Bool
     /// Ctrl-C or SIGTERM: the job is cancelled and everything above is stopped.
     let interruption: Interruption
+    /// Plan again what the cache lacks so that it spreads over the workers
+    /// (`JobSubmission.spreadUncached`): `farm render` when it chose the chunk length itself.
+    var spreadsUncached = false
 
     /// Submits the job, follows it with `watch` (given the store, the job id and a check that
     /// throws when this farm breaks down), and returns what `watch` returns.
@@ -92,7 +95,13 @@ struct LocalFarm {
         // at the job: say now that one serves, or the view would start with "no coordinator".
         try store.recordCoordinatorServing()
         var ids: [Int64] = []
-        for submission in submissions { ids.append(try store.submit(submission)) }
+        for var submission in submissions {
+            if spreadsUncached && submission.useCache {
+                submission.spreadUncached(
+                    over: workers, cached: try store.cachedKeys(among: submission.videoKeys, kind: .video))
+            }
+            ids.append(try store.submit(submission))
+        }
         do {
             return try watch(store, ids) {
                 try interruption.check()

@@ -130,10 +130,11 @@ struct Render: ParsableCommand {
             started.abandon()
             throw error
         }
-        let farm = LocalFarm(
+        var farm = LocalFarm(
             database: database, started: started, workers: workerCount,
             encoderThreads: threads ?? 1, verbose: options.verbose, dashboard: !noDashboard,
             interruption: interruption)
+        farm.spreadsUncached = !chunking.isChosen
         let clock = ContinuousClock()
         let started = clock.now
         let detail: JobDetail
@@ -150,7 +151,7 @@ struct Render: ParsableCommand {
         printSummary(
             loaded.project, frames: loaded.project.frameCount, url: target.url,
             elapsed: (clock.now - started) / .seconds(1),
-            how: "\(Format.count(submission.chunks.count, "video chunk")) and "
+            how: "\(Format.count(detail.kinds?.video ?? submission.chunks.count, "video chunk")) and "
                 + Format.count(submission.audioBlocks.count, "audio block")
                 + (detail.reusedChunks > 0 ? " (\(detail.reusedChunks) of them reused from the segment cache)" : ""))
     }
