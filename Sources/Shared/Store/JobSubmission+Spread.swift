@@ -13,9 +13,13 @@ extension JobSubmission {
         guard uncached > 0, uncached < slots else { return }
         let parts = (slots + uncached - 1) / uncached
         var spread: [Chunk] = []
+        // A kept chunk's key, or nil for a part, keyed below: only the parts are keyed again (a
+        // key does not depend on the chunk's place), not the job's other 100,000 chunks.
+        var keys: [String?] = []
         for (chunk, key) in zip(chunks, videoKeys) {
             guard !cached.contains(key) else {
                 spread.append(chunk)
+                keys.append(key)
                 continue
             }
             // Chunks start on the frame multiple, so parts planned from the chunk's start do too.
@@ -23,9 +27,13 @@ extension JobSubmission {
                 frameCount: chunk.end - chunk.start, fps: fps, size: .count(parts),
                 alignment: project.export.video.chunkAlignment)
             spread += pieces.map { Chunk(index: 0, start: chunk.start + $0.start, end: chunk.start + $0.end) }
+            keys += Array(repeating: nil, count: pieces.count)
         }
         guard spread.count > chunks.count else { return }
         chunks = spread.enumerated().map { Chunk(index: $0.offset, start: $0.element.start, end: $0.element.end) }
-        videoKeys = ChunkKeys.keys(of: project, work: chunks, container: container, pins: mediaPins)
+        let newParts = zip(chunks, keys).filter { $0.1 == nil }.map(\.0)
+        var partKeys = ChunkKeys.keys(of: project, work: newParts, container: container, pins: mediaPins)
+            .makeIterator()
+        videoKeys = keys.map { $0 ?? partKeys.next()! }
     }
 }
