@@ -168,6 +168,7 @@ public enum Migrations {
         (23, apps),
         (24, after),
         (25, links),
+        (26, views),
     ]
 
     /// The newest schema version this build knows.
