@@ -42,7 +42,8 @@ while (($#)); do
 done
 [[ $(id -u) == 0 ]] || { echo "bench-cluster: needs root (cgroups, network namespaces)" >&2; exit 1; }
 
-bin="$(bash ops/build-release.sh farm farm-worker)"
+# FARM_BIN: a folder holding another build's farm and farm-worker, to compare builds.
+bin="${FARM_BIN:-$(bash ops/build-release.sh farm farm-worker)}"
 farm="$bin/farm"
 dir="$PWD/${BENCH_DIR:-.build/bench-cluster}"
 mkdir -p "$dir/media"

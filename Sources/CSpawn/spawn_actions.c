@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "CSpawn.h"
@@ -24,4 +25,8 @@ int farm_signal_on_parent_death(int signal) {
 
 int farm_syncfs(int descriptor) {
     return syncfs(descriptor);
+}
+
+int farm_nice_this_thread(int value) {
+    return setpriority(PRIO_PROCESS, (id_t)gettid(), value);
 }

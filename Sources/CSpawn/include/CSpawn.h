@@ -22,4 +22,7 @@ int farm_signal_on_parent_death(int signal);
 /// syncfs: flushes the whole file system that holds the open `descriptor`.
 int farm_syncfs(int descriptor);
 
+/// Lowers the calling thread alone to nice `value` (setpriority with its gettid).
+int farm_nice_this_thread(int value);
+
 #endif

@@ -58,6 +58,7 @@ public final class CoordinatorServer {
     private let intake: UploadIntake
     private let loudness: LoudnessSettler
     private let joins: JoinScheduler
+    private let premeasures: SoundPremeasures
     private let retention: SegmentRetention
     private let notifier: JobNotifier
     private let logger: Logger
@@ -110,10 +111,11 @@ public final class CoordinatorServer {
             dataDirectory: configuration.dataDirectory,
             check: SegmentCheck(program: configuration.verifier))
         loudness = LoudnessSettler(store: store, logger: logger, dataDirectory: configuration.dataDirectory)
+        premeasures = SoundPremeasures(store: store, logger: logger, dataDirectory: configuration.dataDirectory)
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
             removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot,
-            keepsMeasures: configuration.cacheBytes > 0)
+            keepsMeasures: configuration.cacheBytes > 0, premeasures: premeasures)
         retention = SegmentRetention(
             database: configuration.database, logger: logger, dataDirectory: configuration.dataDirectory,
             keepSeconds: configuration.keepSegmentsSeconds, cacheBytes: configuration.cacheBytes)
@@ -173,6 +175,8 @@ public final class CoordinatorServer {
             // A job's last loudness block lets its audio blocks go: claimed at the next batch.
             try loudness.settle(accepted)
             try joins.startJoins(of: accepted)
+            // After the joins: a job that is joining measures its sound there.
+            try premeasures.start(accepted)
         }
         if joins.hasFinished { try joins.finishJoins() }
         if clock.now - lastTick >= .milliseconds(200) {

@@ -21,12 +21,15 @@ final class JoinScheduler {
     /// Whether the QC keeps sound measures for later jobs: not under `--cache-size 0`, which
     /// keeps nothing for them.
     private let keepsMeasures: Bool
+    /// Sound measured before the join, while the pictures rendered.
+    private let premeasures: SoundPremeasures?
 
     init(
         store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?,
-        keepsMeasures: Bool = true
+        keepsMeasures: Bool = true, premeasures: SoundPremeasures? = nil
     ) {
         self.keepsMeasures = keepsMeasures
+        self.premeasures = premeasures
         self.outputRoot = outputRoot
         self.store = store
         self.logger = logger
@@ -78,6 +81,8 @@ final class JoinScheduler {
             let cache = SegmentCache(dataDirectory: dataDirectory)
             let keepsMeasures = self.keepsMeasures
             let project = try store.projectOf(job: job.id)
+            let premeasures = self.premeasures
+            let logger = self.logger
             let thread = Thread {
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -111,9 +116,15 @@ final class JoinScheduler {
                         ? QCSoundCache(
                             folder: cache.folder.appendingPathComponent("qc"),
                             reads: audio.allSatisfy { fromCache.contains("audio \($0.span.index)") }) : nil
+                    let measured = premeasures?.take(job: job.id)
                     (qc, error) = Self.check(
                         job: job, project: project, segments: segments, audio: audio, blackFrames: black,
-                        soundCache: soundCache)
+                        soundCache: soundCache, measuredSound: measured)
+                    if let measured, qc?.audio == measured.audio {
+                        logger.info("job \(job.id): the QC took the sound measured before the join")
+                    }
+                } else {
+                    _ = premeasures?.take(job: job.id)
                 }
                 let seconds = (clock.now - started) / .seconds(1)
                 // Measured here, off the loop: operators see what a finished job keeps at once,
@@ -147,7 +158,7 @@ final class JoinScheduler {
     private static func check(
         job: JobRecord, project: (text: String, file: String, mediaRoot: String)?,
         segments: [SegmentJoiner.Segment<Chunk>], audio: [SegmentJoiner.Segment<AudioBlock>], blackFrames: [Bool]?,
-        soundCache: QCSoundCache?
+        soundCache: QCSoundCache?, measuredSound: OutputQC.MeasuredSound?
     ) -> (QCReport?, String?) {
         let output = URL(fileURLWithPath: job.outputPath)
         let target = project.flatMap {
@@ -158,7 +169,7 @@ final class JoinScheduler {
             report = try OutputQC.measure(
                 output, fps: job.fps, chunkStarts: segments.map(\.span.start),
                 blockStarts: audio.map { $0.span.start - job.samples.lowerBound }, target: target,
-                blackFrames: blackFrames, soundCache: soundCache)
+                blackFrames: blackFrames, soundCache: soundCache, measuredSound: measuredSound)
         } catch {
             // A report that cannot be made fails the job only when a target must be met.
             return (nil, target?.failIfMissed == true ? "the QC pass could not read \(job.outputPath): \(error)" : nil)

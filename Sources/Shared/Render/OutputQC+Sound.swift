@@ -35,7 +35,7 @@ extension OutputQC {
     /// otherwise only those that could raise the true peak.
     static func sound(
         _ url: URL, codec: String, sampleRate: Int, channels: Int, samples: Int64, exhaustive: Bool = false,
-        spanSeconds: Int64 = spanSeconds
+        spanSeconds: Int64 = spanSeconds, onEveryCore: Bool = true
     ) throws -> QCReport.Audio {
         let layoutChannels = channels == 6 ? 6 : min(channels, 2)
         let loaded = try soundProject(url, sampleRate: sampleRate, channels: layoutChannels, samples: samples)
@@ -49,13 +49,19 @@ extension OutputQC {
         bounds[bounds.count - 1] = samples
         let spans = zip(bounds, bounds.dropFirst()).map { $0..<$1 }
         let measured = Locked([Int: Result<SpanMeasure, Error>]())
-        DispatchQueue.concurrentPerform(iterations: spans.count) { index in
+        func measureSpan(_ index: Int) {
             let result = Result {
                 try measure(
                     loaded, span: spans[index], sampleRate: sampleRate, channels: layoutChannels,
                     last: index == spans.count - 1, exhaustive: exhaustive)
             }
             measured.withLock { $0[index] = result }
+        }
+        // The spans are the same either way: only where they are measured differs.
+        if onEveryCore {
+            DispatchQueue.concurrentPerform(iterations: spans.count, execute: measureSpan)
+        } else {
+            for index in spans.indices { measureSpan(index) }
         }
         var whole = SpanMeasure()
         for index in spans.indices {

@@ -15,7 +15,7 @@ public enum OutputQC {
     /// measures of outputs with the same audio packets (`QCSoundCache`), and keeps this one's.
     public static func measure(
         _ url: URL, fps: Rational, chunkStarts: [Int64], blockStarts: [Int64], target: LoudnessTarget?,
-        blackFrames: [Bool]? = nil, soundCache: QCSoundCache? = nil
+        blackFrames: [Bool]? = nil, soundCache: QCSoundCache? = nil, measuredSound: MeasuredSound? = nil
     ) throws -> QCReport {
         let description = try MediaDescription(path: url.path)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
@@ -36,17 +36,18 @@ public enum OutputQC {
         if let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
             let channels = stream.channels
         {
-            let packets = soundCache.map { _ in
-                let hasher = SHA256()
-                hasher.update(Array("\(stream.codec) \(rate) \(channels) \(spanSeconds)".utf8))
-                return hasher
-            }
+            let packets =
+                soundCache != nil || measuredSound != nil
+                ? soundKeyHasher(codec: stream.codec, sampleRate: rate, channels: channels) : nil
             let (seamProblems, seams, samples) = try audioTimestamps(
                 url, sampleRate: rate, blockStarts: blockStarts, hashing: packets)
             broken += seamProblems
             checked += seams
             let key = packets.map { $0.finish() }
-            if let key, let kept = soundCache?.measure(key), kept.samples == samples {
+            if let key, let measuredSound, measuredSound.key == key, measuredSound.audio.samples == samples {
+                audio = measuredSound.audio
+                soundCache?.keep(measuredSound.audio, key: key)
+            } else if let key, let kept = soundCache?.measure(key), kept.samples == samples {
                 audio = kept
             } else {
                 audio = try sound(url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples)
@@ -61,6 +62,37 @@ public enum OutputQC {
             path: url.path, bytes: bytes, container: description.container, duration: description.duration,
             video: video, audio: audio, seams: QCReport.Seams(checked: checked, broken: broken), target: target,
             misses: misses)
+    }
+
+    /// A file's sound as `measure` measured it, under the key of its audio packets (their
+    /// bytes and timestamps, the codec, rate and channels): another file whose audio packets
+    /// hash the same has the same sound.
+    public struct MeasuredSound: Sendable {
+        public var key: String
+        public var audio: QCReport.Audio
+    }
+
+    /// Measures the sound of `url` and keys it, for `measure` of a file with the same packets
+    /// (the audio blocks joined alone, measured while the pictures still render); nil for a
+    /// file without sound. Its spans are measured on the calling thread alone: the cores are
+    /// the renders' meanwhile.
+    public static func measuredSound(of url: URL) throws -> MeasuredSound? {
+        let description = try MediaDescription(path: url.path)
+        guard let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
+            let channels = stream.channels
+        else { return nil }
+        let packets = soundKeyHasher(codec: stream.codec, sampleRate: rate, channels: channels)
+        let samples = try audioTimestamps(url, sampleRate: rate, blockStarts: [], hashing: packets).samples
+        let audio = try sound(
+            url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples, onEveryCore: false)
+        return MeasuredSound(key: packets.finish(), audio: audio)
+    }
+
+    /// What a sound's key hashes before its packets: the measure depends on them too.
+    private static func soundKeyHasher(codec: String, sampleRate: Int, channels: Int) -> SHA256 {
+        let hasher = SHA256()
+        hasher.update(Array("\(codec) \(sampleRate) \(channels) \(spanSeconds)".utf8))
+        return hasher
     }
 
     /// The sound of `url` decoded and measured as `measure` does; nil for a file without sound.

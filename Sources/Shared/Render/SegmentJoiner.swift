@@ -52,7 +52,7 @@ public enum SegmentJoiner {
     }
 
     /// Each part must start where the one before it ends.
-    private static func checkContiguous<Span>(_ parts: [Segment<Span>], _ what: String) throws {
+    static func checkContiguous<Span>(_ parts: [Segment<Span>], _ what: String) throws {
         for (previous, next) in zip(parts, parts.dropFirst()) where previous.span.end != next.span.start {
             let (before, after) = (previous.span.start..<previous.span.end, next.span.start..<next.span.end)
             throw FFmpegError(operation: "join", message: "\(what) are not contiguous: \(before) then \(after)")

@@ -14,7 +14,10 @@ struct QC: ParsableCommand {
             the output is never decoded again for them); the audio \
             timestamps at every audio block seam; and the sound decoded once for its integrated \
             loudness and loudness range (ITU-R BS.1770-4, EBU Tech 3342), true peak (four times \
-            oversampled), sample peak and silences (2 s or more under -60 dBFS).
+            oversampled), sample peak and silences (2 s or more under -60 dBFS). The sound is \
+            usually measured before the join, from the audio blocks joined alone while the \
+            pictures still render; the report takes that measure only when the output's audio \
+            packets are the same bytes and timestamps.
 
             With export.audio.loudness the report holds the output to its target; with \
             "failIfMissed": true a missed target fails the job, its output kept beside its path \
