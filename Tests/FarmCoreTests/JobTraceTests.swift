@@ -41,6 +41,21 @@ import Testing
         #expect(abs(summary.joined! - summary.joinStarted! - 0.1) < 1e-9)
     }
 
+    /// A slot whose last render ended while another worker was still sent tasks idled while
+    /// work was queued only until the last was sent, not to the job's end.
+    @Test func idleWhileQueuedEndsWithTheLastTaskSent() {
+        var trace = JobTrace(
+            job: 1, submitted: 0, started: 0, joinStarted: 6, joined: 6.1, checked: 6.2, finished: 6.3)
+        trace.attempts = [
+            Self.attempt(0, worker: "w1", sent: 0, received: 0.01, start: 0.01, end: 2, accepted: 2.05),
+            Self.attempt(1, worker: "w2", sent: 0, received: 0.01, start: 0.01, end: 3, accepted: 3.05),
+            Self.attempt(2, worker: "w2", sent: 3, received: 3, start: 3, end: 6, accepted: 6),
+        ]
+        let w1 = trace.summary.slots[0]
+        #expect(w1.worker == "w1" && w1.idleWhileQueuedGaps == 1)
+        #expect(abs(w1.idleWhileQueued - 1) < 1e-9, "from 2 s to the last task sent at 3 s: \(w1.idleWhileQueued)")
+    }
+
     @Test func rendersThatOverlapOnOneWorkerTakeTwoSlotRows() {
         var trace = JobTrace(
             job: 1, submitted: 0, started: 0, joinStarted: nil, joined: nil, checked: nil, finished: nil)

@@ -42,8 +42,9 @@ final class SoundPremeasures {
             let file = folder.url.appendingPathComponent("sound.\(job.container.rawValue)")
             let thread = Thread {
                 defer { entry.done.signal() }
-                // Behind the coordinator's loop: on a machine of its own with a small share of a
-                // core (a cgroup quota), the measure at the same priority held assignments back.
+                // Behind the coordinator's loop and the renders (the spans' threads too): on a
+                // machine of its own with a small share of a core (a cgroup quota), the measure
+                // at the same priority held assignments back.
                 ThreadPriority.lower()
                 let clock = ContinuousClock()
                 let started = clock.now

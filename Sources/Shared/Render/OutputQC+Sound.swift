@@ -35,7 +35,7 @@ extension OutputQC {
     /// otherwise only those that could raise the true peak.
     static func sound(
         _ url: URL, codec: String, sampleRate: Int, channels: Int, samples: Int64, exhaustive: Bool = false,
-        spanSeconds: Int64 = spanSeconds, onEveryCore: Bool = true
+        spanSeconds: Int64 = spanSeconds, lowered: Bool = false
     ) throws -> QCReport.Audio {
         let layoutChannels = channels == 6 ? 6 : min(channels, 2)
         let loaded = try soundProject(url, sampleRate: sampleRate, channels: layoutChannels, samples: samples)
@@ -57,11 +57,16 @@ extension OutputQC {
             }
             measured.withLock { $0[index] = result }
         }
-        // The spans are the same either way: only where they are measured differs.
-        if onEveryCore {
-            DispatchQueue.concurrentPerform(iterations: spans.count, execute: measureSpan)
+        // The spans are the same either way: only the threads that measure them differ.
+        if lowered {
+            // Threads of its own at nice 10: what the renders leave while they run, every core
+            // once they end.
+            try TaskPool.run(spans.count, threads: ProcessInfo.processInfo.activeProcessorCount) { index in
+                ThreadPriority.lower()
+                measureSpan(index)
+            }
         } else {
-            for index in spans.indices { measureSpan(index) }
+            DispatchQueue.concurrentPerform(iterations: spans.count, execute: measureSpan)
         }
         var whole = SpanMeasure()
         for index in spans.indices {

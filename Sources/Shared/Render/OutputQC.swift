@@ -74,8 +74,8 @@ public enum OutputQC {
 
     /// Measures the sound of `url` and keys it, for `measure` of a file with the same packets
     /// (the audio blocks joined alone, measured while the pictures still render); nil for a
-    /// file without sound. Its spans are measured on the calling thread alone: the cores are
-    /// the renders' meanwhile.
+    /// file without sound. Its spans are measured on threads at nice 10: the cores are the
+    /// renders' meanwhile, and every core is the measure's once they end.
     public static func measuredSound(of url: URL) throws -> MeasuredSound? {
         let description = try MediaDescription(path: url.path)
         guard let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
@@ -84,7 +84,7 @@ public enum OutputQC {
         let packets = soundKeyHasher(codec: stream.codec, sampleRate: rate, channels: channels)
         let samples = try audioTimestamps(url, sampleRate: rate, blockStarts: [], hashing: packets).samples
         let audio = try sound(
-            url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples, onEveryCore: false)
+            url, codec: stream.codec, sampleRate: rate, channels: channels, samples: samples, lowered: true)
         return MeasuredSound(key: packets.finish(), audio: audio)
     }
 

@@ -129,13 +129,14 @@ extension JobTrace {
         var idleWhileQueued = 0.0
         var gaps = 0
         // Each gap after a render: idle while queued if a task was sent after the render ended
-        // and this worker held nothing yet for the slot to start.
+        // and this worker held nothing yet for the slot to start; counted until the slot's next
+        // render or the job's last task sent, whichever came first (after that nothing waited).
         for (step, position) in lane.enumerated() {
             let gapStart = mine.attempts[position].rendered!
             let gapEnd = step + 1 < lane.count ? mine.attempts[lane[step + 1]].renderStarted! : end
             guard gapEnd > gapStart, let lastSent, lastSent > gapStart else { continue }
             if !mine.held(at: gapStart, besides: position) {
-                idleWhileQueued += gapEnd - gapStart
+                idleWhileQueued += min(gapEnd, lastSent) - gapStart
                 gaps += 1
             }
         }
