@@ -5,7 +5,7 @@ import Foundation
 extension SegmentJoiner {
     /// The audio blocks alone, joined as `join` joins them into an output of `container`: the
     /// same packets with the same timestamps, so the QC's measure of this file's sound is the
-    /// output's (`OutputQC.soundKey` tells when it is).
+    /// output's (`OutputQC.MeasuredSound`'s key tells when it is).
     public static func joinSound(
         audio: [Segment<AudioBlock>], sampleRate: Int, container: ExportSettings.Container, to destination: URL
     ) throws {
