@@ -63,6 +63,9 @@ public final class CoordinatorServer {
     private let notifier: JobNotifier
     private let logger: Logger
     private let stopFlag = StopFlag()
+    /// Ends the loop's wait for messages when a verdict, a join's end or `stop()` needs it
+    /// (the socket polls it: `MessageSocket.wakeup`); nil on a test's scripted socket.
+    private let wakeup: LoopWakeup?
     private let clock = ContinuousClock()
     /// Messages handled before the loop claims for the slots they freed and does its periodic
     /// work: enough to batch a busy farm's claims, few enough that a tick is never late.
@@ -85,17 +88,20 @@ public final class CoordinatorServer {
             try socket.serveCurve(keys.own)
         }
         try socket.bind(configuration.bind)
+        let wakeup = try LoopWakeup()
+        socket.wakeup = wakeup
         try self.init(
             configuration: configuration, logger: logger, store: store, socket: socket, endpoint: socket.lastEndpoint,
-            keyGate: keyGate)
+            keyGate: keyGate, wakeup: wakeup)
     }
 
     /// A coordinator on a given store and socket: `farm serve`'s, or a test's scripted workers.
     init(
         configuration: Configuration, logger: Logger, store: FarmStore, socket: any RouterSocket, endpoint: String,
-        keyGate: KeyGate?
+        keyGate: KeyGate?, wakeup: LoopWakeup? = nil
     ) throws {
         self.configuration = configuration
+        self.wakeup = wakeup
         self.logger = logger
         self.store = store
         self.socket = socket
@@ -109,13 +115,13 @@ public final class CoordinatorServer {
         intake = UploadIntake(
             store: store, outbox: outbox, sessions: sessions, logger: logger,
             dataDirectory: configuration.dataDirectory,
-            check: SegmentCheck(program: configuration.verifier))
+            check: SegmentCheck(program: configuration.verifier), wakeup: wakeup)
         loudness = LoudnessSettler(store: store, logger: logger, dataDirectory: configuration.dataDirectory)
         premeasures = SoundPremeasures(store: store, logger: logger, dataDirectory: configuration.dataDirectory)
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
             removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot,
-            keepsMeasures: configuration.cacheBytes > 0, premeasures: premeasures)
+            keepsMeasures: configuration.cacheBytes > 0, premeasures: premeasures, wakeup: wakeup)
         retention = SegmentRetention(
             database: configuration.database, logger: logger, dataDirectory: configuration.dataDirectory,
             keepSeconds: configuration.keepSegmentsSeconds, cacheBytes: configuration.cacheBytes)
@@ -123,7 +129,10 @@ public final class CoordinatorServer {
     }
 
     /// Asks `run()` to return; safe from any thread.
-    public func stop() { stopFlag.raise() }
+    public func stop() {
+        stopFlag.raise()
+        wakeup?.wake()
+    }
 
     /// Serves until `stop()`. A lost database connection is waited out, not fatal: workers
     /// keep rendering meanwhile, and their leases start afresh once it is back.

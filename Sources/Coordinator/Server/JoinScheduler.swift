@@ -23,11 +23,14 @@ final class JoinScheduler {
     private let keepsMeasures: Bool
     /// Sound measured before the join, while the pictures rendered.
     private let premeasures: SoundPremeasures?
+    /// Woken when a join ends: the loop records it at once, not at its next timeout.
+    private let wakeup: LoopWakeup?
 
     init(
         store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?,
-        keepsMeasures: Bool = true, premeasures: SoundPremeasures? = nil
+        keepsMeasures: Bool = true, premeasures: SoundPremeasures? = nil, wakeup: LoopWakeup? = nil
     ) {
+        self.wakeup = wakeup
         self.keepsMeasures = keepsMeasures
         self.premeasures = premeasures
         self.outputRoot = outputRoot
@@ -83,6 +86,7 @@ final class JoinScheduler {
             let project = try store.projectOf(job: job.id)
             let premeasures = self.premeasures
             let logger = self.logger
+            let wakeup = self.wakeup
             let thread = Thread {
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -92,6 +96,7 @@ final class JoinScheduler {
                     chunkStarts: Dictionary(uniqueKeysWithValues: segments.map { ($0.span.index, $0.span.start) }))
                 guard damaged.isEmpty else {
                     results.withLock { $0.append(JoinResult(job: job.id, damaged: damaged)) }
+                    wakeup?.wake()
                     return
                 }
                 var error: String?
@@ -136,6 +141,7 @@ final class JoinScheduler {
                             job: job.id, error: error, seconds: seconds, segmentBytes: bytes, qc: qc,
                             instants: (startedAt, joinedAt, Date())))
                 }
+                wakeup?.wake()
             }
             thread.start()
         }

@@ -56,12 +56,15 @@ final class UploadIntake {
     /// Attempts whose upload is being verified: their resent pieces and `done` wait for the verdict.
     private var verifying: Set<AttemptKey> = []
     private let verified = Locked<[Verified]>([])
+    /// Woken with each verdict: the loop accepts it at once, not at its next timeout.
+    private let wakeup: LoopWakeup?
 
     init(
         store: FarmStore, outbox: any MessageSending, sessions: WorkerSessions, logger: Logger, dataDirectory: URL,
-        check: any SegmentChecking
+        check: any SegmentChecking, wakeup: LoopWakeup? = nil
     ) {
         self.check = check
+        self.wakeup = wakeup
         self.store = store
         self.outbox = outbox
         self.sessions = sessions
@@ -163,6 +166,7 @@ final class UploadIntake {
         let copies = copies
         let unsettled = blocks.unsettled
         let copiedJob = copied
+        let wakeup = wakeup
         verifier.async {
             let clock = ContinuousClock()
             let started = clock.now
@@ -199,6 +203,7 @@ final class UploadIntake {
                         outcome: outcome,
                         pinnedBlocks: pinned, seconds: (clock.now - started) / .seconds(1), uploadedAt: uploadedAt))
             }
+            wakeup?.wake()
         }
     }
 

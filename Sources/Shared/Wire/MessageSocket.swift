@@ -1,4 +1,5 @@
 import CZeroMQ
+import FarmCore
 import Foundation
 
 #if canImport(Glibc)
@@ -135,15 +136,23 @@ public final class MessageSocket {
         return true
     }
 
-    /// Waits up to `timeout` seconds for a message; nil when none came.
+    /// Ends a `receive` wait early, without a message, when woken.
+    public var wakeup: LoopWakeup?
+
+    /// Waits up to `timeout` seconds for a message; nil when none came, or when `wakeup` was
+    /// woken (and is cleared).
     public func receive(timeout: Double) throws -> [[UInt8]]? {
-        var item = zmq_pollitem_t(socket: socket, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
-        let ready = zmq_poll(&item, 1, Int(max(0, timeout * 1000)))
+        var items = [zmq_pollitem_t(socket: socket, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)]
+        if let wakeup {
+            items.append(zmq_pollitem_t(socket: nil, fd: wakeup.descriptor, events: Int16(ZMQ_POLLIN), revents: 0))
+        }
+        let ready = zmq_poll(&items, Int32(items.count), Int(max(0, timeout * 1000)))
         if ready < 0 {
             if zmq_errno() == EINTR { return nil }
             throw TransportError("poll")
         }
-        guard ready > 0 else { return nil }
+        if items.count > 1, items[1].revents != 0 { wakeup?.clear() }
+        guard items[0].revents != 0 else { return nil }
         return try receiveReady()
     }
 

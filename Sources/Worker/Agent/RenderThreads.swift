@@ -1,3 +1,4 @@
+import FarmCore
 import Foundation
 
 /// Where a render runs: on a farm a thread of its own; in unit tests the render waits until the
@@ -8,8 +9,15 @@ protocol RenderThreads {
 
 /// Each render on a new thread, with stack enough for the compositor and FFmpeg.
 struct OwnThreads: RenderThreads {
+    /// Woken as each render returns: the agent's loop uploads it at once.
+    var wakeup: LoopWakeup?
+
     func start(_ render: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: render)
+        let wakeup = wakeup
+        let thread = Thread {
+            render()
+            wakeup?.wake()
+        }
         thread.stackSize = 8 << 20
         thread.start()
     }

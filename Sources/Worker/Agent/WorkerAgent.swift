@@ -55,6 +55,9 @@ public final class WorkerAgent {
     private var uploader: Uploader!
     private let logger: Logger
     private let stopFlag = StopFlag()
+    /// Ends the loop's wait for messages when a render returns or `stop()` is called; nil
+    /// under a unit test's stand-in socket.
+    private let wakeup: LoopWakeup?
     private let clock: WorkerClock
     private var tasks: [AttemptKey: WorkerTask] = [:]
     private var lastHeard: ContinuousClock.Instant
@@ -67,22 +70,25 @@ public final class WorkerAgent {
     public convenience init(configuration: Configuration, logger: Logger = Logger(label: "farm.worker")) throws {
         try FileManager.default.createDirectory(at: configuration.scratch, withIntermediateDirectories: true)
         let socket = try MessageSocket(.dealer)
+        let wakeup = try LoopWakeup()
+        socket.wakeup = wakeup
         if let keys = configuration.keys { try socket.useCurve(keys.own, server: keys.coordinator) }
         let renderer = AssignmentRenderer(
             mediaRoot: configuration.mediaRoot, scratch: configuration.scratch,
             encoderThreads: configuration.encoderThreads)
         try self.init(
             configuration: configuration, socket: socket, renderer: renderer, clock: ContinuousClock(),
-            threads: OwnThreads(), logger: logger)
+            threads: OwnThreads(wakeup: wakeup), logger: logger, wakeup: wakeup)
     }
 
     /// The agent on its seams: a farm's worker gets the DEALER socket, the compositor, the
     /// continuous clock and a thread per render; unit tests give it stand-ins for all four.
     init(
         configuration: Configuration, socket: CoordinatorLink, renderer: ChunkRendering, clock: WorkerClock,
-        threads: RenderThreads, logger: Logger
+        threads: RenderThreads, logger: Logger, wakeup: LoopWakeup? = nil
     ) throws {
         self.configuration = configuration
+        self.wakeup = wakeup
         self.logger = logger
         self.socket = socket
         self.renderer = renderer
@@ -102,7 +108,10 @@ public final class WorkerAgent {
         ) { [unowned self] message in self.send(message) }
     }
 
-    public func stop() { stopFlag.raise() }
+    public func stop() {
+        stopFlag.raise()
+        wakeup?.wake()
+    }
 
     public func run() throws {
         begin()

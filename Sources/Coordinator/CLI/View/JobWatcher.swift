@@ -39,8 +39,10 @@ struct JobWatcher {
             display.show(
                 detail, reused: reused, fps: throughput.rate ?? status.fps,
                 eta: finishing ? throughput.secondsLeft(total: status.frameCount, overall: status.fps) : nil)
-            // A job being joined has no more chunks to report: its end is shown at once.
-            let gathers = detail.job.state != .joining
+            // Once every chunk is in, no burst of progress is left to gather: the next notices
+            // are the job's join and its end, shown at once.
+            let chunks = detail.job.chunks
+            let gathers = detail.job.state != .joining && chunks.done < chunks.total
             try reconnecting { try waitForChange(since: &lastRefresh, clock: clock, gathering: gathers) }
             detail = try reconnecting { try store.jobDetail(job, everyChunk: everyChunk) }
         }
