@@ -9,18 +9,21 @@ import Testing
 /// worker, combined by the coordinator into one gain, its audio blocks encoded with that gain
 /// and the true-peak limiter. ffmpeg's `ebur128` filter is the oracle.
 @Suite(.serialized) struct LoudnessFarmTests {
-    @Test func tenMinutesToEBUR128AreTheSameBytesOnOneTwoAndEightWorkers() throws {
+    /// Three minutes hold each of the programme's kinds of minute (quiet and loud speech, music
+    /// under it at full and half level) and 18 loudness blocks, so the limiter acts and blocks
+    /// are measured by workers out of order; 20 s chunks give three workers nine to share.
+    @Test func threeMinutesToEBUR128AreTheSameBytesOnOneAndThreeWorkers() throws {
         try withTemporaryDirectory { dir in
-            let project = try TestProjects.loudnessProgramme(in: dir, minutes: 10)
+            let project = try TestProjects.loudnessProgramme(in: dir, minutes: 3)
             let database = try TestDatabase.create()
             var outputs: [URL] = []
-            for workers in [1, 2, 8] {
+            for workers in [1, 3] {
                 let output = dir.appendingPathComponent("w\(workers).mp4")
                 let farm = ["--database", database, "--data", dir.appendingPathComponent("farm-data").path]
                 let rendered = try FarmTests.farm(
                     [
                         "render", project.path, "-o", output.path, "--workers", String(workers), "--chunk-seconds",
-                        "60",
+                        "20",
                         "--no-cache",
                     ] + farm)
                 outputs.append(output)
@@ -35,14 +38,14 @@ import Testing
             let local = dir.appendingPathComponent("local.mp4")
             try FarmTests.farm(["render", project.path, "-o", local.path, "--local"])
             let bytes = try outputs.map { try Data(contentsOf: $0) }
-            #expect(bytes[1] == bytes[0], "2 workers made other bytes than 1")
-            #expect(bytes[2] == bytes[0], "8 workers made other bytes than 1")
+            #expect(bytes[1] == bytes[0], "3 workers made other bytes than 1")
             #expect(try audioHash(local) == audioHash(outputs[0]), "farm render --local made other sound than the farm")
             #expect(try frameHashes(local) == frameHashes(outputs[0]))
             let reading = try Ebur128Reading.of(outputs[0])
-            #expect(abs(reading.integrated - -23.0) <= 0.1, "\(reading)")
+            // ebur128 prints one decimal: -23.1 is within the tenth (not 0.1 plus a rounding error).
+            #expect(abs(reading.integrated - -23.0) <= 0.1 + 1e-9, "\(reading)")
             #expect(reading.truePeak <= -1.0, "\(reading)")
-            // Each job measured its 60 blocks before any of its audio blocks went out.
+            // Each job measured its 18 blocks before any of its audio blocks went out.
             let store = try FarmStore(url: database)
             let order = try store.connection.query(
                 """
@@ -51,10 +54,10 @@ import Testing
                        count(DISTINCT c.id) FILTER (WHERE c.kind = 'loudness') AS blocks
                 FROM chunks c JOIN attempts a ON a.chunk_id = c.id GROUP BY c.job_id ORDER BY c.job_id
                 """)
-            #expect(order.count == 3)
+            #expect(order.count == 2)
             for row in order {
                 #expect(try row.decode("measured_first", as: Bool.self))
-                #expect(try row.decode("blocks", as: Int64.self) == 60)
+                #expect(try row.decode("blocks", as: Int64.self) == 18)
                 // The limiter acts on this programme: a second pass measured it through the limiter.
                 let rows = try store.connection.query(
                     """
