@@ -18,6 +18,14 @@ if [[ -n $long ]]; then
     echo "lint: lines longer than 120 columns" >&2
     status=1
 fi
+# `swift build -c release` builds every target but the test targets, and a release module is
+# not compiled for testing: an `@testable import` outside them fails that build.
+testable=$(grep -rln '@testable import' Sources Tests/TestSupport Plugins 2>/dev/null || true)
+if [[ -n $testable ]]; then
+    echo "$testable" >&2
+    echo "lint: @testable import outside the test targets breaks \`swift build -c release\`" >&2
+    status=1
+fi
 # The dashboard's page, style and script, read as a browser reads them (ops/lint-web.py).
 python=.build/otio-venv/bin/python3
 if ! "$python" -c "import html5lib, tinycss2" 2>/dev/null || ! command -v node >/dev/null; then

@@ -1,11 +1,9 @@
 import FarmCore
 import FarmMedia
 import FarmRender
+import FarmStore
 import Foundation
 import Testing
-
-// The store's own connection, to read rows no store API returns (debug builds, as tests are).
-@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc
@@ -113,6 +111,8 @@ public final class TestFarm {
     public var coordinator: FarmProcess?
     public var workers: [FarmProcess] = []
     public let store: FarmStore
+    /// A connection of the test's own, to read rows no store API returns.
+    public let reader: PostgresConnection
     public let leaseSeconds: Double
     /// The coordinator's `--data` folder.
     public var dataDirectory: URL
@@ -127,6 +127,7 @@ public final class TestFarm {
         // socket (PostgreSQL's, an HTTP server's port 0) is never taken from under the farm.
         port = Int.random(in: 20_000...32_000)
         store = try FarmStore(url: self.database)
+        reader = try PostgresConnection(url: self.database)
     }
 
     public var endpoint: String { "tcp://127.0.0.1:\(port)" }
@@ -221,7 +222,7 @@ public final class TestFarm {
     public func runningVideoAttempt(of job: Int64, worker: String) throws -> AttemptKey {
         var target: AttemptKey?
         try wait("\(worker) mid-chunk") {
-            let rows = try store.connection.query(
+            let rows = try reader.query(
                 """
                 SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = $2 AND a.outcome = 'running'
@@ -238,7 +239,7 @@ public final class TestFarm {
     public func attempts(_ job: Int64) throws -> [(
         index: Int, kind: String, attempt: Int, worker: String, outcome: String, error: String?
     )] {
-        try store.connection.query(
+        try reader.query(
             """
             SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome, a.error
                 FROM attempts a JOIN chunks c ON c.id = a.chunk_id
