@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-farm="$(bash ops/build-release.sh farm farm-worker)/farm"
+# FARM_BIN: a folder holding another build's farm and farm-worker (to compare two builds).
+farm="${FARM_BIN:-$(bash ops/build-release.sh farm farm-worker)}/farm"
 dir="${BENCH_DIR:-.build/bench-rerender}"
 mkdir -p "$dir"
 source ops/bench-common.sh
