@@ -111,8 +111,8 @@ public final class TestFarm {
     public var coordinator: FarmProcess?
     public var workers: [FarmProcess] = []
     public let store: FarmStore
-    /// A connection of the test's own, to read rows no store API returns.
-    public let reader: PostgresConnection
+    /// A connection of the test's own, to read rows no store API returns (`read`).
+    private let reader: PostgresConnection
     public let leaseSeconds: Double
     /// The coordinator's `--data` folder.
     public var dataDirectory: URL
@@ -131,6 +131,17 @@ public final class TestFarm {
     }
 
     public var endpoint: String { "tcp://127.0.0.1:\(port)" }
+
+    /// Rows no store API returns. The connection is opened again once after a database restart
+    /// or outage cut it, as the farm's own are.
+    public func read(_ sql: String, _ parameters: [String?] = []) throws -> [PostgresRow] {
+        do {
+            return try reader.query(sql, parameters)
+        } catch let error as PostgresError where error.isConnectionLost {
+            try reader.reconnect()
+            return try reader.query(sql, parameters)
+        }
+    }
 
     public func startCoordinator(bind: String? = nil, namespace: String? = nil, arguments: [String] = []) throws {
         coordinator = try FarmProcess(
@@ -222,7 +233,7 @@ public final class TestFarm {
     public func runningVideoAttempt(of job: Int64, worker: String) throws -> AttemptKey {
         var target: AttemptKey?
         try wait("\(worker) mid-chunk") {
-            let rows = try reader.query(
+            let rows = try read(
                 """
                 SELECT a.chunk_id, a.attempt FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                 WHERE c.job_id = $1 AND c.kind = 'video' AND a.worker_id = $2 AND a.outcome = 'running'
@@ -239,7 +250,7 @@ public final class TestFarm {
     public func attempts(_ job: Int64) throws -> [(
         index: Int, kind: String, attempt: Int, worker: String, outcome: String, error: String?
     )] {
-        try reader.query(
+        try read(
             """
             SELECT c.idx, c.kind, a.attempt, a.worker_id, a.outcome, a.error
                 FROM attempts a JOIN chunks c ON c.id = a.chunk_id
