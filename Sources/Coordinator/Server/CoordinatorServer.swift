@@ -345,6 +345,7 @@ public final class CoordinatorServer {
         if ticks % 25 == 0 {
             try store.compactTallies()
             retention.poke()
+            try premeasures.forgetEnded()
         }
         // By the clock, not the tick count: a loop slowed by a loaded machine ticks less often,
         // and a farm told "no coordinator" while this one renders would be told wrong.

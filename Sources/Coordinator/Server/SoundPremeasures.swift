@@ -63,6 +63,15 @@ final class SoundPremeasures {
         }
     }
 
+    /// Drops the measures of jobs that ended with no join to take them (cancelled or failed
+    /// while their pictures rendered): a long-serving coordinator keeps none of them.
+    func forgetEnded() throws {
+        let held = pending.withLock { Array($0.keys) }
+        for job in try store.finishedJobs(among: held) {
+            pending.withLock { _ = $0.removeValue(forKey: job) }
+        }
+    }
+
     /// The job's measured sound, waiting for a measure under way; nil when none was started
     /// or it failed. Called on the join's thread.
     func take(job: Int64) -> OutputQC.MeasuredSound? {

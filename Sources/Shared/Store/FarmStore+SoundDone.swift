@@ -19,4 +19,13 @@ extension FarmStore {
             """, [PostgresArray.integers(jobs)]
         ).map(JobRecord.init(row:))
     }
+
+    /// Of `jobs`, those that ended without a join to come (cancelled, failed, done).
+    public func finishedJobs(among jobs: [Int64]) throws -> [Int64] {
+        guard !jobs.isEmpty else { return [] }
+        return try connection.query(
+            "SELECT id FROM jobs WHERE id = ANY($1::bigint[]) AND state IN ('done', 'failed', 'cancelled')",
+            [PostgresArray.integers(jobs)]
+        ).map { try $0.decode("id", as: Int64.self) }
+    }
 }
