@@ -1,7 +1,8 @@
 import FarmCore
 
 /// A JSON value from a document (a template's project, a field's default) inside an API
-/// answer, written as the value itself: numbers as numbers, objects with their keys in order.
+/// answer, written as the value itself: numbers as numbers (integers stay integers), objects as
+/// objects, their keys in the order the answer's encoder gives them (the API's sorts them).
 struct JSONText: Encodable, Sendable {
     let value: JSONValue
 
