@@ -79,7 +79,7 @@ def chunk_map(driver):
 
 
 def job_state(driver):
-    return driver.find_element(By.ID, "job-state").text
+    return inner_text(driver, "#job-state")
 
 
 def resize(driver, width, height):
@@ -320,19 +320,25 @@ def after_the_render(driver, args, shots, seen):
     tip = wait(driver, "the chunk's tooltip", lambda d: visible(d, "#chunk-tip"))
     seen["tooltip"] = tip.text
     assert tip.text.startswith("chunk 0, frames 0–"), tip.text
-    plot = driver.find_element(By.ID, "rate-plot")
-    seen["ratePoints"] = int(plot.get_attribute("data-points"))
+    # Read in one script: the plot is drawn again on every refresh, so elements found one call
+    # may be gone by the next.
+    plot = driver.execute_script("""
+        const p = document.getElementById("rate-plot");
+        const texts = (selector) => [...p.querySelectorAll(selector)].map((t) => t.textContent);
+        return {points: p.getAttribute("data-points"), aspect: p.getAttribute("preserveAspectRatio"),
+                titles: texts("text.axis-title"), ticks: texts("text.tick")};
+    """)
+    seen["ratePoints"] = int(plot["points"])
     assert seen["ratePoints"] > 0
-    assert plot.get_attribute("preserveAspectRatio") is None, "the plot's text must not be stretched"
-    titles = [t.text for t in plot.find_elements(By.CSS_SELECTOR, "text.axis-title")]
-    ticks = [t.text for t in plot.find_elements(By.CSS_SELECTOR, "text.tick")]
+    assert plot["aspect"] is None, "the plot's text must not be stretched"
+    titles, ticks = plot["titles"], plot["ticks"]
     assert "frames/s" in titles and len(ticks) >= 4, (titles, ticks)
     seen["rateTicks"] = ticks
 
     # The QC report the coordinator made from the output, once the job is done.
     qc = wait(driver, "the QC report", lambda d: visible(d, "#job-qc"))
-    seen["qcVerdict"] = driver.find_element(By.ID, "qc-verdict").text
-    seen["qcFacts"] = driver.find_element(By.ID, "qc-facts").text
+    seen["qcVerdict"] = inner_text(driver, "#qc-verdict")
+    seen["qcFacts"] = inner_text(driver, "#qc-facts")
     assert "Loudness" in seen["qcFacts"] and "LUFS" in seen["qcFacts"], seen["qcFacts"]
     assert "all continuous" in seen["qcFacts"], seen["qcFacts"]
 
@@ -340,7 +346,7 @@ def after_the_render(driver, args, shots, seen):
     wait(driver, "the trace", lambda d: visible(d, "#job-trace"))
     seen["traceRows"] = len(driver.find_elements(By.CSS_SELECTOR, "#trace-rows .trace-row"))
     seen["traceBars"] = len(driver.find_elements(By.CSS_SELECTOR, "#trace-rows .trace-bar"))
-    seen["traceTail"] = driver.find_element(By.ID, "trace-tail").text
+    seen["traceTail"] = inner_text(driver, "#trace-tail")
 
     # Thumbnails that the worker made, shown once the chunks are done.
     wait(driver, "a thumbnail", lambda d: d.execute_script(
@@ -378,7 +384,7 @@ def coordinator_away_and_back(driver, args, shots, handshake, seen):
     # The finished job's segments are counted in the header as soon as it is done.
     wait(driver, "the header's segments", lambda d: (lambda t: t.endswith(" in 1 job")
          and not t.startswith("segments 0 B"))(d.find_element(By.ID, "farm-summary").text), timeout=10)
-    seen["segmentsHeader"] = driver.find_element(By.ID, "farm-summary").text
+    seen["segmentsHeader"] = inner_text(driver, "#farm-summary")
     (handshake / "stop-coordinator").touch()
     banner = wait(driver, "the coordinator-down banner", lambda d: visible(d, "#banner"), timeout=60)
     wait(driver, "the stale page", lambda d: "stale" in d.find_element(By.TAG_NAME, "body").get_attribute("class"))
