@@ -12,6 +12,8 @@ public final class KeyGate {
     private let socket: MessageSocket
     private let stopFlag = StopFlag()
     private let stopped = DispatchSemaphore(value: 0)
+    /// Ends the thread's wait at `stop()`, so a coordinator's exit does not wait out its timeout.
+    private let wakeup: LoopWakeup
     /// Called with each refusal's text (peer address and key), for the log.
     private let refused: @Sendable (String) -> Void
 
@@ -21,10 +23,12 @@ public final class KeyGate {
         _ = try CurveKeys.loadPublicKeys(in: folder)
         socket = try MessageSocket(.reply)
         try socket.bind("inproc://zeromq.zap.01")
+        wakeup = try LoopWakeup()
+        socket.wakeup = wakeup
         // The socket moves to the gate's thread here and is used by no other until `stop()`.
         let thread = Thread { [self] in
             while !stopFlag.isRaised {
-                guard let request = try? socket.receive(timeout: 0.1) else { continue }
+                guard let request = try? socket.receive(timeout: 1) else { continue }
                 _ = try? socket.send(answer(to: request))
             }
             stopped.signal()
@@ -35,6 +39,7 @@ public final class KeyGate {
     /// Stops the handler's thread.
     public func stop() {
         stopFlag.raise()
+        wakeup.wake()
         stopped.wait()
     }
 

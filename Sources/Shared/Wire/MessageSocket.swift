@@ -61,8 +61,9 @@ public final class MessageSocket {
                 throw TransportError("set id")
             }
         }
-        // Reconnect quickly after a coordinator restart, backing off to a second.
-        try set(ZMQ_RECONNECT_IVL, 100)
+        // Reconnect quickly after a coordinator restart, or once one that a worker started
+        // before (`farm render`'s own) binds, doubling the wait to a second while none answers.
+        try set(ZMQ_RECONNECT_IVL, 10)
         try set(ZMQ_RECONNECT_IVL_MAX, 1000)
     }
 

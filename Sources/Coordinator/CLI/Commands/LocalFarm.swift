@@ -47,27 +47,27 @@ struct LocalFarm {
     ) throws -> T {
         SignalMask.unblockAll()
         FarmLogging.bootstrap(level: verbose ? .info : .error)
+        // A worker takes about a tenth of a second to start: where the data folder is known
+        // without the database, the workers start while the database does.
+        let dataKnown = database.namedDatabase == nil || database.dataChosen
+        var crew = dataKnown ? try startWorkers(data: database.dataDirectory) : nil
+        defer { crew?.stop() }
         let (url, server) = try started.wait()
         defer { server?.stop() }
         let store = try FarmStore(url: url)
         // A named database with the default data folder gets a folder of its own inside it: a
         // data folder belongs to one database (`DataFolderClaim`).
         var data = database.dataDirectory
-        if database.namedDatabase != nil && !database.dataChosen {
+        if !dataKnown {
             data = data.appendingPathComponent("farms").appendingPathComponent(try store.identity())
+            crew = try startWorkers(data: data)
         }
+        let farmWorkers = crew!
         var configuration = CoordinatorServer.Configuration(database: url, dataDirectory: data)
-        configuration.bind = "tcp://127.0.0.1:*"
+        configuration.bind = farmWorkers.endpoint
         configuration.removeSegmentsWhenDone = true
         configuration.waitsForLeadership = false
-        // Keys of its own, for this render only: no other process on the machine can join.
-        let keys = data.appendingPathComponent("keys-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: keys) }
-        let coordinatorKeys = try CurveKeys.generate(name: "coordinator")
-        try coordinatorKeys.write(to: keys.appendingPathComponent("coordinator"))
-        for number in 1...workers { try CurveKeys.generate(name: workerID(number)).write(to: keys) }
-        chmod(keys.path, 0o700)
-        configuration.keys = (coordinatorKeys, keys)
+        configuration.keys = (farmWorkers.coordinatorKeys, farmWorkers.keys)
         let coordinator = try CoordinatorServer(configuration: configuration)
         let coordinatorDone = DispatchSemaphore(value: 0)
         let coordinatorError = Locked<Error?>(nil)
@@ -82,13 +82,12 @@ struct LocalFarm {
         }
         let api = dashboard ? try serveDashboard(database: url, data: data, store: store) : nil
         defer { api?.stop() }
-        let processes = try startWorkers(endpoint: coordinator.endpoint, data: data, keys: keys)
         defer {
             // The coordinator winds down while the workers do.
             coordinator.stop()
-            stopWorkers(processes)
+            farmWorkers.stop()
             // They lived for this render only; `farm workers` lists the farm's standing workers.
-            try? store.forgetWorkers(processes.indices.map { workerID($0 + 1) })
+            try? store.forgetWorkers(farmWorkers.ids)
         }
 
         // The coordinator records itself once it leads, which may come after the first look
@@ -106,9 +105,8 @@ struct LocalFarm {
             return try watch(store, ids) {
                 try interruption.check()
                 if let error = coordinatorError.current { throw Failure(description: "coordinator stopped: \(error)") }
-                if processes.allSatisfy({ !$0.isRunning }) {
-                    throw Failure(
-                        description: "every worker exited; see the logs in \(data.appendingPathComponent("logs").path)")
+                if farmWorkers.allExited {
+                    throw Failure(description: "every worker exited; see the logs in \(farmWorkers.logs.path)")
                 }
             }
         } catch let interrupted as Interrupted {
@@ -143,39 +141,7 @@ struct LocalFarm {
         }
     }
 
-    private func startWorkers(endpoint: String, data: URL, keys: URL) throws -> [ChildProcess] {
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("farm-worker")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw Failure(description: "farm-worker is not installed beside farm (looked for \(binary.path))")
-        }
-        let logs = data.appendingPathComponent("logs")
-        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
-        var started: [ChildProcess] = []
-        do {
-            for number in 1...workers {
-                let id = workerID(number)
-                let argv = [
-                    binary.path, "--coordinator", endpoint, "--id", id, "--threads", String(encoderThreads),
-                    "--scratch", data.appendingPathComponent("scratch").appendingPathComponent(id).path,
-                    "--key", keys.appendingPathComponent("\(id).key").path, "--coordinator-key",
-                    keys.appendingPathComponent("coordinator/coordinator.pub").path,
-                    // Killed, this command leaves no worker rendering for nobody.
-                    "--parent", String(getpid()),
-                ]
-                let log = verbose ? nil : logs.appendingPathComponent("worker-\(number).log")
-                if let log { try? FileManager.default.removeItem(at: log) }
-                started.append(ChildProcess(pid: try Subprocess.spawn(argv, log: log)))
-            }
-        } catch {
-            stopWorkers(started)
-            throw error
-        }
-        return started
+    private func startWorkers(data: URL) throws -> LocalWorkers {
+        try LocalWorkers(count: workers, encoderThreads: encoderThreads, verbose: verbose, data: data)
     }
-
-    private func workerID(_ number: Int) -> String { "local-\(getpid())-\(number)" }
-
-    /// SIGTERM, then SIGKILL for any worker still running after five seconds.
-    private func stopWorkers(_ workers: [ChildProcess]) { ChildProcess.stop(workers, grace: 5) }
 }
