@@ -18,6 +18,10 @@ import Testing
     final class ScriptedCheck: SegmentChecking {
         var answer: Error?
         private(set) var checked: [URL] = []
+        /// How many times the intake readied it (on its verifier thread).
+        let prepared = Locked(0)
+
+        func prepare() { prepared.withLock { $0 += 1 } }
 
         func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws {
             checked.append(url)
@@ -98,6 +102,15 @@ import Testing
         let hasher = SHA256()
         hasher.update(bytes)
         return ChunkDone(key: key, bytes: Int64(bytes.count), sha256: hasher.finish(), made: .frames(30, fps: 30))
+    }
+
+    /// The first upload's check must not wait for the verifier's process to start.
+    @Test func theVerifierIsReadiedBeforeAnyUploadArrives() throws {
+        try Self.withFarm { farm in
+            for _ in 0..<500 where farm.check.prepared.current == 0 { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(farm.check.prepared.current == 1)
+            #expect(farm.check.checked.isEmpty)
+        }
     }
 
     @Test func piecesInOrderAreAcknowledgedAndAGapAsksFromWhereTheFileEnds() throws {

@@ -8,6 +8,8 @@ import Foundation
 /// intake's rules are tested without a child process.
 protocol SegmentChecking: AnyObject {
     func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws
+    /// Gets ready for the first check ahead of it; a failure shows at that check.
+    func prepare()
 }
 
 /// The check could not run (the verifier cannot be started, or answers nonsense): the
@@ -29,6 +31,8 @@ final class SegmentCheck: SegmentChecking {
     init(program: String, timeoutSeconds: Int = 300) {
         helper = HelperProcess(HelperCommand.verifySegments.argv(program: program), timeoutSeconds: timeoutSeconds)
     }
+
+    func prepare() { try? helper.start() }
 
     func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws {
         // Where the encoder's priming and flush may lie: in the timeline's first and last blocks.

@@ -73,6 +73,8 @@ final class UploadIntake {
         uploads = UploadReceiver(logger: logger)
         cache = SegmentCache(dataDirectory: dataDirectory)
         dataFolder = DataFolderHealth(store: store, logger: logger, folder: dataDirectory)
+        // The verifier's child starts now, not when the first upload is in and waits for it.
+        verifier.async { [check] in check.prepare() }
     }
 
     /// The data folder's name in the cache's index, read once (`SegmentCache.identity`).

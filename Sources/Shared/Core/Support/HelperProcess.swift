@@ -58,11 +58,16 @@ public final class HelperProcess {
         }
     }
 
+    /// Starts the child unless it runs, so that the first request does not wait for a process
+    /// to start (a tenth of a second of linking, for a program of the farm's).
+    public func start() throws {
+        guard child == nil else { return }
+        child = try Subprocess.spawnPiped(argv)
+        pending.removeAll()
+    }
+
     private func send(_ line: Data) throws {
-        if child == nil {
-            child = try Subprocess.spawnPiped(argv)
-            pending.removeAll()
-        }
+        try start()
         try child?.input.write(contentsOf: line)
     }
 
