@@ -55,12 +55,17 @@ extension TestMedia {
 }
 
 extension TestProjects {
-    /// `minutes` of programme: speech quiet and loud, music under it and alone, a loud music
-    /// stretch whose kick drum a gain to −23 LUFS drives over the ceiling; pictures 64x36.
+    /// `periods` of programme, each `period` seconds (a multiple of 3): speech quiet and loud,
+    /// music under it and alone, a loud music stretch whose kick drum a gain to −23 LUFS drives
+    /// over the ceiling; pictures 64x36.
     public static func loudnessProgramme(
-        in dir: URL, minutes: Int, target: String = "\"ebu-r128\"", container: String = "mp4", codec: String = "aac"
+        in dir: URL, periods: Int, period: Int = 60, target: String = "\"ebu-r128\"", container: String = "mp4",
+        codec: String = "aac"
     ) throws -> URL {
-        let seconds = minutes * 60
+        precondition(period % 3 == 0 && period >= 6, "a period is thirds of whole seconds")
+        let seconds = periods * period
+        // Speech for its first two thirds, music for its last two, at full or half level for its last third.
+        let third = period / 3
         if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("speech.wav").path) {
             _ = try TestMedia.speech("speech.wav", in: dir, seconds: seconds)
             _ = try TestMedia.music("music.wav", in: dir, seconds: seconds)
@@ -68,19 +73,20 @@ extension TestProjects {
                 "pic.mp4", in: dir, video: "testsrc2=size=64x36:rate=25:duration=\(seconds)",
                 codec: ["-c:v", "libx264", "-preset", "ultrafast", "-g", "25"])
         }
-        // Per minute: speech at two levels, music under speech, then music alone.
+        // Per period: speech at two levels, music under speech, then music alone.
         var speech: [String] = []
         var music: [String] = []
-        for minute in 0..<minutes {
-            let at = minute * 60
-            let level = minute % 2 == 0 ? 0.12 : 0.4
+        for index in 0..<periods {
+            let at = index * period
+            let level = index % 2 == 0 ? 0.12 : 0.4
             speech.append(
-                "{\"asset\": \"speech\", \"at\": \"\(at)\", \"duration\": \"40\", \"source\": {\"start\": \"\(at)\"}, "
-                    + "\"volume\": \(level)}")
+                "{\"asset\": \"speech\", \"at\": \"\(at)\", \"duration\": \"\(2 * third)\", "
+                    + "\"source\": {\"start\": \"\(at)\"}, \"volume\": \(level)}")
             music.append(
-                "{\"asset\": \"music\", \"at\": \"\(at + 20)\", \"duration\": \"40\", "
+                "{\"asset\": \"music\", \"at\": \"\(at + third)\", \"duration\": \"\(2 * third)\", "
                     + "\"source\": {\"start\": \"\(at)\"}, "
-                    + "\"volume\": {\"keys\": [[\"0\", 0.15], [\"19\", 0.15], [\"20\", \(minute % 3 == 0 ? 1 : 0.5)]]}}"
+                    + "\"volume\": {\"keys\": [[\"0\", 0.15], [\"\(third - 1)\", 0.15], "
+                    + "[\"\(third)\", \(index % 3 == 0 ? 1 : 0.5)]]}}"
             )
         }
         let file = dir.appendingPathComponent("loudness.json")
