@@ -51,6 +51,7 @@ struct LocalFarm {
         // without the database, the workers start while the database does.
         let dataKnown = database.namedDatabase == nil || database.dataChosen
         var crew = dataKnown ? try startWorkers(data: database.dataDirectory) : nil
+        // Should the farm fail to start; once it runs, its teardown below stops them first.
         defer { crew?.stop() }
         let (url, server) = try started.wait()
         defer { server?.stop() }

@@ -12,10 +12,6 @@ import Foundation
 /// while the database does and their hello waits in ZeroMQ's queue until the coordinator
 /// listens.
 final class LocalWorkers {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Where the coordinator binds and the workers connect.
     let endpoint = "ipc://@farm-render-\(getpid())"
     /// The coordinator's key pair, and the folder of the workers' public keys it admits.
@@ -23,14 +19,14 @@ final class LocalWorkers {
     let keys: URL
     let ids: [String]
     let logs: URL
-    private(set) var processes: [ChildProcess] = []
+    private var processes: [ChildProcess] = []
 
     /// Makes the keys and starts `count` workers, logging under `data`/logs unless `verbose`.
     init(count: Int, encoderThreads: Int, verbose: Bool, data: URL) throws {
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("farm-worker")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw Failure(description: "farm-worker is not installed beside farm (looked for \(binary.path))")
+            throw LocalFarm.Failure(description: "farm-worker is not installed beside farm (looked for \(binary.path))")
         }
         ids = (1...count).map { "local-\(getpid())-\($0)" }
         keys = data.appendingPathComponent("keys-\(getpid())")
@@ -63,6 +59,7 @@ final class LocalWorkers {
     var allExited: Bool { processes.allSatisfy { !$0.isRunning } }
 
     /// SIGTERM, then SIGKILL for any worker still running after five seconds; their keys go.
+    /// Again, it does nothing: a reaped worker is never signalled.
     func stop() {
         ChildProcess.stop(processes, grace: 5)
         try? FileManager.default.removeItem(at: keys)
