@@ -36,6 +36,9 @@ final class SimulatedWorkers {
     private(set) var latencies: [Double] = []
     private(set) var assignments = 0
     private var counting = false
+    /// Workers whose socket sent since it was last read: a send may take the descriptor's
+    /// signal of a message already waiting (`ZMQ_FD`), so each is read again before the next poll.
+    private var sentOn: Set<Int> = []
 
     init(count: Int, slots: Int, renderTime: Duration, endpoint: String) throws {
         self.renderTime = renderTime
@@ -83,6 +86,7 @@ final class SimulatedWorkers {
                 for index in workers.indices { try drain(index) }
                 try heartbeat()
             }
+            while let index = sentOn.popFirst() { try drain(index) }
         }
     }
 
@@ -134,6 +138,7 @@ final class SimulatedWorkers {
         let held = workers[index].uploading
         let beat = Heartbeat(worker: workers[index].info, running: held, waiting: [], uploading: held)
         try workers[index].socket.send(WireMessage.heartbeat(beat).encoded())
+        sentOn.insert(index)
         let now = clock.now
         if now - workers[index].lastBeat >= .seconds(1) {
             workers[index].uploading.removeAll(keepingCapacity: true)
