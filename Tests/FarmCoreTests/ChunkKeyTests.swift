@@ -223,6 +223,15 @@ import Testing
         #expect(Self.changed(before, Self.videoKeys(project, renderer: ChunkKeys.rendererVersion + 1)) == Array(0..<12))
     }
 
+    /// Stills are made from the chunks afterwards: asking for them changes no chunk.
+    @Test func aPosterAndThumbnailsChangeNoChunk() throws {
+        var project = try Self.project()
+        let before = Self.videoKeys(project)
+        project.export.poster = PosterSettings(time: Rational(3), width: 320, format: .png)
+        project.export.thumbnails = ThumbnailSettings(every: Rational(1, 2))
+        #expect(Self.videoKeys(project) == before)
+    }
+
     @Test func audioBlocksFollowTheSoundTheyMix() throws {
         let before = Self.audioKeys(try Self.project(aDuration: "30"))
         #expect(before.count == 3, "10-second blocks")

@@ -11,7 +11,8 @@ import Testing
     static let project = """
         {"output": {"width": 64, "height": 36, "fps": 25, "audio": {"sampleRate": 48000},
                     "grade": {"cdl": {"slope": [1, 1, 1]}}},
-         "export": {"video": {"codec": "h264"}, "audio": {"codec": "aac", "loudness": {"standard": "ebu-r128"}}},
+         "export": {"video": {"codec": "h264"}, "audio": {"codec": "aac", "loudness": {"standard": "ebu-r128"}},
+                    "poster": {"time": 1}, "thumbnails": {"every": 1}},
          "assets": {"a": {"path": "a.mp4"}, "subs": {"path": "subs.srt", "type": "captions"}},
          "tracks": [
            {"kind": "video", "items": [
@@ -34,6 +35,8 @@ import Testing
         (["export", "video"], ["properties", "export", "properties", "video"]),
         (["export", "audio"], ["properties", "export", "properties", "audio"]),
         (["export", "audio", "loudness"], ["properties", "export", "properties", "audio", "properties", "loudness"]),
+        (["export", "poster"], ["properties", "export", "properties", "poster"]),
+        (["export", "thumbnails"], ["properties", "export", "properties", "thumbnails"]),
         (["assets", "a"], ["properties", "assets", "additionalProperties"]),
         (["tracks", 0], ["properties", "tracks", "items"]),
         (["tracks", 0, "items", 0], ["$defs", "item"]),

@@ -110,6 +110,13 @@ final class JoinScheduler {
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
                 }
+                if error == nil, let project {
+                    do {
+                        try Self.writeStills(of: project, segments: segments, fps: job.fps, output: job.outputPath)
+                    } catch let failure {
+                        error = "writing the stills beside \(job.outputPath): \(failure)"
+                    }
+                }
                 let joinedAt = Date()
                 var qc: QCReport?
                 if error == nil {

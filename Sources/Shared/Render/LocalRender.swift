@@ -61,6 +61,10 @@ public struct LocalRender {
             fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
             container: configuration.container ?? loaded.project.export.container,
             subtitles: loaded.project.subtitleTracks(captions: loaded.captions, frames: frames), to: destination)
+        let output = loaded.project.output
+        try OutputStills.write(
+            loaded.project.export, segments: chunked.segments(chunks), width: output.width, height: output.height,
+            fps: output.fps, beside: destination)
     }
 
     /// Video chunks of `frames` on the boundaries a farm job's chunks would have (the export's

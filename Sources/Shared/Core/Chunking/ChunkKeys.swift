@@ -101,7 +101,7 @@ public enum ChunkKeys {
             let material = ChunkMaterial(
                 renderer: rendererVersion, kind: kind, start: chunk.start, end: chunk.end,
                 endsTimeline: kind == .audio && chunk.end == totalSamples, output: output,
-                export: project.export, container: container,
+                export: project.export.withoutStills, container: container,
                 tracks: inputs.tracks.map {
                     ChunkMaterial.TrackSlice(
                         project.tracks[$0.track], items: $0.items, transitions: transitionsByItem[$0.track],

@@ -152,6 +152,10 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     public var container: Container
     public var video: Video
     public var audio: Audio
+    /// A frame of the output as a picture beside it (`StillSettings.swift`).
+    public var poster: PosterSettings? = nil
+    /// A sheet of small frames and its WebVTT track beside the output.
+    public var thumbnails: ThumbnailSettings? = nil
 
     /// The export codecs that `container` cannot carry, as (key under `export`, codec name,
     /// the containers that can): MP4 takes neither PCM audio, FFV1 nor ProRes; MOV takes no AV1.

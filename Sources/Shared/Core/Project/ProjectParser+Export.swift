@@ -113,9 +113,15 @@ extension ProjectParser {
             guard let codec, let bitrate, let loudness else { return nil }
             return .init(codec: codec, bitrate: bitrate, loudness: loudness)
         }
+        let poster = object.optional("poster", default: nil) { parsePoster($0, $1, $2).map { Optional($0) } }
+        let thumbnails = object.optional("thumbnails", default: nil) {
+            parseThumbnails($0, $1, $2).map { Optional($0) }
+        }
         object.rejectUnknownKeys()
-        guard let container, let video, let audio else { return nil }
-        let export = ExportSettings(container: container, video: video, audio: audio)
+        guard let container, let video, let audio, let poster, let thumbnails else { return nil }
+        var export = ExportSettings(container: container, video: video, audio: audio)
+        export.poster = poster
+        export.thumbnails = thumbnails
         if export.video.codec == .av1 && export.video.lossless {
             log.add(object.childPath("video.lossless"), "av1 (SVT-AV1) has no lossless mode; use h264, hevc or ffv1")
         }

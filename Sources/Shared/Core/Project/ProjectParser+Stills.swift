@@ -1,0 +1,41 @@
+/// `export.poster` and `export.thumbnails`: pictures of the output beside it.
+extension ProjectParser {
+    func parsePoster(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> PosterSettings? {
+        guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
+        let time = object.optional("time", default: Rational(0), JSONField.time)
+        let width = object.optional("width", default: nil) { JSONField.integer($0, $1, $2).map { Optional($0) } }
+        let format = object.optional("format", default: .jpeg, JSONField.choice(StillFormat.self))
+        object.rejectUnknownKeys()
+        if let time, time.isNegative { log.add(object.childPath("time"), "must be 0 or more seconds (got \(time))") }
+        let widthFits = (width ?? nil).map { checkStillWidth($0, object.childPath("width"), log) } ?? true
+        guard let time, let width, let format, !time.isNegative, widthFits else { return nil }
+        return PosterSettings(time: time, width: width, format: format)
+    }
+
+    func parseThumbnails(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> ThumbnailSettings? {
+        guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
+        let every = object.required("every", JSONField.time)
+        let width = object.optional("width", default: 160, JSONField.integer)
+        let columns = object.optional("columns", default: 10, JSONField.integer)
+        let format = object.optional("format", default: .jpeg, JSONField.choice(StillFormat.self))
+        object.rejectUnknownKeys()
+        // A tenth of a second at least: a thumbnail a frame is a second render, not a preview.
+        if let every, every < Rational(1, 10) {
+            log.add(object.childPath("every"), "must be at least 0.1 seconds (got \(every))")
+        }
+        let widthFits = width.map { checkStillWidth($0, object.childPath("width"), log) } ?? true
+        let columnsFit = columns.map { (1...100).contains($0) } ?? true
+        if let columns, !columnsFit { log.add(object.childPath("columns"), "must be from 1 to 100 (got \(columns))") }
+        guard let every, let width, let columns, let format, !(every < Rational(1, 10)), widthFits, columnsFit else {
+            return nil
+        }
+        return ThumbnailSettings(every: every, width: width, columns: columns, format: format)
+    }
+
+    /// Whether `width` fits a still; says why not.
+    private func checkStillWidth(_ width: Int, _ path: String, _ log: DiagnosticLog) -> Bool {
+        guard width < 16 || width > 8192 || width % 2 != 0 else { return true }
+        log.add(path, "must be an even number from 16 to 8192 (got \(width))")
+        return false
+    }
+}

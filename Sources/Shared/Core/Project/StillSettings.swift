@@ -1,0 +1,82 @@
+/// Pictures of the output written beside it (`export.poster`, `export.thumbnails`): what video
+/// platforms show before play and while scrubbing. Each is a frame of the output itself, the
+/// frame shown at its time, so it never differs from what a player decodes there.
+public enum StillFormat: String, Sendable, Codable, Hashable, CaseIterable {
+    case jpeg, png, webp
+
+    /// The extension of the files written in this format.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+}
+
+/// One frame of the output as a picture: `OUTPUT-STEM.poster.jpg`.
+public struct PosterSettings: Sendable, Codable, Hashable {
+    /// Seconds from the output's start; past its end, the last frame.
+    public var time: Rational
+    /// Pixels across; nil keeps the output's width. The height keeps the picture's shape.
+    public var width: Int?
+    public var format: StillFormat
+
+    public init(time: Rational, width: Int? = nil, format: StillFormat = .jpeg) {
+        self.time = time
+        self.width = width
+        self.format = format
+    }
+}
+
+/// A frame every `every` seconds, small, in one sheet of `columns` tiles a row
+/// (`OUTPUT-STEM.thumbnails.jpg`), and a WebVTT track that gives each span of time its tile
+/// (`OUTPUT-STEM.thumbnails.vtt`, cues pointing at `SHEET#xywh=x,y,w,h`), as players read for
+/// scrubbing previews.
+public struct ThumbnailSettings: Sendable, Codable, Hashable {
+    /// Seconds between thumbnails.
+    public var every: Rational
+    public var width: Int
+    public var columns: Int
+    public var format: StillFormat
+
+    public init(every: Rational, width: Int = 160, columns: Int = 10, format: StillFormat = .jpeg) {
+        self.every = every
+        self.width = width
+        self.columns = columns
+        self.format = format
+    }
+}
+
+/// Which output frames the stills are: the frame shown at a time is the last one that starts
+/// at or before it.
+public enum StillFrames {
+    /// The output frame shown `seconds` into an output of `frames` frames at `fps`.
+    public static func frame(at seconds: Rational, fps: Rational, frames: Int64) -> Int64 {
+        max(0, min((seconds * fps).floor, frames - 1))
+    }
+
+    /// The frames of the thumbnails: one every `every` seconds from the start, while the
+    /// output lasts.
+    public static func thumbnails(every: Rational, fps: Rational, frames: Int64) -> [Int64] {
+        guard Rational(0) < every, frames > 0 else { return [] }
+        var result: [Int64] = []
+        var seconds = Rational(0)
+        while true {
+            let index = (seconds * fps).floor
+            guard index < frames else { return result }
+            result.append(index)
+            seconds = seconds + every
+        }
+    }
+
+    /// A still's height for `width`, keeping `outputWidth`×`outputHeight`'s shape, even.
+    public static func height(forWidth width: Int, outputWidth: Int, outputHeight: Int) -> Int {
+        max(2, Int((Double(width) * Double(outputHeight) / Double(max(outputWidth, 1)) / 2).rounded()) * 2)
+    }
+}
+
+extension ExportSettings {
+    /// The settings that decide a chunk's bytes: stills are made from the chunks afterwards, so
+    /// asking for a poster never re-renders one.
+    public var withoutStills: ExportSettings {
+        var copy = self
+        copy.poster = nil
+        copy.thumbnails = nil
+        return copy
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `export.poster` and `export.thumbnails`: each still is the output's own frame at its time,
+/// as ffmpeg decodes and scales it, whether one process rendered the output or the farm's
+/// workers did, and whether the chunks were rendered or reused from the segment cache.
+@Suite(.serialized) struct OutputStillsTests {
+    /// 4 s at 30 fps of a picture that changes every frame; poster at 1.5 s, thumbnails every
+    /// 0.7 s (frames 0, 21, 42, 63, 84, 105: inside GOPs, never on a chunk's first frame only).
+    static func project(export: String) -> String {
+        """
+        {"output": {"width": 320, "height": 240, "fps": "30"},
+         "export": \(export),
+         "assets": {"a": {"path": "a.mp4"}},
+         "tracks": [{"kind": "video", "items": [{"asset": "a", "at": "0", "duration": "4"}]}]}
+        """
+    }
+
+    /// Frame `frame` of `file` as ffmpeg decodes it, scaled by the rule docs/project-format.md
+    /// states, as packed RGB.
+    static func ffmpegFrame(_ file: URL, frame: Int, width: Int, height: Int) throws -> [UInt8] {
+        let raw = file.deletingLastPathComponent().appendingPathComponent("oracle-\(frame)-\(width).rgb")
+        try ffmpeg([
+            "-i", file.path, "-vf",
+            "select=eq(n\\,\(frame)),scale=\(width):\(height):flags=bicubic+accurate_rnd+bitexact",
+            "-frames:v", "1", "-pix_fmt", "rgb24", "-f", "rawvideo", raw.path,
+        ])
+        return [UInt8](try Data(contentsOf: raw))
+    }
+
+    /// A picture file decoded to packed RGB, `crop` (w:h:x:y) of it when given.
+    static func decodedPicture(_ file: URL, crop: String? = nil) throws -> [UInt8] {
+        let raw = file.deletingLastPathComponent().appendingPathComponent(UUID().uuidString + ".rgb")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        try ffmpeg(
+            ["-i", file.path] + (crop.map { ["-vf", "crop=\($0)"] } ?? []) + [
+                "-pix_fmt", "rgb24", "-f", "rawvideo", raw.path,
+            ])
+        return [UInt8](try Data(contentsOf: raw))
+    }
+
+    /// The cues of a thumbnail track: (start, end, x, y, w, h).
+    static func cues(_ track: String, sheet: String) -> [(String, String, [Int])] {
+        let lines = track.split(separator: "\n").map(String.init)
+        var cues: [(String, String, [Int])] = []
+        for (index, line) in lines.enumerated() where line.contains(" --> ") && index + 1 < lines.count {
+            let times = line.components(separatedBy: " --> ")
+            let target = lines[index + 1]
+            guard target.hasPrefix(sheet + "#xywh=") else { continue }
+            let numbers = target.dropFirst(sheet.count + 6).split(separator: ",").compactMap { Int($0) }
+            cues.append((times[0], times[1], numbers))
+        }
+        return cues
+    }
+
+    @Test func thePosterAndEveryThumbnailAreTheOutputsFramesFarmedOrNot() throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=320x240:rate=30:duration=4")
+            try Data(
+                Self.project(
+                    export: #"""
+                        {"poster": {"time": "1.5", "format": "png"},
+                         "thumbnails": {"every": "0.7", "width": 80, "columns": 4, "format": "png"}}
+                        """#
+                ).utf8
+            ).write(to: dir.appendingPathComponent("project.json"))
+            let data = dir.appendingPathComponent("farm-data").path
+            for (name, mode) in [
+                ("local", ["--local"]),
+                ("farm", ["--workers", "2", "--data", data, "--no-dashboard"]),
+                // Every chunk from the segment cache: the stills come from the cached segments.
+                ("again", ["--workers", "2", "--data", data, "--no-dashboard"]),
+            ] {
+                let output = dir.appendingPathComponent("\(name).mp4")
+                let result = try runFarm(["render", "project.json", "-o", output.path] + mode, in: dir)
+                try #require(result.status == 0, "\(name): \(result.stderr)")
+                if name == "again" {
+                    #expect(result.stdout.contains("reused from the segment cache"), "\(result.stdout)")
+                }
+
+                let poster = dir.appendingPathComponent("\(name).poster.png")
+                #expect(
+                    try Self.decodedPicture(poster) == Self.ffmpegFrame(output, frame: 45, width: 320, height: 240),
+                    "\(name): the poster is not frame 45 of the output")
+
+                let track = try String(
+                    contentsOf: dir.appendingPathComponent("\(name).thumbnails.vtt"), encoding: .utf8)
+                #expect(track.hasPrefix("WEBVTT\n"))
+                let cues = Self.cues(track, sheet: "\(name).thumbnails.png")
+                let frames = [0, 21, 42, 63, 84, 105]
+                try #require(cues.count == frames.count, "\(track)")
+                #expect(
+                    cues.first?.0 == "00:00:00.000" && cues[1].0 == "00:00:00.700" && cues.last?.1 == "00:00:04.000")
+                let sheet = dir.appendingPathComponent("\(name).thumbnails.png")
+                for (cue, frame) in zip(cues, frames) {
+                    let rect = cue.2
+                    try #require(rect.count == 4 && rect[2] == 80 && rect[3] == 60, "\(cue)")
+                    let tile = try Self.decodedPicture(sheet, crop: "\(rect[2]):\(rect[3]):\(rect[0]):\(rect[1])")
+                    #expect(
+                        tile == (try Self.ffmpegFrame(output, frame: frame, width: 80, height: 60)),
+                        "\(name): the tile at \(rect) is not frame \(frame)")
+                }
+            }
+        }
+    }
+
+    @Test func jpegAndWebPStillsAreWrittenAtTheirSizesAndBadKeysAreRefusedByPath() throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=320x240:rate=30:duration=4")
+            try Data(
+                Self.project(
+                    export: #"""
+                        {"poster": {"time": "9", "width": 160, "format": "webp"},
+                         "thumbnails": {"every": "1", "width": 64, "columns": 3, "format": "jpeg"}}
+                        """#
+                ).utf8
+            ).write(to: dir.appendingPathComponent("project.json"))
+            let result = try runFarm(["render", "project.json", "-o", "out.mp4", "--local"], in: dir)
+            try #require(result.status == 0, "\(result.stderr)")
+            let probe = try run(
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0",
+                    "out.poster.webp",
+                ],
+                in: dir)
+            #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "webp,160,120")
+            let sheet = try run(
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0",
+                    "out.thumbnails.jpg",
+                ],
+                in: dir)
+            // 4 thumbnails, 3 a row: two rows of 64x48 tiles.
+            #expect(sheet.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "mjpeg,192,96")
+
+            try Data(
+                Self.project(
+                    export: #"""
+                        {"poster": {"time": "-1", "width": 15, "format": "gif"},
+                         "thumbnails": {"every": "0.01", "columns": 0}}
+                        """#
+                ).utf8
+            ).write(to: dir.appendingPathComponent("bad.json"))
+            let refused = try runFarm(["render", "bad.json", "-o", "bad.mp4", "--local"], in: dir)
+            #expect(refused.status != 0)
+            for line in [
+                #"export.poster.format: "gif" is not one of jpeg, png, webp"#,
+                "export.poster.time: must be 0 or more seconds",
+                "export.poster.width: must be an even number from 16 to 8192 (got 15)",
+                "export.thumbnails.every: must be at least 0.1 seconds",
+                "export.thumbnails.columns: must be from 1 to 100 (got 0)",
+            ] {
+                #expect(refused.stderr.contains(line), "\(refused.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("bad.mp4").path))
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("bad.poster.gif").path))
+        }
+    }
+}
