@@ -54,13 +54,34 @@ import Testing
         return cues
     }
 
+    /// Checks `NAME.thumbnails.png` and its track beside `output`: every 0.7 s, 80x60 tiles.
+    static func checkThumbnails(beside output: URL) throws {
+        let name = output.deletingPathExtension().lastPathComponent
+        let folder = output.deletingLastPathComponent()
+        let track = try String(contentsOf: folder.appendingPathComponent("\(name).thumbnails.vtt"), encoding: .utf8)
+        #expect(track.hasPrefix("WEBVTT\n"))
+        let cues = Self.cues(track, sheet: "\(name).thumbnails.png")
+        let frames = [0, 21, 42, 63, 84, 105]
+        try #require(cues.count == frames.count, "\(track)")
+        #expect(cues.first?.0 == "00:00:00.000" && cues[1].0 == "00:00:00.700" && cues.last?.1 == "00:00:04.000")
+        let sheet = folder.appendingPathComponent("\(name).thumbnails.png")
+        for (cue, frame) in zip(cues, frames) {
+            let rect = cue.2
+            try #require(rect.count == 4 && rect[2] == 80 && rect[3] == 60, "\(cue)")
+            let tile = try Self.decodedPicture(sheet, crop: "\(rect[2]):\(rect[3]):\(rect[0]):\(rect[1])")
+            #expect(
+                tile == (try Self.ffmpegFrame(output, frame: frame, width: 80, height: 60)),
+                "\(name): the tile at \(rect) is not frame \(frame)")
+        }
+    }
+
     @Test func thePosterAndEveryThumbnailAreTheOutputsFramesFarmedOrNot() throws {
         try withTemporaryDirectory { dir in
             try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=320x240:rate=30:duration=4")
             try Data(
                 Self.project(
                     export: #"""
-                        {"poster": {"time": "1.5", "format": "png"},
+                        {"video": {"gop": 15}, "poster": {"time": "1.5", "format": "png"},
                          "thumbnails": {"every": "0.7", "width": 80, "columns": 4, "format": "png"}}
                         """#
                 ).utf8
@@ -84,24 +105,34 @@ import Testing
                     try Self.decodedPicture(poster) == Self.ffmpegFrame(output, frame: 45, width: 320, height: 240),
                     "\(name): the poster is not frame 45 of the output")
 
-                let track = try String(
-                    contentsOf: dir.appendingPathComponent("\(name).thumbnails.vtt"), encoding: .utf8)
-                #expect(track.hasPrefix("WEBVTT\n"))
-                let cues = Self.cues(track, sheet: "\(name).thumbnails.png")
-                let frames = [0, 21, 42, 63, 84, 105]
-                try #require(cues.count == frames.count, "\(track)")
-                #expect(
-                    cues.first?.0 == "00:00:00.000" && cues[1].0 == "00:00:00.700" && cues.last?.1 == "00:00:04.000")
-                let sheet = dir.appendingPathComponent("\(name).thumbnails.png")
-                for (cue, frame) in zip(cues, frames) {
-                    let rect = cue.2
-                    try #require(rect.count == 4 && rect[2] == 80 && rect[3] == 60, "\(cue)")
-                    let tile = try Self.decodedPicture(sheet, crop: "\(rect[2]):\(rect[3]):\(rect[0]):\(rect[1])")
-                    #expect(
-                        tile == (try Self.ffmpegFrame(output, frame: frame, width: 80, height: 60)),
-                        "\(name): the tile at \(rect) is not frame \(frame)")
-                }
+                try Self.checkThumbnails(beside: output)
             }
+        }
+    }
+
+    /// On a farm, each worker makes the thumbnails its chunk holds from the segment it
+    /// encoded; the join only lays them out (and decodes the poster).
+    @Test func theWorkersMakeTheThumbnailsTheirChunksHold() throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=320x240:rate=30:duration=4")
+            let project = dir.appendingPathComponent("project.json")
+            try Data(
+                Self.project(
+                    export: #"""
+                        {"video": {"gop": 15},
+                         "thumbnails": {"every": "0.7", "width": 80, "columns": 4, "format": "png"}}
+                        """#
+                ).utf8
+            ).write(to: project)
+            let farm = try TestFarm(directory: dir)
+            defer { farm.stopAll() }
+            try farm.start(workers: ["w1", "w2"])
+            let output = dir.appendingPathComponent("out.mp4")
+            let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-seconds", "1", "--no-cache"])
+            #expect(try farm.finish(job).state == .done, "\(farm.logs)")
+            let log = farm.coordinator?.output ?? ""
+            #expect(log.contains("job \(job): 6 of 6 thumbnails made by the workers"), "\(log.suffix(2000))")
+            try Self.checkThumbnails(beside: output)
         }
     }
 

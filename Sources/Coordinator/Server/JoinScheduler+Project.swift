@@ -1,4 +1,5 @@
 import FarmCore
+import FarmMedia
 import FarmRender
 import Foundation
 
@@ -19,16 +20,34 @@ extension JoinScheduler {
         return parsed.subtitleTracks(captions: try loader.captions(of: parsed, file: project.file), frames: frames)
     }
 
-    /// The poster and thumbnails a job's export asks for, beside its output (`OutputStills`).
+    /// The poster and thumbnails a job's export asks for, beside its output (`OutputStills`):
+    /// the thumbnails its workers made (`JobFolder.keepStills`) as they are, the rest (the
+    /// poster, chunks from the segment cache or older workers) decoded from the segments here.
+    /// Returns how many thumbnails the workers made, of how many, for the log.
+    @discardableResult
     static func writeStills(
         of project: (text: String, file: String, mediaRoot: String), segments: [SegmentJoiner.Segment<Chunk>],
-        fps: Rational, output: String
-    ) throws {
+        folder: JobFolder, fps: Rational, output: String
+    ) throws -> (made: Int, of: Int) {
         let parsed = try ProjectLoader(mediaRoot: URL(fileURLWithPath: project.mediaRoot)).parse(
             text: project.text, file: project.file)
-        guard parsed.export.poster != nil || parsed.export.thumbnails != nil else { return }
+        let (export, size) = (parsed.export, parsed.output)
+        guard export.poster != nil || export.thumbnails != nil else { return (0, 0) }
+        var made: [OutputStills.Key: StillFrame] = [:]
+        // Workers count output frames from the timeline's start, where a farm job's output starts.
+        let frames = (segments.last?.span.end ?? 0) - (segments.first?.span.start ?? 0)
+        let thumbnails = OutputStills.thumbnailKeys(export, frames: frames, fps: fps)
+        if segments.first?.span.start == 0 {
+            for key in thumbnails {
+                let file = folder.still(frame: key.frame, width: key.width)
+                guard FileManager.default.fileExists(atPath: file.path) else { continue }
+                let height = StillFrames.height(forWidth: key.width, outputWidth: size.width, outputHeight: size.height)
+                made[key] = try? StillFrame.frames([0], of: file.path, width: key.width, height: height)[0]
+            }
+        }
         try OutputStills.write(
-            parsed.export, segments: segments, width: parsed.output.width, height: parsed.output.height, fps: fps,
+            export, segments: segments, width: size.width, height: size.height, fps: fps, made: made,
             beside: URL(fileURLWithPath: output))
+        return (made.count, thumbnails.count)
     }
 }

@@ -112,7 +112,12 @@ final class JoinScheduler {
                 }
                 if error == nil, let project {
                     do {
-                        try Self.writeStills(of: project, segments: segments, fps: job.fps, output: job.outputPath)
+                        let thumbnails = try Self.writeStills(
+                            of: project, segments: segments, folder: folder, fps: job.fps, output: job.outputPath)
+                        if thumbnails.of > 0 {
+                            logger.info(
+                                "job \(job.id): \(thumbnails.made) of \(thumbnails.of) thumbnails made by the workers")
+                        }
                     } catch let failure {
                         error = "writing the stills beside \(job.outputPath): \(failure)"
                     }

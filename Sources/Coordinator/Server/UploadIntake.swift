@@ -285,6 +285,7 @@ final class UploadIntake {
         let jobFolder = folder(chunk.job)
         if chunk.kind == .video {
             jobFolder.keepThumbnail(result.done.thumbnail, chunk: chunk.index)
+            jobFolder.keepStills(result.done.stills)
             jobFolder.keepBlackFrames(result.done.blackFrames, chunk: chunk.index)
         }
         if let key = chunk.contentKey {

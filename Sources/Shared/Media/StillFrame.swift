@@ -17,23 +17,42 @@ public final class StillFrame {
         rgb = [UInt8](repeating: 0, count: width * height * 3)
     }
 
-    /// The frames numbered `wanted` (from 0, in decode order) of the video in `path`, each
-    /// scaled to `width`×`height`. Decodes up to the last one wanted and no further.
-    public static func frames(_ wanted: Set<Int64>, of path: String, width: Int, height: Int) throws
-        -> [Int64: StillFrame]
-    {
-        guard let last = wanted.max() else { return [:] }
+    /// The frames numbered `wanted` (from 0, in display order) of the video in `path`, each
+    /// scaled to `width`×`height`. With the file's frame rate and its fixed, closed GOP length
+    /// (the farm's segments), each GOP holding a wanted frame is decoded from its keyframe up
+    /// to its last wanted frame and no further, and the others not at all; without them, the
+    /// file from its start up to the last wanted frame.
+    public static func frames(
+        _ wanted: Set<Int64>, of path: String, width: Int, height: Int, fps: Rational? = nil, gop: Int? = nil
+    ) throws -> [Int64: StillFrame] {
+        guard !wanted.isEmpty else { return [:] }
         let input = try MediaInput(path: path, stream: .video)
         let decoded = Frame()
         var pictures: [Int64: StillFrame] = [:]
-        var index: Int64 = 0
-        while index <= last {
-            guard try input.decodeNext(into: decoded) else {
-                throw FFmpegError(operation: "still of \(path)", message: "no frame \(index): it holds \(index)")
+        let length = Int64(max(1, gop ?? Int.max))
+        let groups = Dictionary(grouping: wanted) { fps == nil ? 0 : $0 / length }
+        let start = input.startTimestamp
+        for (group, frames) in groups.sorted(by: { $0.key < $1.key }) {
+            let last = frames.max()!
+            var index = group * length
+            if let fps, group > 0 {
+                // Half a frame past the keyframe: the seek lands on it, not on the one before.
+                let seconds = (Rational(group * length) + Rational(1, 2)) / fps
+                try input.seek(toTimestamp: start + (seconds / input.timeBase).floor)
             }
-            if wanted.contains(index) { pictures[index] = try StillFrame(decoded, width: width, height: height) }
-            decoded.unref()
-            index += 1
+            while index <= last {
+                guard try input.decodeNext(into: decoded) else {
+                    throw FFmpegError(operation: "still of \(path)", message: "no frame \(last): it ends at \(index)")
+                }
+                if let fps {
+                    // Counted from the frame's own time: a seek may land a GOP early.
+                    let pts = decoded.pointer.pointee.best_effort_timestamp
+                    index = (Rational(pts - start) * input.timeBase * fps + Rational(1, 2)).floor
+                }
+                if frames.contains(index) { pictures[index] = try StillFrame(decoded, width: width, height: height) }
+                decoded.unref()
+                index += 1
+            }
         }
         return pictures
     }

@@ -37,6 +37,22 @@ public struct JobFolder: Sendable {
         try? bytes.write(to: thumbnail(chunk: index), options: .atomic)
     }
 
+    /// An output still a worker made (`StillTile`): frame `frame` at `width`, a PNG.
+    public func still(frame: Int64, width: Int) -> URL {
+        url.appendingPathComponent(String(format: "still-%08lld-%d.png", frame, width))
+    }
+
+    /// Keeps the stills a worker made of an accepted chunk, each a PNG or nothing: one that is
+    /// missing or damaged is decoded from the segment by the join instead.
+    public func keepStills(_ stills: [StillTile]?) {
+        for tile in stills ?? [] {
+            guard tile.png.count <= 16 << 20, let bytes = Data(base64Encoded: tile.png),
+                bytes.starts(with: [0x89, 0x50, 0x4E, 0x47])
+            else { continue }
+            try? bytes.write(to: still(frame: tile.frame, width: tile.width), options: .atomic)
+        }
+    }
+
     /// A video chunk's black frames as its worker measured them (JSON `[FrameRun]`), beside its
     /// segment: the QC report merges them instead of decoding the output.
     public func blackFrames(chunk index: Int) -> URL {

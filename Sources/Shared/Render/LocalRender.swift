@@ -1,4 +1,5 @@
 import FarmCore
+import FarmMedia
 import Foundation
 
 /// `farm render --local`: a farm's tasks — video chunks and audio blocks — rendered by a pool of
@@ -54,8 +55,15 @@ public struct LocalRender {
         chunked.programmeGain = try measure(blocks, chunked: chunked, samples: samples, stop: stop)
         // Sound first: its blocks are short, and the pictures then even out the threads' ends.
         let tasks = blocks.map(Task.audio) + chunks.map(Task.segment)
+        let stills = Locked<[OutputStills.Key: StillFrame]>([:])
+        let rendering = chunked
         try run(
-            tasks, chunked: chunked, samples: samples, frameCount: Int64(frames.count), stop: stop, progress: progress)
+            tasks, chunked: chunked, samples: samples, frameCount: Int64(frames.count), stop: stop, progress: progress
+        ) { chunk in
+            // Each segment's stills on the thread that rendered it, not one by one after the join.
+            let made = try makeStills(of: chunk, in: rendering, frames: frames)
+            stills.withLock { $0.merge(made) { kept, _ in kept } }
+        }
         try SegmentJoiner.join(
             segments: chunked.segments(chunks), audio: chunked.segments(blocks),
             fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
@@ -64,7 +72,23 @@ public struct LocalRender {
         let output = loaded.project.output
         try OutputStills.write(
             loaded.project.export, segments: chunked.segments(chunks), width: output.width, height: output.height,
-            fps: output.fps, beside: destination)
+            fps: output.fps, made: stills.withLock { $0 }, beside: destination)
+    }
+
+    /// The poster and thumbnails (`export.poster`, `export.thumbnails`) that `chunk`'s segment
+    /// holds, for an output of `frames`.
+    private func makeStills(of chunk: Chunk, in chunked: ChunkedRender, frames: Range<Int64>) throws
+        -> [OutputStills.Key: StillFrame]
+    {
+        let (export, output) = (loaded.project.export, loaded.project.output)
+        let count = Int64(frames.count)
+        let keys =
+            OutputStills.thumbnailKeys(export, frames: count, fps: output.fps)
+            + (OutputStills.posterKey(export, frames: count, fps: output.fps, width: output.width).map { [$0] } ?? [])
+        guard !keys.isEmpty, let segment = chunked.segments([chunk]).first else { return [:] }
+        return try OutputStills.make(
+            keys, in: segment, outputStart: frames.lowerBound, width: output.width, height: output.height,
+            fps: output.fps, video: export.video)
     }
 
     /// Video chunks of `frames` on the boundaries a farm job's chunks would have (the export's
@@ -98,7 +122,7 @@ public struct LocalRender {
 
     private func run(
         _ tasks: [Task], chunked: ChunkedRender, samples: Range<Int64>, frameCount: Int64, stop: StopFlag,
-        progress: (RenderProgress) -> Void
+        progress: (RenderProgress) -> Void, rendered: @escaping @Sendable (Chunk) throws -> Void
     ) throws {
         let framesDone = Locked<[Int: Int64]>([:])
         let clock = ContinuousClock()
@@ -111,6 +135,7 @@ public struct LocalRender {
                 _ = try chunked.renderSegment(chunk) { update in
                     framesDone.withLock { $0[index] = update.framesDone }
                 }
+                try rendered(chunk)
             }
         }
         let report = {

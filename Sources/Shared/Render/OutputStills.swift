@@ -34,70 +34,85 @@ public enum OutputStills {
         output.deletingPathExtension().appendingPathExtension(suffix)
     }
 
+    /// A still: an output frame at a width.
+    public struct Key: Hashable, Sendable {
+        public var frame: Int64
+        public var width: Int
+
+        public init(frame: Int64, width: Int) {
+            self.frame = frame
+            self.width = width
+        }
+    }
+
+    /// The thumbnails of an output of `frames` frames, in time order.
+    public static func thumbnailKeys(_ export: ExportSettings, frames: Int64, fps: Rational) -> [Key] {
+        guard let thumbnails = export.thumbnails else { return [] }
+        return StillFrames.thumbnails(every: thumbnails.every, fps: fps, frames: frames).map {
+            Key(frame: $0, width: thumbnails.width)
+        }
+    }
+
+    /// The poster of an output `width` wide.
+    public static func posterKey(_ export: ExportSettings, frames: Int64, fps: Rational, width: Int) -> Key? {
+        export.poster.map {
+            Key(frame: StillFrames.frame(at: $0.time, fps: fps, frames: frames), width: $0.width ?? width)
+        }
+    }
+
+    /// The stills of `keys` that `segment` holds, for an output starting at `outputStart`
+    /// (timeline frame) `width`×`height`: each GOP that holds one decoded from its keyframe.
+    public static func make(
+        _ keys: [Key], in segment: SegmentJoiner.Segment<Chunk>, outputStart: Int64, width: Int, height: Int,
+        fps: Rational, video: ExportSettings.Video
+    ) throws -> [Key: StillFrame] {
+        let first = segment.span.start - outputStart
+        let inside = keys.filter { first <= $0.frame && $0.frame < segment.span.end - outputStart }
+        var pictures: [Key: StillFrame] = [:]
+        for stillWidth in Set(inside.map(\.width)) {
+            let frames = Set(inside.filter { $0.width == stillWidth }.map { $0.frame - first })
+            let stillHeight = StillFrames.height(forWidth: stillWidth, outputWidth: width, outputHeight: height)
+            // Every segment starts with a keyframe and has one every `gop` frames from there.
+            let gop = video.isIntraOnly ? 1 : video.gop
+            for (index, picture) in try StillFrame.frames(
+                frames, of: segment.url.path, width: stillWidth, height: stillHeight, fps: fps, gop: gop)
+            {
+                pictures[Key(frame: index + first, width: stillWidth)] = picture
+            }
+        }
+        return pictures
+    }
+
     /// Writes them from `segments` (the output's video, in frame order, the first starting the
-    /// output) of an output `width`×`height` at `fps`.
+    /// output) of an output `width`×`height` at `fps`. The stills in `made` (made as the chunks
+    /// were rendered) are taken as they are; the rest are decoded from their segments here.
     public static func write(
         _ export: ExportSettings, segments: [SegmentJoiner.Segment<Chunk>], width: Int, height: Int, fps: Rational,
-        beside output: URL
+        made: [Key: StillFrame] = [:], beside output: URL
     ) throws {
         guard export.poster != nil || export.thumbnails != nil, let first = segments.first?.span.start,
             let end = segments.last?.span.end
         else { return }
         let frames = end - first
-        var wanted: [(frame: Int64, width: Int)] = []
-        if let poster = export.poster {
-            wanted.append((StillFrames.frame(at: poster.time, fps: fps, frames: frames), poster.width ?? width))
+        let poster = posterKey(export, frames: frames, fps: fps, width: width)
+        let thumbnails = thumbnailKeys(export, frames: frames, fps: fps)
+        var pictures = made
+        let missing = (thumbnails + (poster.map { [$0] } ?? [])).filter { pictures[$0] == nil }
+        for segment in segments where !missing.isEmpty {
+            pictures.merge(
+                try make(
+                    missing, in: segment, outputStart: first, width: width, height: height, fps: fps,
+                    video: export.video)
+            ) { kept, _ in kept }
         }
-        let thumbnailFrames = export.thumbnails.map {
-            StillFrames.thumbnails(every: $0.every, fps: fps, frames: frames)
+        if let settings = export.poster, let poster {
+            let picture = try pictures[poster].unwrapped("poster")
+            try writeWhole(picture.encoded(as: settings.format), to: posterFile(beside: output, settings.format))
         }
-        if let thumbnails = export.thumbnails {
-            wanted += (thumbnailFrames ?? []).map { ($0, thumbnails.width) }
+        if let settings = export.thumbnails {
+            let tiles = try thumbnails.map { try pictures[$0].unwrapped("thumbnail") }
+            try writeSheet(tiles, settings, frames: frames, fps: fps, beside: output)
         }
-        let pictures = try decode(wanted, from: segments, outputStart: first, width: width, height: height)
-        if let poster = export.poster {
-            let frame = StillFrames.frame(at: poster.time, fps: fps, frames: frames)
-            let picture = try pictures[Key(frame: frame, width: poster.width ?? width)].unwrapped("poster")
-            try writeWhole(picture.encoded(as: poster.format), to: posterFile(beside: output, poster.format))
-        }
-        if let thumbnails = export.thumbnails, let thumbnailFrames {
-            let tiles = try thumbnailFrames.map {
-                try pictures[Key(frame: $0, width: thumbnails.width)].unwrapped("thumbnail")
-            }
-            try writeSheet(tiles, thumbnails, frames: frames, fps: fps, beside: output)
-        }
-    }
-
-    private struct Key: Hashable {
-        var frame: Int64
-        var width: Int
-    }
-
-    /// Every wanted frame of the output at its width, each segment decoded once.
-    private static func decode(
-        _ wanted: [(frame: Int64, width: Int)], from segments: [SegmentJoiner.Segment<Chunk>], outputStart: Int64,
-        width: Int, height: Int
-    ) throws -> [Key: StillFrame] {
-        var pictures: [Key: StillFrame] = [:]
-        let widths = Set(wanted.map(\.width))
-        for segment in segments {
-            let inside = wanted.filter {
-                segment.span.start - outputStart <= $0.frame && $0.frame < segment.span.end - outputStart
-            }
-            guard !inside.isEmpty else { continue }
-            for stillWidth in widths {
-                let frames = Set(
-                    inside.filter { $0.width == stillWidth }.map { $0.frame - (segment.span.start - outputStart) })
-                guard !frames.isEmpty else { continue }
-                let stillHeight = StillFrames.height(forWidth: stillWidth, outputWidth: width, outputHeight: height)
-                for (index, picture) in try StillFrame.frames(
-                    frames, of: segment.url.path, width: stillWidth, height: stillHeight)
-                {
-                    pictures[Key(frame: index + segment.span.start - outputStart, width: stillWidth)] = picture
-                }
-            }
-        }
-        return pictures
     }
 
     /// The sheet, `columns` tiles a row in time order, and its WebVTT track: each thumbnail's

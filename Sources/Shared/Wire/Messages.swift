@@ -124,6 +124,9 @@ public struct ChunkDone: Codable, Sendable, Hashable {
     /// How long the attempt waited, rendered and uploaded on the worker (`farm trace`).
     /// Absent from older workers.
     public var phases: WorkerPhases?
+    /// The output's thumbnails (`export.thumbnails`) this chunk holds, made by the worker from
+    /// the segment it encoded. Absent from older workers: the join then decodes the segment.
+    public var stills: [StillTile]?
 
     public init(
         key: AttemptKey, bytes: Int64, sha256: String, made: WorkMade, mediaBlocks: [MediaReads.Block] = [],

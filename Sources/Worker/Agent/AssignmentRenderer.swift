@@ -24,6 +24,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
         public var thumbnail: [UInt8]?
         /// A video chunk's black frames (`TimelineRenderer.render`).
         public var black: [FrameRun]?
+        /// The output's thumbnails in a video chunk (`export.thumbnails`).
+        public var stills: [StillTile] = []
     }
 
     private let mediaRoot: URL?
@@ -85,10 +87,27 @@ public final class AssignmentRenderer: @unchecked Sendable {
         // Made after the speed is measured: a picture for people, not part of the render. A
         // chunk without one is still a good chunk.
         let thumbnail = work.kind == .video ? try? Thumbnail.jpeg(ofFirstFrameIn: url.path) : nil
+        // Without them the join decodes the segment itself: the same pictures, later.
+        let stills = work.kind == .video ? (try? Self.stills(of: loaded.project, segment: url, work: work)) ?? [] : []
         return Output(
             url: url, made: made, sampleRate: loaded.project.output.audio.sampleRate,
             mediaBlocks: loaded.reads?.blocks ?? [], mediaCost: loaded.reads?.cost ?? MediaReads.Cost(),
-            thumbnail: thumbnail, black: black)
+            thumbnail: thumbnail, black: black, stills: stills)
+    }
+
+    /// The output's thumbnails that a video chunk's segment holds, as PNG: a farm job's output
+    /// is its whole timeline, so output frames are timeline frames.
+    static func stills(of project: Project, segment: URL, work: WorkItem) throws -> [StillTile] {
+        guard case .video(let chunk) = work else { return [] }
+        let output = project.output
+        let keys = OutputStills.thumbnailKeys(project.export, frames: project.frameCount, fps: output.fps)
+        guard !keys.isEmpty else { return [] }
+        let made = try OutputStills.make(
+            keys, in: SegmentJoiner.Segment(url: segment, span: chunk), outputStart: 0, width: output.width,
+            height: output.height, fps: output.fps, video: project.export.video)
+        return try made.sorted { $0.key.frame < $1.key.frame }.map { key, picture in
+            StillTile(frame: key.frame, width: key.width, png: try picture.encoded(as: .png))
+        }
     }
 
     /// Forgets the scratch folder of an attempt once its result is accepted or dropped.

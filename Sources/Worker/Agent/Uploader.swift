@@ -46,11 +46,12 @@ final class Uploader {
         if acked >= result.bytes {
             let phases = task.reportedPhases ?? task.phases(now: clock.now)
             task.reportedPhases = phases
-            let done = ChunkDone(
+            var done = ChunkDone(
                 key: task.key, bytes: result.bytes, sha256: result.sha256, made: result.output.made,
                 mediaBlocks: result.output.mediaBlocks,
                 thumbnail: result.output.thumbnail, log: task.log.tail, blackFrames: result.output.black,
                 phases: phases)
+            done.stills = result.output.stills.isEmpty ? nil : result.output.stills
             send(.done(done))
             task.phase = .awaitingVerdict(sentAt: clock.now)
             return

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Pictures of the output written beside it (`export.poster`, `export.thumbnails`): what video
 /// platforms show before play and while scrubbing. Each is a frame of the output itself, the
 /// frame shown at its time, so it never differs from what a player decodes there.
@@ -78,5 +80,19 @@ extension ExportSettings {
         copy.poster = nil
         copy.thumbnails = nil
         return copy
+    }
+}
+
+/// One of the output's stills as a worker made it: output frame `frame` at `width`, a PNG
+/// (lossless, so the join's sheet holds exactly the decoded frame), base64.
+public struct StillTile: Codable, Sendable, Hashable {
+    public var frame: Int64
+    public var width: Int
+    public var png: String
+
+    public init(frame: Int64, width: Int, png: [UInt8]) {
+        self.frame = frame
+        self.width = width
+        self.png = Data(png).base64EncodedString()
     }
 }
