@@ -131,8 +131,66 @@ import Testing
             let job = try farm.submit(project, output: output, chunkArguments: ["--chunk-seconds", "1", "--no-cache"])
             #expect(try farm.finish(job).state == .done, "\(farm.logs)")
             let log = farm.coordinator?.output ?? ""
-            #expect(log.contains("job \(job): 6 of 6 thumbnails made by the workers"), "\(log.suffix(2000))")
+            #expect(log.contains("job \(job): 6 of 6 stills made by the workers"), "\(log.suffix(2000))")
             try Self.checkThumbnails(beside: output)
+        }
+    }
+
+    /// The documented rule of the preview's colours (docs/project-format.md): each channel to
+    /// its palette level (6 red, 7 green, 6 blue) by a 4×4 ordered dither, as packed RGB.
+    static func dithered(_ rgb: [UInt8], width: Int) -> [UInt8] {
+        let bayer: [Double] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5].map { ($0 + 0.5) / 16 }
+        var out = rgb
+        for index in 0..<(rgb.count / 3) {
+            let threshold = bayer[(index / width % 4) * 4 + index % width % 4]
+            for (channel, levels) in [(0, 6), (1, 7), (2, 6)] {
+                let level = min(
+                    levels - 1, Int(Double(rgb[index * 3 + channel]) * Double(levels - 1) / 255 + threshold))
+                out[index * 3 + channel] = UInt8((level * 255 + (levels - 1) / 2) / (levels - 1))
+            }
+        }
+        return out
+    }
+
+    /// 2 s from 0.5 s at 10 pictures a second: 20 pictures, each the output's frame at its time
+    /// (frame 15, 18, 21, …), 10 hundredths of a second each; the farm's the same bytes.
+    @Test func thePreviewShowsTheOutputsFramesAtItsTimes() throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make("a.mp4", in: dir, video: "testsrc2=size=320x240:rate=30:duration=4")
+            try Data(
+                Self.project(
+                    export: #"""
+                        {"video": {"gop": 15}, "preview": {"start": "0.5", "duration": "2", "width": 160, "fps": "10"}}
+                        """#
+                ).utf8
+            ).write(to: dir.appendingPathComponent("project.json"))
+            for (name, mode) in [
+                ("local", ["--local"]), ("farm", ["--workers", "2", "--data", "farm-data", "--no-dashboard"]),
+            ] {
+                let result = try runFarm(["render", "project.json", "-o", "\(name).mp4"] + mode, in: dir)
+                try #require(result.status == 0, "\(name): \(result.stderr)")
+            }
+            let (local, farm) = (
+                dir.appendingPathComponent("local.preview.gif"), dir.appendingPathComponent("farm.preview.gif")
+            )
+            #expect(try Data(contentsOf: local) == Data(contentsOf: farm))
+            let durations = try run(
+                "ffprobe", ["-v", "error", "-show_entries", "frame=pkt_duration", "-of", "csv=p=0", local.path]
+            ).stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(durations == Array(repeating: "10", count: 20), "\(durations)")
+            let all = try Self.decodedPicture(local)
+            let size = 160 * 120 * 3
+            try #require(all.count == 20 * size)
+            for picture in 0..<20 {
+                let frame = 15 + 3 * picture
+                let expected = Self.dithered(
+                    try Self.ffmpegFrame(
+                        dir.appendingPathComponent("local.mp4"), frame: frame, width: 160, height: 120),
+                    width: 160)
+                #expect(
+                    Array(all[(picture * size)..<((picture + 1) * size)]) == expected,
+                    "picture \(picture) is not frame \(frame)")
+            }
         }
     }
 
@@ -171,7 +229,8 @@ import Testing
                 Self.project(
                     export: #"""
                         {"poster": {"time": "-1", "width": 15, "format": "gif"},
-                         "thumbnails": {"every": "0.01", "columns": 0}}
+                         "thumbnails": {"every": "0.01", "columns": 0},
+                         "preview": {"start": "-2", "duration": "60", "fps": "60", "width": 7}}
                         """#
                 ).utf8
             ).write(to: dir.appendingPathComponent("bad.json"))
@@ -183,6 +242,10 @@ import Testing
                 "export.poster.width: must be an even number from 16 to 8192 (got 15)",
                 "export.thumbnails.every: must be at least 0.1 seconds",
                 "export.thumbnails.columns: must be from 1 to 100 (got 0)",
+                "export.preview.start: must be 0 or more seconds",
+                "export.preview.duration: must be from 0.1 to 30 seconds (got 60)",
+                "export.preview.fps: must be from 1 to 50 (got 60)",
+                "export.preview.width: must be an even number from 16 to 8192 (got 7)",
             ] {
                 #expect(refused.stderr.contains(line), "\(refused.stderr)")
             }

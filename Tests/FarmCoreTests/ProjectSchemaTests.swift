@@ -12,7 +12,7 @@ import Testing
         {"output": {"width": 64, "height": 36, "fps": 25, "audio": {"sampleRate": 48000},
                     "grade": {"cdl": {"slope": [1, 1, 1]}}},
          "export": {"video": {"codec": "h264"}, "audio": {"codec": "aac", "loudness": {"standard": "ebu-r128"}},
-                    "poster": {"time": 1}, "thumbnails": {"every": 1}},
+                    "poster": {"time": 1}, "thumbnails": {"every": 1}, "preview": {"width": 160}},
          "assets": {"a": {"path": "a.mp4"}, "subs": {"path": "subs.srt", "type": "captions"}},
          "tracks": [
            {"kind": "video", "items": [
@@ -37,6 +37,7 @@ import Testing
         (["export", "audio", "loudness"], ["properties", "export", "properties", "audio", "properties", "loudness"]),
         (["export", "poster"], ["properties", "export", "properties", "poster"]),
         (["export", "thumbnails"], ["properties", "export", "properties", "thumbnails"]),
+        (["export", "preview"], ["properties", "export", "properties", "preview"]),
         (["assets", "a"], ["properties", "assets", "additionalProperties"]),
         (["tracks", 0], ["properties", "tracks", "items"]),
         (["tracks", 0, "items", 0], ["$defs", "item"]),

@@ -20,10 +20,10 @@ extension JoinScheduler {
         return parsed.subtitleTracks(captions: try loader.captions(of: parsed, file: project.file), frames: frames)
     }
 
-    /// The poster and thumbnails a job's export asks for, beside its output (`OutputStills`):
-    /// the thumbnails its workers made (`JobFolder.keepStills`) as they are, the rest (the
-    /// poster, chunks from the segment cache or older workers) decoded from the segments here.
-    /// Returns how many thumbnails the workers made, of how many, for the log.
+    /// The stills a job's export asks for, beside its output (`OutputStills`): those its
+    /// workers made (`JobFolder.keepStills`) as they are, the rest (chunks from the segment
+    /// cache, older workers) decoded from the segments here.
+    /// Returns how many stills the workers made, of how many, for the log.
     @discardableResult
     static func writeStills(
         of project: (text: String, file: String, mediaRoot: String), segments: [SegmentJoiner.Segment<Chunk>],
@@ -32,13 +32,13 @@ extension JoinScheduler {
         let parsed = try ProjectLoader(mediaRoot: URL(fileURLWithPath: project.mediaRoot)).parse(
             text: project.text, file: project.file)
         let (export, size) = (parsed.export, parsed.output)
-        guard export.poster != nil || export.thumbnails != nil else { return (0, 0) }
+        guard export.poster != nil || export.thumbnails != nil || export.preview != nil else { return (0, 0) }
         var made: [OutputStills.Key: StillFrame] = [:]
         // Workers count output frames from the timeline's start, where a farm job's output starts.
         let frames = (segments.last?.span.end ?? 0) - (segments.first?.span.start ?? 0)
-        let thumbnails = OutputStills.thumbnailKeys(export, frames: frames, fps: fps)
+        let keys = OutputStills.allKeys(export, frames: frames, fps: fps, width: size.width)
         if segments.first?.span.start == 0 {
-            for key in thumbnails {
+            for key in keys {
                 let file = folder.still(frame: key.frame, width: key.width)
                 guard FileManager.default.fileExists(atPath: file.path) else { continue }
                 let height = StillFrames.height(forWidth: key.width, outputWidth: size.width, outputHeight: size.height)
@@ -48,6 +48,6 @@ extension JoinScheduler {
         try OutputStills.write(
             export, segments: segments, width: size.width, height: size.height, fps: fps, made: made,
             beside: URL(fileURLWithPath: output))
-        return (made.count, thumbnails.count)
+        return (made.count, keys.count)
     }
 }

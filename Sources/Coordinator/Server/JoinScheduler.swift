@@ -112,11 +112,11 @@ final class JoinScheduler {
                 }
                 if error == nil, let project {
                     do {
-                        let thumbnails = try Self.writeStills(
+                        let stills = try Self.writeStills(
                             of: project, segments: segments, folder: folder, fps: job.fps, output: job.outputPath)
-                        if thumbnails.of > 0 {
+                        if stills.of > 0 {
                             logger.info(
-                                "job \(job.id): \(thumbnails.made) of \(thumbnails.of) thumbnails made by the workers")
+                                "job \(job.id): \(stills.made) of \(stills.of) stills made by the workers")
                         }
                     } catch let failure {
                         error = "writing the stills beside \(job.outputPath): \(failure)"

@@ -75,16 +75,14 @@ public struct LocalRender {
             fps: output.fps, made: stills.withLock { $0 }, beside: destination)
     }
 
-    /// The poster and thumbnails (`export.poster`, `export.thumbnails`) that `chunk`'s segment
+    /// The stills (`export.poster`, `export.thumbnails`, `export.preview`) that `chunk`'s segment
     /// holds, for an output of `frames`.
     private func makeStills(of chunk: Chunk, in chunked: ChunkedRender, frames: Range<Int64>) throws
         -> [OutputStills.Key: StillFrame]
     {
         let (export, output) = (loaded.project.export, loaded.project.output)
         let count = Int64(frames.count)
-        let keys =
-            OutputStills.thumbnailKeys(export, frames: count, fps: output.fps)
-            + (OutputStills.posterKey(export, frames: count, fps: output.fps, width: output.width).map { [$0] } ?? [])
+        let keys = OutputStills.allKeys(export, frames: count, fps: output.fps, width: output.width)
         guard !keys.isEmpty, let segment = chunked.segments([chunk]).first else { return [:] }
         return try OutputStills.make(
             keys, in: segment, outputStart: frames.lowerBound, width: output.width, height: output.height,

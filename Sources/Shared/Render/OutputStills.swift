@@ -17,8 +17,11 @@ public enum OutputStills {
         if let thumbnails = export.thumbnails {
             files += [sheetFile(beside: output, thumbnails.format), trackFile(beside: output)]
         }
+        if export.preview != nil { files.append(previewFile(beside: output)) }
         return files
     }
+
+    public static func previewFile(beside output: URL) -> URL { sibling(of: output, "preview.gif") }
 
     public static func posterFile(beside output: URL, _ format: StillFormat) -> URL {
         sibling(of: output, "poster.\(format.fileExtension)")
@@ -60,6 +63,21 @@ public enum OutputStills {
         }
     }
 
+    /// The pictures of the animated preview, in order.
+    public static func previewKeys(_ export: ExportSettings, frames: Int64, fps: Rational) -> [Key] {
+        guard let preview = export.preview else { return [] }
+        return preview.frames(outputFPS: fps, frames: frames).map { Key(frame: $0, width: preview.width) }
+    }
+
+    /// Every still `export` asks for, each once: the poster, the thumbnails, the preview's pictures.
+    public static func allKeys(_ export: ExportSettings, frames: Int64, fps: Rational, width: Int) -> [Key] {
+        var seen = Set<Key>()
+        let keys =
+            (posterKey(export, frames: frames, fps: fps, width: width).map { [$0] } ?? [])
+            + thumbnailKeys(export, frames: frames, fps: fps) + previewKeys(export, frames: frames, fps: fps)
+        return keys.filter { seen.insert($0).inserted }
+    }
+
     /// The stills of `keys` that `segment` holds, for an output starting at `outputStart`
     /// (timeline frame) `width`×`height`: each GOP that holds one decoded from its keyframe.
     public static func make(
@@ -90,14 +108,14 @@ public enum OutputStills {
         _ export: ExportSettings, segments: [SegmentJoiner.Segment<Chunk>], width: Int, height: Int, fps: Rational,
         made: [Key: StillFrame] = [:], beside output: URL
     ) throws {
-        guard export.poster != nil || export.thumbnails != nil, let first = segments.first?.span.start,
-            let end = segments.last?.span.end
+        guard export.poster != nil || export.thumbnails != nil || export.preview != nil,
+            let first = segments.first?.span.start, let end = segments.last?.span.end
         else { return }
         let frames = end - first
         let poster = posterKey(export, frames: frames, fps: fps, width: width)
         let thumbnails = thumbnailKeys(export, frames: frames, fps: fps)
         var pictures = made
-        let missing = (thumbnails + (poster.map { [$0] } ?? [])).filter { pictures[$0] == nil }
+        let missing = allKeys(export, frames: frames, fps: fps, width: width).filter { pictures[$0] == nil }
         for segment in segments where !missing.isEmpty {
             pictures.merge(
                 try make(
@@ -112,6 +130,17 @@ public enum OutputStills {
         if let settings = export.thumbnails {
             let tiles = try thumbnails.map { try pictures[$0].unwrapped("thumbnail") }
             try writeSheet(tiles, settings, frames: frames, fps: fps, beside: output)
+        }
+        if let settings = export.preview {
+            let shown = try previewKeys(export, frames: frames, fps: fps).map { try pictures[$0].unwrapped("preview") }
+            let file = AtomicFile(destination: previewFile(beside: output))
+            do {
+                try AnimatedGIF.write(shown, fps: settings.fps, to: file.temporary.path)
+                try file.commit()
+            } catch {
+                file.discard()
+                throw error
+            }
         }
     }
 

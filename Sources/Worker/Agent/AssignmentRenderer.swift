@@ -24,7 +24,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
         public var thumbnail: [UInt8]?
         /// A video chunk's black frames (`TimelineRenderer.render`).
         public var black: [FrameRun]?
-        /// The output's thumbnails in a video chunk (`export.thumbnails`).
+        /// The output's stills in a video chunk (`OutputStills`).
         public var stills: [StillTile] = []
     }
 
@@ -95,12 +95,14 @@ public final class AssignmentRenderer: @unchecked Sendable {
             thumbnail: thumbnail, black: black, stills: stills)
     }
 
-    /// The output's thumbnails that a video chunk's segment holds, as PNG: a farm job's output
-    /// is its whole timeline, so output frames are timeline frames.
+    /// The output's stills (poster, thumbnails, preview pictures) that a video chunk's segment
+    /// holds, as PNG: a farm job's output is its whole timeline, so output frames are timeline
+    /// frames.
     static func stills(of project: Project, segment: URL, work: WorkItem) throws -> [StillTile] {
         guard case .video(let chunk) = work else { return [] }
         let output = project.output
-        let keys = OutputStills.thumbnailKeys(project.export, frames: project.frameCount, fps: output.fps)
+        let keys = OutputStills.allKeys(
+            project.export, frames: project.frameCount, fps: output.fps, width: output.width)
         guard !keys.isEmpty else { return [] }
         let made = try OutputStills.make(
             keys, in: SegmentJoiner.Segment(url: segment, span: chunk), outputStart: 0, width: output.width,

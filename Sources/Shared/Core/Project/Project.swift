@@ -156,6 +156,8 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     public var poster: PosterSettings? = nil
     /// A sheet of small frames and its WebVTT track beside the output.
     public var thumbnails: ThumbnailSettings? = nil
+    /// A few seconds of the output as an animated GIF beside it.
+    public var preview: PreviewSettings? = nil
 
     /// The export codecs that `container` cannot carry, as (key under `export`, codec name,
     /// the containers that can): MP4 takes neither PCM audio, FFV1 nor ProRes; MOV takes no AV1.

@@ -117,11 +117,13 @@ extension ProjectParser {
         let thumbnails = object.optional("thumbnails", default: nil) {
             parseThumbnails($0, $1, $2).map { Optional($0) }
         }
+        let preview = object.optional("preview", default: nil) { parsePreview($0, $1, $2).map { Optional($0) } }
         object.rejectUnknownKeys()
-        guard let container, let video, let audio, let poster, let thumbnails else { return nil }
+        guard let container, let video, let audio, let poster, let thumbnails, let preview else { return nil }
         var export = ExportSettings(container: container, video: video, audio: audio)
         export.poster = poster
         export.thumbnails = thumbnails
+        export.preview = preview
         if export.video.codec == .av1 && export.video.lossless {
             log.add(object.childPath("video.lossless"), "av1 (SVT-AV1) has no lossless mode; use h264, hevc or ffv1")
         }

@@ -32,6 +32,33 @@ extension ProjectParser {
         return ThumbnailSettings(every: every, width: width, columns: columns, format: format)
     }
 
+    func parsePreview(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> PreviewSettings? {
+        guard let object = JSONObjectReader(value, path: path, log: log) else { return nil }
+        let defaults = PreviewSettings()
+        let start = object.optional("start", default: defaults.start, JSONField.time)
+        let duration = object.optional("duration", default: defaults.duration, JSONField.time)
+        let width = object.optional("width", default: defaults.width, JSONField.integer)
+        let fps = object.optional("fps", default: defaults.fps, JSONField.rate)
+        object.rejectUnknownKeys()
+        var fits = true
+        if let start, start.isNegative {
+            log.add(object.childPath("start"), "must be 0 or more seconds (got \(start))")
+            fits = false
+        }
+        // A GIF holds every picture uncompressed against the last: a preview, not a film.
+        if let duration, duration < Rational(1, 10) || Rational(30) < duration {
+            log.add(object.childPath("duration"), "must be from 0.1 to 30 seconds (got \(duration))")
+            fits = false
+        }
+        if let fps, fps < Rational(1) || Rational(50) < fps {
+            log.add(object.childPath("fps"), "must be from 1 to 50 (got \(fps))")
+            fits = false
+        }
+        if let width, !checkStillWidth(width, object.childPath("width"), log) { fits = false }
+        guard let start, let duration, let width, let fps, fits else { return nil }
+        return PreviewSettings(start: start, duration: duration, width: width, fps: fps)
+    }
+
     /// Whether `width` fits a still; says why not.
     private func checkStillWidth(_ width: Int, _ path: String, _ log: DiagnosticLog) -> Bool {
         guard width < 16 || width > 8192 || width % 2 != 0 else { return true }

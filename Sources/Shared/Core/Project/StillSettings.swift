@@ -44,6 +44,33 @@ public struct ThumbnailSettings: Sendable, Codable, Hashable {
     }
 }
 
+/// A few seconds of the output as a looping animated GIF, small (`OUTPUT-STEM.preview.gif`):
+/// what a gallery shows on hover.
+public struct PreviewSettings: Sendable, Codable, Hashable {
+    /// Seconds into the output where it starts.
+    public var start: Rational
+    public var duration: Rational
+    /// Pixels across; the height keeps the output's shape.
+    public var width: Int
+    /// Pictures a second: each is the output's frame shown at its time.
+    public var fps: Rational
+
+    public init(
+        start: Rational = Rational(0), duration: Rational = Rational(3), width: Int = 320, fps: Rational = Rational(10)
+    ) {
+        self.start = start
+        self.duration = duration
+        self.width = width
+        self.fps = fps
+    }
+
+    /// The output frames it shows, in order, for an output of `frames` at `outputFPS`.
+    public func frames(outputFPS: Rational, frames: Int64) -> [Int64] {
+        let count = max(1, (duration * fps).floor)
+        return (0..<count).map { StillFrames.frame(at: start + Rational($0) / fps, fps: outputFPS, frames: frames) }
+    }
+}
+
 /// Which output frames the stills are: the frame shown at a time is the last one that starts
 /// at or before it.
 public enum StillFrames {
@@ -79,6 +106,7 @@ extension ExportSettings {
         var copy = self
         copy.poster = nil
         copy.thumbnails = nil
+        copy.preview = nil
         return copy
     }
 }
