@@ -254,3 +254,44 @@ import Testing
         }
     }
 }
+
+/// The stills of a job made over HTTP alone, read back over HTTP.
+@Suite struct StillRoutesTests {
+    @Test func aJobsStillsAreReadOverHTTPAndAStillNotAskedForIsNotFound() throws {
+        try withTemporaryDirectory { dir in
+            let (farm, base, token, _, out) = try PythonClientTests.startFarm(in: dir)
+            defer { farm.stopAll() }
+            let output = out.appendingPathComponent("promo.mp4").path
+            let body = #"""
+                {"output": "\#(output)", "project": {
+                   "output": {"width": 96, "height": 64, "fps": "25"}, "assets": {},
+                   "export": {"poster": {"time": "0.2", "format": "png"}, "thumbnails": {"every": "0.5", "width": 32},
+                              "preview": {"duration": "0.4", "width": 48, "fps": "5"}},
+                   "tracks": [{"kind": "video", "items": [{"solid": "#204080", "at": "0", "duration": "1"}]}]}}
+                """#
+            let submitted = try HTTPAPITests.call("POST", "\(base)/api/jobs", token: token, body: body)
+            try #require(submitted.status == 201, "\(submitted.body)")
+            let job = try JSONDecoder().decode(HTTPAppsTests.JobStatusID.self, from: Data(submitted.body.utf8)).id
+            #expect(try farm.finish(job).state == .done, "\(farm.logs)")
+            for (still, file) in [
+                ("poster", "promo.poster.png"), ("thumbnails", "promo.thumbnails.jpg"),
+                ("thumbnails.vtt", "promo.thumbnails.vtt"), ("preview", "promo.preview.gif"),
+            ] {
+                let saved = dir.appendingPathComponent("got-\(still)")
+                let got = try run(
+                    "/usr/bin/curl",
+                    [
+                        "-s", "-o", saved.path, "-w", "%{http_code} %{content_type}", "-H",
+                        "Authorization: Bearer \(token)", "\(base)/api/jobs/\(job)/output/\(still)",
+                    ])
+                #expect(got.stdout.hasPrefix("200 "), "\(still): \(got.stdout)")
+                #expect(
+                    try Data(contentsOf: saved) == Data(contentsOf: out.appendingPathComponent(file)),
+                    "\(still) is not \(file)")
+            }
+            let unknown = try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/output/cover", token: token)
+            #expect(unknown.status == 404 && unknown.body.contains("one of poster, thumbnails"), "\(unknown.body)")
+            #expect(try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/output/poster").status == 401)
+        }
+    }
+}

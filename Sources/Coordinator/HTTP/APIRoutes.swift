@@ -21,6 +21,7 @@ enum APIRoutes {
         let api = router.group("api").add(middleware: TokenGate(store: store))
         TemplateRoutes.add(to: api, store: store, submissions: submissions)
         OutputRoutes.add(to: api, store: store)
+        StillRoutes.add(to: api, store: store)
         MediaRoutes(
             uploads: submissions.mediaRoot.map { MediaUploads(root: $0, limit: settings.uploadLimit) }
         ).add(to: api)
