@@ -99,6 +99,10 @@ import Testing
                 if name == "again" {
                     #expect(result.stdout.contains("reused from the segment cache"), "\(result.stdout)")
                 }
+                #expect(
+                    result.stdout.contains(
+                        "beside it: \(name).poster.png, \(name).thumbnails.png, \(name).thumbnails.vtt"),
+                    "\(result.stdout)")
 
                 let poster = dir.appendingPathComponent("\(name).poster.png")
                 #expect(
@@ -282,16 +286,16 @@ import Testing
                     "/usr/bin/curl",
                     [
                         "-s", "-o", saved.path, "-w", "%{http_code} %{content_type}", "-H",
-                        "Authorization: Bearer \(token)", "\(base)/api/jobs/\(job)/output/\(still)",
+                        "Authorization: Bearer \(token)", "\(base)/api/jobs/\(job)/stills/\(still)",
                     ])
                 #expect(got.stdout.hasPrefix("200 "), "\(still): \(got.stdout)")
                 #expect(
                     try Data(contentsOf: saved) == Data(contentsOf: out.appendingPathComponent(file)),
                     "\(still) is not \(file)")
             }
-            let unknown = try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/output/cover", token: token)
+            let unknown = try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/stills/cover", token: token)
             #expect(unknown.status == 404 && unknown.body.contains("one of poster, thumbnails"), "\(unknown.body)")
-            #expect(try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/output/poster").status == 401)
+            #expect(try HTTPAPITests.call("GET", "\(base)/api/jobs/\(job)/stills/poster").status == 401)
         }
     }
 }

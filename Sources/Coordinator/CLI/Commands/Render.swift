@@ -204,6 +204,10 @@ struct Render: ParsableCommand {
                 + "@ \(project.output.fps) fps, \(Format.duration(seconds)), \(project.export.video.codec.rawValue)"
                 + " + \(project.export.audio.codec.rawValue)\(subtitles), \(Format.bytes(bytes)), rendered \(how) in "
                 + "\(Format.seconds(elapsed)) (\(Format.rate(Double(frames) / max(elapsed, 0.001))) fps)")
+        let stills = OutputStills.files(of: project.export, beside: url).filter {
+            FileManager.default.fileExists(atPath: $0.path)
+        }
+        if !stills.isEmpty { print("  beside it: " + stills.map(\.lastPathComponent).joined(separator: ", ")) }
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// `GET /api/jobs/{id}/output/{still}`: the pictures a done job's export asked for, written
+/// `GET /api/jobs/{id}/stills/{still}`: the pictures a done job's export asked for, written
 /// beside its output (`export.poster`, `export.thumbnails`, `export.preview`): `poster`,
 /// `thumbnails` (the sheet), `thumbnails.vtt` (its track) and `preview`, so an app that drives
 /// the farm over HTTP alone shows them without reaching the coordinator's disk.
@@ -20,7 +20,7 @@ enum StillRoutes {
     ]
 
     static func add(to api: RouterGroup<BasicRequestContext>, store: StorePool) {
-        api.get("jobs/:id/output/:still") { _, context in
+        api.get("jobs/:id/stills/:still") { _, context in
             let id = try APIRoutes.jobID(context)
             let name = context.parameters.get("still") ?? ""
             guard let candidates = files[name] else {
