@@ -1,4 +1,5 @@
 import FarmCore
+import TestSupport
 import Testing
 
 /// Which output frame a still is: the frame shown at its time.
@@ -24,5 +25,30 @@ import Testing
         #expect(StillFrames.height(forWidth: 160, outputWidth: 1920, outputHeight: 1080) == 90)
         #expect(StillFrames.height(forWidth: 100, outputWidth: 1920, outputHeight: 1080) == 56)
         #expect(StillFrames.height(forWidth: 80, outputWidth: 320, outputHeight: 240) == 60)
+    }
+}
+
+/// A thumbnail sheet its format cannot hold is refused when the project is read, not after
+/// the render.
+@Suite struct ThumbnailSheetSizeTests {
+    static func project(format: String) -> String {
+        """
+        {"output": {"width": 1920, "height": 1080, "fps": "25"},
+         "export": {"thumbnails": {"every": "0.5", "format": "\(format)"}},
+         "assets": {},
+         "tracks": [{"kind": "video", "items": [{"solid": "#204080", "at": "0", "duration": "3600"}]}]}
+        """
+    }
+
+    @Test func aSheetPastItsFormatsLargestSideIsRefusedNamingTheFigures() {
+        // 7,200 thumbnails of 160x90, 10 a row: 1600x64800 pixels.
+        let (webp, problems) = parseProjectText(Self.project(format: "webp"))
+        #expect(webp == nil)
+        #expect(
+            problems.contains(
+                "export.thumbnails: 7200 thumbnails make a sheet of 1600x64800 pixels; webp holds at most 16383 a "
+                    + "side: set a longer every, more columns or a smaller width"), "\(problems)")
+        let (jpeg, accepted) = parseProjectText(Self.project(format: "jpeg"))
+        #expect(jpeg != nil, "\(accepted)")
     }
 }

@@ -59,6 +59,27 @@ extension ProjectParser {
         return PreviewSettings(start: start, duration: duration, width: width, fps: fps)
     }
 
+    /// The largest side a picture file of each format holds (WebP's is 16383 pixels).
+    static func largestSide(_ format: StillFormat) -> Int { format == .webp ? 16383 : 65535 }
+
+    /// Refuses, before anything renders, a thumbnail sheet that its format cannot hold: every
+    /// 0.5 s of a 2-hour timeline, 10 a row, is 1,440 rows.
+    func checkThumbnailSheet(of project: Project, _ log: DiagnosticLog) {
+        guard let thumbnails = project.export.thumbnails else { return }
+        let count = StillFrames.thumbnails(every: thumbnails.every, fps: project.output.fps, frames: project.frameCount)
+            .count
+        let columns = min(thumbnails.columns, max(1, count))
+        let tileHeight = StillFrames.height(
+            forWidth: thumbnails.width, outputWidth: project.output.width, outputHeight: project.output.height)
+        let (width, height) = (columns * thumbnails.width, (count + columns - 1) / columns * tileHeight)
+        let largest = Self.largestSide(thumbnails.format)
+        guard width > largest || height > largest else { return }
+        log.add(
+            "export.thumbnails",
+            "\(count) thumbnails make a sheet of \(width)x\(height) pixels; \(thumbnails.format.rawValue) holds at "
+                + "most \(largest) a side: set a longer every, more columns or a smaller width")
+    }
+
     /// Whether `width` fits a still; says why not.
     private func checkStillWidth(_ width: Int, _ path: String, _ log: DiagnosticLog) -> Bool {
         guard width < 16 || width > 8192 || width % 2 != 0 else { return true }

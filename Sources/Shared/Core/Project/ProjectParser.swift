@@ -83,7 +83,9 @@ public struct ProjectParser {
             log.add("tracks", "the timeline ends at \(end) s; a project may last at most 24 hours (86400 s)")
         }
         guard let resolvedOutput, let resolvedExport, let assets, let tracks else { return nil }
-        return Project(output: resolvedOutput, export: resolvedExport, assets: assets, tracks: tracks)
+        let project = Project(output: resolvedOutput, export: resolvedExport, assets: assets, tracks: tracks)
+        checkThumbnailSheet(of: project, log)
+        return project
     }
 
     func parseAssets(_ value: JSONValue, _ path: String, _ log: DiagnosticLog) -> [String: Asset]? {
