@@ -19,6 +19,12 @@ import Testing
             StillFrames.thumbnails(every: Rational(7, 10), fps: Rational(30), frames: 120) == [0, 21, 42, 63, 84, 105])
         #expect(StillFrames.thumbnails(every: Rational(2), fps: Rational(25), frames: 100) == [0, 50])
         #expect(StillFrames.thumbnails(every: Rational(1), fps: Rational(25), frames: 0).isEmpty)
+        // A chunk's own, found without a walk from the start: frames 15 to 69 hold 21, 42, 63.
+        #expect(
+            StillFrames.thumbnails(every: Rational(7, 10), fps: Rational(30), frames: 120, in: 15..<70) == [21, 42, 63])
+        #expect(StillFrames.thumbnails(every: Rational(7, 10), fps: Rational(30), frames: 120, in: 106..<120).isEmpty)
+        #expect(StillFrames.thumbnailCount(every: Rational(1), fps: Rational(25), frames: 100) == 4)
+        #expect(StillFrames.thumbnailCount(every: Rational(1, 2), fps: Rational(25), frames: 90_000) == 7200)
     }
 
     @Test func aStillKeepsTheOutputsShapeAtAnEvenHeight() {

@@ -82,7 +82,8 @@ public struct LocalRender {
     {
         let (export, output) = (loaded.project.export, loaded.project.output)
         let count = Int64(frames.count)
-        let keys = OutputStills.allKeys(export, frames: count, fps: output.fps, width: output.width)
+        let inside = (chunk.start - frames.lowerBound)..<(chunk.end - frames.lowerBound)
+        let keys = OutputStills.allKeys(export, frames: count, fps: output.fps, width: output.width, in: inside)
         guard !keys.isEmpty, let segment = chunked.segments([chunk]).first else { return [:] }
         return try OutputStills.make(
             keys, in: segment, outputStart: frames.lowerBound, width: output.width, height: output.height,

@@ -48,10 +48,15 @@ public enum OutputStills {
         }
     }
 
-    /// The thumbnails of an output of `frames` frames, in time order.
-    public static func thumbnailKeys(_ export: ExportSettings, frames: Int64, fps: Rational) -> [Key] {
+    /// The thumbnails of an output of `frames` frames, in time order (those in `range` alone
+    /// when given).
+    public static func thumbnailKeys(
+        _ export: ExportSettings, frames: Int64, fps: Rational, in range: Range<Int64>? = nil
+    )
+        -> [Key]
+    {
         guard let thumbnails = export.thumbnails else { return [] }
-        return StillFrames.thumbnails(every: thumbnails.every, fps: fps, frames: frames).map {
+        return StillFrames.thumbnails(every: thumbnails.every, fps: fps, frames: frames, in: range).map {
             Key(frame: $0, width: thumbnails.width)
         }
     }
@@ -69,12 +74,19 @@ public enum OutputStills {
         return preview.frames(outputFPS: fps, frames: frames).map { Key(frame: $0, width: preview.width) }
     }
 
-    /// Every still `export` asks for, each once: the poster, the thumbnails, the preview's pictures.
-    public static func allKeys(_ export: ExportSettings, frames: Int64, fps: Rational, width: Int) -> [Key] {
+    /// Every still `export` asks for, each once: the poster, the thumbnails, the preview's
+    /// pictures; those in `range` (output frames, a chunk's) alone when given, so that what a
+    /// chunk costs does not grow with the timeline.
+    public static func allKeys(
+        _ export: ExportSettings, frames: Int64, fps: Rational, width: Int, in range: Range<Int64>? = nil
+    ) -> [Key] {
         var seen = Set<Key>()
-        let keys =
+        let few =
             (posterKey(export, frames: frames, fps: fps, width: width).map { [$0] } ?? [])
-            + thumbnailKeys(export, frames: frames, fps: fps) + previewKeys(export, frames: frames, fps: fps)
+            + previewKeys(export, frames: frames, fps: fps)
+        let keys =
+            few.filter { range?.contains($0.frame) ?? true }
+            + thumbnailKeys(export, frames: frames, fps: fps, in: range)
         return keys.filter { seen.insert($0).inserted }
     }
 
@@ -115,13 +127,20 @@ public enum OutputStills {
         let poster = posterKey(export, frames: frames, fps: fps, width: width)
         let thumbnails = thumbnailKeys(export, frames: frames, fps: fps)
         var pictures = made
+        // In frame order, each segment handed its own: one pass, however many segments.
         let missing = allKeys(export, frames: frames, fps: fps, width: width).filter { pictures[$0] == nil }
-        for segment in segments where !missing.isEmpty {
+            .sorted { $0.frame < $1.frame }
+        var next = 0
+        for segment in segments where next < missing.count {
+            var end = next
+            while end < missing.count, missing[end].frame < segment.span.end - first { end += 1 }
+            guard end > next else { continue }
             pictures.merge(
                 try make(
-                    missing, in: segment, outputStart: first, width: width, height: height, fps: fps,
-                    video: export.video)
+                    Array(missing[next..<end]), in: segment, outputStart: first, width: width, height: height,
+                    fps: fps, video: export.video)
             ) { kept, _ in kept }
+            next = end
         }
         if let settings = export.poster, let poster {
             let picture = try pictures[poster].unwrapped("poster")

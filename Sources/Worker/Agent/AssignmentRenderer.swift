@@ -102,7 +102,8 @@ public final class AssignmentRenderer: @unchecked Sendable {
         guard case .video(let chunk) = work else { return [] }
         let output = project.output
         let keys = OutputStills.allKeys(
-            project.export, frames: project.frameCount, fps: output.fps, width: output.width)
+            project.export, frames: project.frameCount, fps: output.fps, width: output.width,
+            in: chunk.start..<chunk.end)
         guard !keys.isEmpty else { return [] }
         let made = try OutputStills.make(
             keys, in: SegmentJoiner.Segment(url: segment, span: chunk), outputStart: 0, width: output.width,

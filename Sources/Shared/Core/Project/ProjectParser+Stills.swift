@@ -66,8 +66,8 @@ extension ProjectParser {
     /// 0.5 s of a 2-hour timeline, 10 a row, is 1,440 rows.
     func checkThumbnailSheet(of project: Project, _ log: DiagnosticLog) {
         guard let thumbnails = project.export.thumbnails else { return }
-        let count = StillFrames.thumbnails(every: thumbnails.every, fps: project.output.fps, frames: project.frameCount)
-            .count
+        let count = Int(
+            StillFrames.thumbnailCount(every: thumbnails.every, fps: project.output.fps, frames: project.frameCount))
         let columns = min(thumbnails.columns, max(1, count))
         let tileHeight = StillFrames.height(
             forWidth: thumbnails.width, outputWidth: project.output.width, outputHeight: project.output.height)

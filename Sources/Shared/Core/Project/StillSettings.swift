@@ -79,18 +79,26 @@ public enum StillFrames {
         max(0, min((seconds * fps).floor, frames - 1))
     }
 
+    /// How many thumbnails an output of `frames` holds: thumbnail `k` is frame
+    /// `floor(k × every × fps)`, and it lies in the output while `k × every × fps < frames`.
+    public static func thumbnailCount(every: Rational, fps: Rational, frames: Int64) -> Int64 {
+        guard Rational(0) < every, frames > 0 else { return 0 }
+        return (Rational(frames) / (every * fps)).ceil
+    }
+
     /// The frames of the thumbnails: one every `every` seconds from the start, while the
-    /// output lasts.
-    public static func thumbnails(every: Rational, fps: Rational, frames: Int64) -> [Int64] {
-        guard Rational(0) < every, frames > 0 else { return [] }
-        var result: [Int64] = []
-        var seconds = Rational(0)
-        while true {
-            let index = (seconds * fps).floor
-            guard index < frames else { return result }
-            result.append(index)
-            seconds = seconds + every
-        }
+    /// output lasts; only those in `range` when given (a chunk's), found without a walk of
+    /// the whole timeline.
+    public static func thumbnails(every: Rational, fps: Rational, frames: Int64, in range: Range<Int64>? = nil)
+        -> [Int64]
+    {
+        let count = thumbnailCount(every: every, fps: fps, frames: frames)
+        guard count > 0 else { return [] }
+        let step = every * fps
+        let first = range.map { max(0, (Rational($0.lowerBound) / step).ceil) } ?? 0
+        let end = range.map { min(count, (Rational($0.upperBound) / step).ceil) } ?? count
+        guard first < end else { return [] }
+        return (first..<end).map { (Rational($0) * step).floor }
     }
 
     /// A still's height for `width`, keeping `outputWidth`×`outputHeight`'s shape, even.
