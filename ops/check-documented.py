@@ -166,7 +166,7 @@ def documented_project(text):
                 if not names:
                     raise Unreadable(f"{PROJECT_DOC}: a row of the table under '{heading}' has no key: {row[0]}")
                 for name in names:
-                    if not re.fullmatch(r"[A-Za-z]+(\.[A-Za-z]+)*", name):
+                    if not re.fullmatch(r"[A-Za-z]+(\[\])?(\.[A-Za-z]+(\[\])?)*", name):
                         raise Unreadable(f"{PROJECT_DOC}: unexpected key {name!r} under '{heading}'")
                     keys.setdefault(name, heading)
                 if allowed is not None and allowed < len(row):
@@ -428,6 +428,29 @@ def objects_under(text, parent):
     return found
 
 
+def elements_under(text, parent):
+    """The text of every object literal that is an element of the array value of "parent"."""
+    found = []
+    for match in re.finditer(quoted(parent) + r"\s*:\s*\[", text):
+        depth, start, index = 0, None, match.end()
+        limit = min(len(text), index + 20000)
+        while index < limit:
+            char = text[index]
+            if char in "{[":
+                depth += 1
+                if depth == 1 and char == "{":
+                    start = index + 1
+            elif char in "}]":
+                if depth == 0:
+                    break
+                depth -= 1
+                if depth == 0 and char == "}" and start is not None:
+                    found.append(text[start:index])
+                    start = None
+            index += 1
+    return found
+
+
 def directly_inside(body, key):
     """Whether "key": appears at the top level of an object's body."""
     depth = 0
@@ -445,15 +468,18 @@ def directly_inside(body, key):
 def key_used(text, key):
     """(used, hint) for a documented key."""
     *parents, last = key.split(".")
+    last = last.removesuffix("[]")
     bare = re.search(quoted(last) + r"\s*:", text) is not None
     if not parents:
         return bare, ""
     bodies = [text]
     for parent in parents:
-        bodies = [inner for body in bodies for inner in objects_under(body, parent)]
+        # `renditions[].name`: "name" directly inside an element of the "renditions" array.
+        under = elements_under if parent.endswith("[]") else objects_under
+        bodies = [inner for body in bodies for inner in under(body, parent.removesuffix("[]"))]
     if any(directly_inside(body, last) for body in bodies):
         return True, ""
-    inside = " inside ".join(f'"{parent}"' for parent in reversed(parents))
+    inside = " inside ".join(f'"{parent.removesuffix("[]")}"' for parent in reversed(parents))
     return False, f' ("{last}" appears, but never directly inside a {inside} object)' if bare else ""
 
 

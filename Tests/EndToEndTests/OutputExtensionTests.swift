@@ -19,10 +19,10 @@ import Testing
             for (output, message) in [
                 (
                     "out.avi",
-                    "out.avi: ends in .avi, which is no container the farm writes; use one of .mp4, .mov, .mkv"
+                    "out.avi: ends in .avi, which is no container the farm writes; use one of .mp4, .mov, .mkv, .m3u8"
                 ),
                 ("out.gif", "out.gif: ends in .gif, which is no container the farm writes"),
-                ("out", "out: has no extension; use one of .mp4, .mov, .mkv"),
+                ("out", "out: has no extension; use one of .mp4, .mov, .mkv, .m3u8"),
             ] {
                 for mode in [["--local"], ["--data", "farm"]] {
                     let result = try runFarm(["render", "p.json", "-o", output] + mode, in: dir)

@@ -12,7 +12,8 @@ import Testing
         {"output": {"width": 64, "height": 36, "fps": 25, "audio": {"sampleRate": 48000},
                     "grade": {"cdl": {"slope": [1, 1, 1]}}},
          "export": {"video": {"codec": "h264"}, "audio": {"codec": "aac", "loudness": {"standard": "ebu-r128"}},
-                    "poster": {"time": 1}, "thumbnails": {"every": 1}, "preview": {"width": 160}},
+                    "poster": {"time": 1}, "thumbnails": {"every": 1}, "preview": {"width": 160},
+                    "renditions": [{"width": 32, "height": 18, "video": {"crf": 30}}]},
          "assets": {"a": {"path": "a.mp4"}, "subs": {"path": "subs.srt", "type": "captions"}},
          "tracks": [
            {"kind": "video", "items": [
@@ -38,6 +39,11 @@ import Testing
         (["export", "poster"], ["properties", "export", "properties", "poster"]),
         (["export", "thumbnails"], ["properties", "export", "properties", "thumbnails"]),
         (["export", "preview"], ["properties", "export", "properties", "preview"]),
+        (["export", "renditions", 0], ["properties", "export", "properties", "renditions", "items"]),
+        (
+            ["export", "renditions", 0, "video"],
+            ["properties", "export", "properties", "renditions", "items", "properties", "video"]
+        ),
         (["assets", "a"], ["properties", "assets", "additionalProperties"]),
         (["tracks", 0], ["properties", "tracks", "items"]),
         (["tracks", 0, "items", 0], ["$defs", "item"]),

@@ -5,6 +5,12 @@ import Foundation
 
 /// What a join reads from a job's project: its soft subtitles and the stills it asks for.
 extension JoinScheduler {
+    /// A job's project as the farm reads it (its media is not probed again).
+    static func parse(_ project: (text: String, file: String, mediaRoot: String)) throws -> Project {
+        try ProjectLoader(mediaRoot: URL(fileURLWithPath: project.mediaRoot)).parse(
+            text: project.text, file: project.file)
+    }
+
     /// The soft subtitle streams of a job's project, its caption files read now: the cues come
     /// from the project, never from workers.
     static func subtitles(of project: (text: String, file: String, mediaRoot: String), frames: Range<Int64>)

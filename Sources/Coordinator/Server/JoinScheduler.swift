@@ -103,10 +103,16 @@ final class JoinScheduler {
                 do {
                     let frames = (segments.first?.span.start ?? 0)..<(segments.last?.span.end ?? 0)
                     let subtitles = try project.map { try Self.subtitles(of: $0, frames: frames) } ?? []
-                    try SegmentJoiner.join(
-                        segments: segments, audio: audio, fps: job.fps, sampleRate: job.sampleRate,
-                        container: job.container, subtitles: subtitles,
-                        to: URL(fileURLWithPath: job.outputPath))
+                    let destination = URL(fileURLWithPath: job.outputPath)
+                    if let parsed = try project.map(Self.parse) {
+                        try OutputJoin.join(
+                            export: parsed.export, output: parsed.output, segments: segments, audio: audio,
+                            container: job.container, subtitles: subtitles, to: destination)
+                    } else {
+                        try SegmentJoiner.join(
+                            segments: segments, audio: audio, fps: job.fps, sampleRate: job.sampleRate,
+                            container: job.container, subtitles: subtitles, to: destination)
+                    }
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
                 }
@@ -179,15 +185,22 @@ final class JoinScheduler {
         soundCache: QCSoundCache?, measuredSound: OutputQC.MeasuredSound?
     ) -> (QCReport?, String?) {
         let output = URL(fileURLWithPath: job.outputPath)
-        let target = project.flatMap {
-            try? ProjectLoader(mediaRoot: URL(fileURLWithPath: $0.mediaRoot)).parse(text: $0.text, file: $0.file)
-        }?.export.audio.loudness
+        let parsed = project.flatMap { try? parse($0) }
+        let target = parsed?.export.audio.loudness
         let report: QCReport
         do {
-            report = try OutputQC.measure(
-                output, fps: job.fps, chunkStarts: segments.map(\.span.start),
-                blockStarts: audio.map { $0.span.start - job.samples.lowerBound }, target: target,
-                blackFrames: blackFrames, soundCache: soundCache, measuredSound: measuredSound)
+            let chunkStarts = segments.map(\.span.start)
+            let blockStarts = audio.map { $0.span.start - job.samples.lowerBound }
+            if let parsed {
+                report = try OutputQC.measureOutputs(
+                    export: parsed.export, output: parsed.output, container: job.container, at: output,
+                    chunkStarts: chunkStarts, blockStarts: blockStarts, blackFrames: blackFrames,
+                    soundCache: soundCache, measuredSound: measuredSound)
+            } else {
+                report = try OutputQC.measure(
+                    output, fps: job.fps, chunkStarts: chunkStarts, blockStarts: blockStarts, target: target,
+                    blackFrames: blackFrames, soundCache: soundCache, measuredSound: measuredSound)
+            }
         } catch {
             // A report that cannot be made fails the job only when a target must be met.
             return (nil, target?.failIfMissed == true ? "the QC pass could not read \(job.outputPath): \(error)" : nil)

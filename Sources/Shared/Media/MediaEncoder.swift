@@ -137,6 +137,10 @@ public final class MediaEncoder {
             if globalHeader { context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_GLOBAL_HEADER)) }
             colour.tag(context)
             if let bitrate = settings.bitrate, !settings.lossless { context.pointee.bit_rate = Int64(bitrate) }
+            if let maxrate = settings.maxrate, !settings.lossless {
+                context.pointee.rc_max_rate = Int64(maxrate)
+                context.pointee.rc_buffer_size = Int32(clamping: settings.bufsize ?? maxrate * 2)
+            }
             // An option the encoder refuses is an error: silently ignored, it would change the output.
             func option(_ key: String, _ value: String) throws {
                 try FFmpegError.check(
@@ -223,7 +227,10 @@ public final class MediaEncoder {
     /// comes out to `write`, valid only during the call.
     public func encode(_ picture: Picture, pts: Int64, write: (Packet) throws -> Void) throws {
         let frame = try videoFrame()
-        if context.pointee.pix_fmt == picture.pixelFormat {
+        // A rendition's encoder takes the canvas scaled to its size, as ProRes takes it converted.
+        if context.pointee.pix_fmt == picture.pixelFormat, Int(context.pointee.width) == picture.width,
+            Int(context.pointee.height) == picture.height
+        {
             picture.copy(into: frame)
         } else {
             try convert(picture, into: frame)

@@ -14,6 +14,8 @@ public final class Muxer {
     private let path: String
     let container: ExportSettings.Container
     private let movieTimescale: Int?
+    /// The hls muxer's options (`init(hlsPlaylist:…)`); nil for a file container.
+    private var playlistOptions: [(String, String)]?
     private var opened = false
 
     /// `movieTimescale` (MP4 and MOV) is the unit of the file's edit lists, milliseconds unless
@@ -28,11 +30,33 @@ public final class Muxer {
         case .mp4: name = "mp4"
         case .mov: name = "mov"
         case .mkv: name = "matroska"
+        case .hls: name = "hls"
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_alloc_output_context2(&context, nil, name, path), "create \(path)")
         guard let context else { throw FFmpegError(operation: "create \(path)", message: "no muxer for \(name)") }
         format = context
+    }
+
+    /// A media playlist at `path` (an HLS rendition: one video stream, or the sound) whose CMAF
+    /// segments, `init.mp4` and `NNNNN.m4s` beside it, are cut at the first keyframe at or after
+    /// every `segmentSeconds` (libavformat's hls muxer counts them from the stream's start).
+    public convenience init(hlsPlaylist path: String, segmentSeconds: Rational) throws {
+        try self.init(path: path, container: .hls)
+        let folder = (path as NSString).deletingLastPathComponent
+        // In whole microseconds, the muxer's unit, rounded down (less a microsecond for the
+        // packet's own rounding): the n-th cut then falls on the keyframe at n segments, not
+        // the one after, for a million segments at any frame rate.
+        let microseconds = (segmentSeconds * Rational(1_000_000)).floor - 1
+        playlistOptions = [
+            ("hls_time", String(format: "%lld.%06lld", microseconds / 1_000_000, microseconds % 1_000_000)),
+            ("hls_playlist_type", "vod"),
+            ("hls_segment_type", "fmp4"),
+            ("hls_fmp4_init_filename", "init.mp4"),
+            ("hls_segment_filename", folder + "/%05d.m4s"),
+            ("hls_flags", "independent_segments"),
+            ("start_number", "1"),
+        ]
     }
 
     deinit {
@@ -80,6 +104,9 @@ public final class Muxer {
     ) throws -> Int {
         try addStream(timeBase: AVRational(timeBase), frameRate: frameRate.map(AVRational.init)) { parameters in
             let result = avcodec_parameters_copy(parameters, source.stream.pointee.codecpar)
+            // The rate a demuxer measured over one segment is that segment's, not the output's
+            // (MP4 writes it into a btrt box): left out, the file does not depend on the chunking.
+            parameters.pointee.bit_rate = 0
             colour?.tag(parameters)
             if !keepsTag(of: parameters.pointee) { parameters.pointee.codec_tag = 0 }
             return result
@@ -106,11 +133,16 @@ public final class Muxer {
     }
 
     public func start() throws {
-        try FFmpegError.check(avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE), "open \(path) for writing")
-        opened = true
+        // The hls muxer opens its playlist and segments itself.
+        if (format.pointee.oformat.pointee.flags & AVFMT_NOFILE) == 0 {
+            try FFmpegError.check(avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE), "open \(path) for writing")
+            opened = true
+        }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        if container != .mkv {
+        if let playlistOptions {
+            for (key, value) in playlistOptions { av_dict_set(&options, key, value, 0) }
+        } else if container != .mkv {
             // The colr atom: a MOV or MP4 player reads a ProRes or FFV1 stream's colour from it.
             av_dict_set(&options, "movflags", "+faststart+write_colr", 0)
             if let movieTimescale { av_dict_set(&options, "movie_timescale", String(movieTimescale), 0) }
@@ -140,7 +172,7 @@ public final class Muxer {
     /// Writes the trailer (the index of an MP4 or MOV) and closes the file.
     public func finish() throws {
         try FFmpegError.check(av_write_trailer(format), "finish \(path)")
-        avio_closep(&format.pointee.pb)
+        if opened { avio_closep(&format.pointee.pb) }
         opened = false
     }
 }

@@ -107,10 +107,9 @@ public struct ChunkedRender {
     public func join(
         chunks: [Chunk], blocks: [AudioBlock], container: ExportSettings.Container? = nil, to destination: URL
     ) throws {
-        try SegmentJoiner.join(
-            segments: segments(chunks), audio: segments(blocks),
-            fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
-            container: container ?? loaded.project.export.container,
+        try OutputJoin.join(
+            export: loaded.project.export, output: loaded.project.output, segments: segments(chunks),
+            audio: segments(blocks), container: container ?? loaded.project.export.container,
             subtitles: loaded.project.subtitleTracks(
                 captions: loaded.captions, frames: (chunks.first?.start ?? 0)..<(chunks.last?.end ?? 0)),
             to: destination)

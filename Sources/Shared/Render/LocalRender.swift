@@ -64,10 +64,9 @@ public struct LocalRender {
             let made = try makeStills(of: chunk, in: rendering, frames: frames)
             stills.withLock { $0.merge(made) { kept, _ in kept } }
         }
-        try SegmentJoiner.join(
-            segments: chunked.segments(chunks), audio: chunked.segments(blocks),
-            fps: loaded.project.output.fps, sampleRate: loaded.project.output.audio.sampleRate,
-            container: configuration.container ?? loaded.project.export.container,
+        try OutputJoin.join(
+            export: loaded.project.export, output: loaded.project.output, segments: chunked.segments(chunks),
+            audio: chunked.segments(blocks), container: configuration.container ?? loaded.project.export.container,
             subtitles: loaded.project.subtitleTracks(captions: loaded.captions, frames: frames), to: destination)
         let output = loaded.project.output
         try OutputStills.write(

@@ -101,7 +101,11 @@ extension OutputQC {
     {
         let path = String(decoding: try JSONEncoder().encode(url.path), as: UTF8.self)
         let layout = "{\"sampleRate\": \(sampleRate), \"channels\": \(channels)}"
-        let item = "{\"asset\": \"out\", \"at\": \"0\", \"duration\": \"\(samples)/\(sampleRate)\"}"
+        // The samples counted from the packets' timestamps may end a microsecond past the duration
+        // the container states (an HLS playlist's, summed from its rounded segment durations):
+        // silence, never a refusal, follows.
+        let item =
+            "{\"asset\": \"out\", \"at\": \"0\", \"duration\": \"\(samples)/\(sampleRate)\", \"pastEnd\": \"black\"}"
         let text = """
             {"output": {"width": 16, "height": 16, "fps": "25", "audio": \(layout)},
              "assets": {"out": {"path": \(path)}}, "tracks": [{"kind": "audio", "items": [\(item)]}]}

@@ -15,15 +15,19 @@ public enum OutputQC {
     /// measures of outputs with the same audio packets (`QCSoundCache`), and keeps this one's.
     public static func measure(
         _ url: URL, fps: Rational, chunkStarts: [Int64], blockStarts: [Int64], target: LoudnessTarget?,
-        blackFrames: [Bool]? = nil, soundCache: QCSoundCache? = nil, measuredSound: MeasuredSound? = nil
+        blackFrames: [Bool]? = nil, soundCache: QCSoundCache? = nil, measuredSound: MeasuredSound? = nil,
+        sound soundURL: URL? = nil, gridFromFirst: Bool = false
     ) throws -> QCReport {
         let description = try MediaDescription(path: url.path)
+        // An HLS package keeps its sound apart from its pictures.
+        let soundDescription = try soundURL.map { try MediaDescription(path: $0.path) } ?? description
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0
         var broken: [String] = []
         var checked = 0
         var video: QCReport.Video?
         if let stream = description.streams.first(where: { $0.kind == "video" }) {
-            let (frames, seamProblems, seams) = try videoTimestamps(url, fps: fps, chunkStarts: chunkStarts)
+            let (frames, seamProblems, seams) = try videoTimestamps(
+                url, fps: fps, chunkStarts: chunkStarts, fromFirst: gridFromFirst)
             broken += seamProblems
             checked += seams
             video = QCReport.Video(
@@ -33,9 +37,10 @@ public enum OutputQC {
             video?.blacks = blackRuns(try blackFrames ?? BlackFrameScan.blackFrames(path: url.path), fps: fps)
         }
         var audio: QCReport.Audio?
-        if let stream = description.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
+        if let stream = soundDescription.streams.first(where: { $0.kind == "audio" }), let rate = stream.sampleRate,
             let channels = stream.channels
         {
+            let url = soundURL ?? url
             let packets =
                 soundCache != nil || measuredSound != nil
                 ? soundKeyHasher(codec: stream.codec, sampleRate: rate, channels: channels) : nil
@@ -129,7 +134,9 @@ public enum OutputQC {
 
     /// Frames counted, and whether every frame index 0..<n appears once with the chunk seams'
     /// neighbours present.
-    static func videoTimestamps(_ url: URL, fps: Rational, chunkStarts: [Int64]) throws
+    /// `fromFirst` counts the grid from the first packet's time (a keyframe, which a closed GOP
+    /// shows first): an HLS playlist's, which libavformat's hls muxer starts where it moved it.
+    static func videoTimestamps(_ url: URL, fps: Rational, chunkStarts: [Int64], fromFirst: Bool = false) throws
         -> (frames: Int64, broken: [String], checked: Int)
     {
         let input = try DemuxedStream(path: url.path, kind: .video)
@@ -138,6 +145,7 @@ public enum OutputQC {
         var seen = Set<Int64>()
         var offGrid = 0
         var count: Int64 = 0
+        var origin: Int64?
         while try input.read(into: packet) {
             defer { packet.unref() }
             count += 1
@@ -145,7 +153,8 @@ public enum OutputQC {
                 offGrid += 1
                 continue
             }
-            let frame = Rational(pts) * toFrames
+            if fromFirst, origin == nil { origin = pts }
+            let frame = Rational(pts - (origin ?? 0)) * toFrames
             if frame.denominator == 1 { seen.insert(frame.numerator) } else { offGrid += 1 }
         }
         var broken: [String] = []

@@ -34,16 +34,18 @@ public enum SegmentJoiner {
 
     /// Writes `destination` atomically from `segments` (in frame order), `audio` (audio blocks
     /// in sample order; none for a silent file) and `subtitles`, each a soft subtitle stream
-    /// (the project's cues: workers never make them).
+    /// (the project's cues: workers never make them). `videoStream` is the rendition: the
+    /// segments' n-th video stream.
     public static func join(
         segments: [Segment<Chunk>], audio: [Segment<AudioBlock>], fps: Rational, sampleRate: Int,
-        container: ExportSettings.Container, subtitles: [SubtitleTrack] = [], to destination: URL
+        container: ExportSettings.Container, subtitles: [SubtitleTrack] = [], videoStream: Int = 0,
+        to destination: URL
     ) throws {
         let file = AtomicFile(destination: destination)
         do {
-            try joinUnsafely(
-                segments: segments, audio: audio, fps: fps, sampleRate: sampleRate, container: container,
-                subtitles: subtitles, path: file.temporary.path)
+            try join(
+                segments: segments, audio: audio, fps: fps, sampleRate: sampleRate, subtitles: subtitles,
+                videoStream: videoStream, into: try Muxer(path: file.temporary.path, container: container))
             try file.commit()
         } catch {
             file.discard()
@@ -59,18 +61,17 @@ public enum SegmentJoiner {
         }
     }
 
-    private static func joinUnsafely(
+    /// Joins into `muxer`, which has no streams yet, and finishes it.
+    static func join(
         segments: [Segment<Chunk>], audio: [Segment<AudioBlock>], fps: Rational, sampleRate: Int,
-        container: ExportSettings.Container, subtitles: [SubtitleTrack],
-        path: String
+        subtitles: [SubtitleTrack], videoStream: Int, into muxer: Muxer
     ) throws {
         guard let first = segments.first else { throw FFmpegError(operation: "join", message: "no segments") }
         try checkContiguous(segments, "segments")
         try checkContiguous(audio, "audio blocks")
-        let muxer = try Muxer(path: path, container: container)
         let frameBase = Rational(fps.denominator, fps.numerator)
-        let videoInput = try DemuxedStream(path: first.url.path, kind: .video)
-        let videoStream = try muxer.addStream(
+        let videoInput = try DemuxedStream(path: first.url.path, kind: .video, ordinal: videoStream)
+        let videoOut = try muxer.addStream(
             copying: videoInput, timeBase: frameBase, frameRate: fps, colour: VideoColour(writtenIn: videoInput))
         var audioInput: AudioBlockSequence?
         var audioStream = -1
@@ -120,7 +121,9 @@ public enum SegmentJoiner {
             }
         }
         for segment in segments {
-            let input = segment.url == first.url ? videoInput : try DemuxedStream(path: segment.url.path, kind: .video)
+            let input =
+                segment.url == first.url
+                ? videoInput : try DemuxedStream(path: segment.url.path, kind: .video, ordinal: videoStream)
             let toFrames = input.framesPerTick(fps: fps)
             var count: Int64 = 0
             try copyAudio(until: Rational(segment.span.end) / fps)
@@ -134,7 +137,7 @@ public enum SegmentJoiner {
                 packet.dts = packet.dts.map { segment.span.start + (Rational($0) * toFrames).rounded } ?? presentation
                 packet.pts = presentation
                 packet.duration = 1
-                try muxer.write(packet, stream: videoStream, from: frameBase)
+                try muxer.write(packet, stream: videoOut, from: frameBase)
                 packet.unref()
                 count += 1
             }

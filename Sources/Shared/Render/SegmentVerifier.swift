@@ -31,9 +31,22 @@ public enum SegmentVerifier {
     }
 
     /// A video segment must hold exactly the chunk's frames, start with a keyframe, and carry
-    /// presentation times that are exactly the frame indices 0..<n on the output frame grid.
+    /// presentation times that are exactly the frame indices 0..<n on the output frame grid: in
+    /// every video stream it holds (one per rendition; a worker of the job's kind writes them all,
+    /// and the join finds any it lacks).
     public static func verifyVideo(_ url: URL, chunk: Chunk, fps: Rational) throws {
-        let input = try DemuxedStream(path: url.path, kind: .video)
+        let streams = try DemuxedStream(path: url.path, kind: .video, ordinal: 0).streamCount.video
+        for ordinal in 0..<streams {
+            do {
+                try verifyVideo(url, stream: ordinal, chunk: chunk, fps: fps)
+            } catch let failure as Failure where streams > 1 {
+                throw Failure(description: "video stream \(ordinal + 1) of \(streams): \(failure.description)")
+            }
+        }
+    }
+
+    private static func verifyVideo(_ url: URL, stream ordinal: Int, chunk: Chunk, fps: Rational) throws {
+        let input = try DemuxedStream(path: url.path, kind: .video, ordinal: ordinal)
         let toFrames = input.framesPerTick(fps: fps)
         let packet = Packet()
         var indices = Set<Int64>()

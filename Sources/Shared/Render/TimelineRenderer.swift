@@ -106,11 +106,14 @@ public final class TimelineRenderer {
         var black: [Bool] = []
         let project = loaded.project
         let output = project.output
-        let video =
+        // One stream per encode (`ExportSettings.encodes`), in order: each rendition's encoder
+        // takes the same composited canvas.
+        let videos =
             try configuration.includeVideo
-            ? VideoTrackWriter(
-                output: output, settings: project.export.video, threads: configuration.encoderThreads, muxer: muxer)
-            : nil
+            ? project.export.encodes(of: output).map {
+                try VideoTrackWriter(
+                    output: $0.output(output), settings: $0.video, threads: configuration.encoderThreads, muxer: muxer)
+            } : []
         var audio: AudioTrackWriter?
         if configuration.includeAudio {
             let blocks = project.audioBlocks(ofFrames: frames)
@@ -137,23 +140,24 @@ public final class TimelineRenderer {
             // Sound goes a block ahead of the pictures; the muxer interleaves them.
             try audio?.encode(
                 upTo: output.sampleIndex(ofFrame: n + 1), muxer: muxer, cancellation: configuration.cancellation)
-            if let video, let composited {
+            if !videos.isEmpty, let composited {
                 guard let picture = try composited.next() else { throw RenderCancelled() }
                 black.append(BlackFrameScan.isBlack(picture))
-                try video.encode(picture, timelineFrame: n, first: frames.lowerBound, muxer: muxer)
+                for writer in videos {
+                    try writer.encode(picture, timelineFrame: n, first: frames.lowerBound, muxer: muxer)
+                }
                 composited.recycle(picture)
             }
             // Encoded frames, not composited ones: the encoder may hold many it has not encoded.
+            // Every rendition's: the slowest encoder's count.
             progress(
                 RenderProgress(
-                    framesDone: video?.framesWritten ?? n + 1 - frames.lowerBound, frameCount: Int64(frames.count),
-                    elapsed: clock.now - started))
+                    framesDone: videos.map(\.framesWritten).min() ?? n + 1 - frames.lowerBound,
+                    frameCount: Int64(frames.count), elapsed: clock.now - started))
         }
-        try video?.drain(muxer: muxer)
-        if let video {
-            progress(
-                RenderProgress(
-                    framesDone: video.framesWritten, frameCount: Int64(frames.count), elapsed: clock.now - started))
+        for writer in videos { try writer.drain(muxer: muxer) }
+        if let written = videos.map(\.framesWritten).min() {
+            progress(RenderProgress(framesDone: written, frameCount: Int64(frames.count), elapsed: clock.now - started))
         }
         try audio?.finish(muxer: muxer, cancellation: configuration.cancellation)
         return black

@@ -25,7 +25,7 @@ extension JobSubmission {
             // Chunks start on the frame multiple, so parts planned from the chunk's start do too.
             let pieces = ChunkPlanner.plan(
                 frameCount: chunk.end - chunk.start, fps: fps, size: .count(parts),
-                alignment: project.export.video.chunkAlignment)
+                alignment: project.export.chunkAlignment)
             spread += pieces.map { Chunk(index: 0, start: chunk.start + $0.start, end: chunk.start + $0.end) }
             keys += Array(repeating: nil, count: pieces.count)
         }

@@ -18,7 +18,10 @@ struct Render: ParsableCommand {
             with no database.
 
             Either way the output is the same, frame for frame and sample for sample. The container comes from the \
-            output's extension (.mp4, .mov, .mkv), else from the project's export.container. The \
+            output's extension (.mp4, .mov, .mkv; .m3u8 writes an HLS package: the master playlist \
+            and, in the folder of its name beside it, a playlist per rendition and one for the sound), \
+            else from the project's export.container. With export.renditions the output is the first \
+            rendition and the others are written beside it as NAME.RENDITION.EXT. The \
             file appears only when complete: it is written under a temporary name, synced to disk \
             and renamed.
 
@@ -195,19 +198,34 @@ struct Render: ParsableCommand {
     }
 
     private func printSummary(_ project: Project, frames: Int64, url: URL, elapsed: Double, how: String) {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let container = ExportSettings.Container(fileExtension: url.pathExtension) ?? project.export.container
+        let size = { (file: URL) in (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 }
+        // An HLS output is its master playlist and the folder beside it.
+        let bytes = container == .hls ? Int(HLSPackage.bytes(of: url)) : size(url)
         let seconds = Rational(frames) / project.output.fps
         let streams = project.subtitleStreamCount
         let subtitles = streams == 0 ? "" : " + \(streams) subtitle stream\(streams == 1 ? "" : "s")"
+        let encodes = project.export.encodes(of: project.output)
         print(
-            "\(url.path): \(frames) frames, \(project.output.width)x\(project.output.height) "
-                + "@ \(project.output.fps) fps, \(Format.duration(seconds)), \(project.export.video.codec.rawValue)"
+            "\(url.path): \(frames) frames, \(encodes[0].width)x\(encodes[0].height) "
+                + "@ \(project.output.fps) fps, \(Format.duration(seconds)), \(encodes[0].video.codec.rawValue)"
                 + " + \(project.export.audio.codec.rawValue)\(subtitles), \(Format.bytes(bytes)), rendered \(how) in "
                 + "\(Format.seconds(elapsed)) (\(Format.rate(Double(frames) / max(elapsed, 0.001))) fps)")
         let stills = OutputStills.files(of: project.export, beside: url).filter {
             FileManager.default.fileExists(atPath: $0.path)
         }
         if !stills.isEmpty { print("  beside it: " + stills.map(\.lastPathComponent).joined(separator: ", ")) }
+        if encodes.count > 1 || container == .hls {
+            let files = OutputJoin.files(of: project.export, output: project.output, container: container, at: url)
+            let described = encodes.enumerated().map { index, encode in
+                let place =
+                    container == .hls
+                    ? "\(HLSPackage.folder(of: url).lastPathComponent)/\(encode.name)/index.m3u8"
+                    : files[index].lastPathComponent
+                return "\(place) (\(encode.width)x\(encode.height) \(encode.video.codec.rawValue))"
+            }
+            print("  renditions: " + described.joined(separator: ", "))
+        }
     }
 }
 

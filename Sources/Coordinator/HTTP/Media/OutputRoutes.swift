@@ -100,6 +100,7 @@ enum OutputRoutes {
         case "mp4": return "video/mp4"
         case "mov": return "video/quicktime"
         case "mkv": return "video/x-matroska"
+        case "hls": return "application/vnd.apple.mpegurl"
         default: return "application/octet-stream"
         }
     }

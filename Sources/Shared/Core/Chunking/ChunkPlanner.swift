@@ -43,7 +43,7 @@ extension Project {
     /// The video chunks of `size` over the whole timeline, on the frame multiple the export
     /// needs (`ExportSettings.Video.chunkAlignment`): what a farm job renders.
     public func videoChunks(_ size: ChunkPlanner.Size) -> [Chunk] {
-        ChunkPlanner.plan(frameCount: frameCount, fps: output.fps, size: size, alignment: export.video.chunkAlignment)
+        ChunkPlanner.plan(frameCount: frameCount, fps: output.fps, size: size, alignment: export.chunkAlignment)
     }
 
     /// The audio blocks of a render of output frames `frames` (the whole timeline by default).

@@ -87,6 +87,24 @@ public struct QCReport: Sendable, Codable, Hashable {
         }
     }
 
+    /// A further rendition's file (`export.renditions`), or an HLS rendition's playlist: its
+    /// video as read back, and its seams.
+    public struct Rendition: Sendable, Codable, Hashable {
+        public var name: String
+        public var path: String
+        public var bytes: Int64
+        public var video: Video
+        public var seams: Seams
+
+        public init(name: String, path: String, bytes: Int64, video: Video, seams: Seams) {
+            self.name = name
+            self.path = path
+            self.bytes = bytes
+            self.video = video
+            self.seams = seams
+        }
+    }
+
     public var path: String
     public var bytes: Int64
     public var container: String
@@ -97,6 +115,8 @@ public struct QCReport: Sendable, Codable, Hashable {
     public var target: LoudnessTarget?
     /// Why the output misses its target; empty when it meets it or has none.
     public var misses: [String]
+    /// Every rendition after the first (which is the output itself, above); nil with one.
+    public var renditions: [Rendition]? = nil
 
     public init(
         path: String,

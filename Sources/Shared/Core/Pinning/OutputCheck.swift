@@ -15,8 +15,8 @@ public struct OutputCheck: Sendable {
     public init(path: String, project: Project, projectFile: String) {
         url = URL(fileURLWithPath: path).standardizedFileURL
         let ext = url.pathExtension.lowercased()
-        let supported = ExportSettings.Container.allCases.map { ".\($0.rawValue)" }.joined(separator: ", ")
-        guard let container = ExportSettings.Container(rawValue: ext) else {
+        let supported = ExportSettings.Container.allCases.map { ".\($0.fileExtension)" }.joined(separator: ", ")
+        guard let container = ExportSettings.Container(fileExtension: ext) else {
             let named =
                 ext.isEmpty
                 ? "has no extension" : "ends in .\(url.pathExtension), which is no container the farm writes"
@@ -32,8 +32,9 @@ public struct OutputCheck: Sendable {
             : "writing \(container.rawValue) as \(path) asks (\(projectFile): export.container is "
                 + "\(project.export.container.rawValue))"
         var problems = project.export.codecsUnsupported(by: container).map { key, codec, needs in
-            let extensions = needs.split(separator: " ").filter { $0 != "or" }.map { ".\($0)" }.joined(
-                separator: " or ")
+            let extensions = needs.split(separator: " ").filter { $0 != "or" }.map { ".\($0.filter { $0 != "," })" }
+                .joined(
+                    separator: " or ")
             return "\(projectFile): export.\(key): \(codec) needs a \(extensions) output (got \(path))"
         }
         var isFolder: ObjCBool = false

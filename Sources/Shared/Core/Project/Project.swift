@@ -101,6 +101,19 @@ public struct RGBColor: Sendable, Codable, Hashable {
 public struct ExportSettings: Sendable, Codable, Hashable {
     public enum Container: String, Sendable, Codable, Hashable, CaseIterable {
         case mp4, mov, mkv
+        /// HTTP Live Streaming: a master playlist (`.m3u8`), a media playlist per rendition and
+        /// one for the sound, CMAF (fragmented MP4) segments cut on the chunk grid.
+        case hls
+
+        /// The extension of an output in this container.
+        public var fileExtension: String { self == .hls ? "m3u8" : rawValue }
+
+        /// The container an output's extension names (`.m3u8` is HLS).
+        public init?(fileExtension: String) {
+            let ext = fileExtension.lowercased()
+            guard let container = ext == "m3u8" ? .hls : Container(rawValue: ext), ext != "hls" else { return nil }
+            self = container
+        }
     }
 
     public enum VideoCodec: String, Sendable, Codable, Hashable, CaseIterable {
@@ -119,6 +132,11 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         public var crf: Int
         /// Target bits per second; nil means quality-based (`crf`).
         public var bitrate: Int?
+        /// The rate the encoder's buffer may be filled at, bits per second (VBV: a cap on
+        /// `crf` or `bitrate`, what streaming ladders set); nil leaves it unbounded.
+        public var maxrate: Int? = nil
+        /// The buffer `maxrate` is measured over, in bits; nil is two seconds of `maxrate`.
+        public var bufsize: Int? = nil
         public var preset: String
         /// Frames between keyframes.
         public var gop: Int
@@ -138,7 +156,8 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         /// Every frame stands alone (FFV1 at GOP 1, ProRes): chunks may start at any frame.
         public var isIntraOnly: Bool { codec == .ffv1 || codec == .prores }
 
-        /// The frame multiple chunk boundaries must fall on.
+        /// The frame multiple this encoder needs chunk boundaries on (`ExportSettings.chunkAlignment`
+        /// takes every rendition's).
         public var chunkAlignment: Int64 { encodesPerGOP ? Int64(gop) : 1 }
     }
 
@@ -158,16 +177,25 @@ public struct ExportSettings: Sendable, Codable, Hashable {
     public var thumbnails: ThumbnailSettings? = nil
     /// A few seconds of the output as an animated GIF beside it.
     public var preview: PreviewSettings? = nil
+    /// Further encodes of the same canvas (`Rendition`); nil or empty: `video` alone.
+    public var renditions: [Rendition]? = nil
 
     /// The export codecs that `container` cannot carry, as (key under `export`, codec name,
     /// the containers that can): MP4 takes neither PCM audio, FFV1 nor ProRes; MOV takes no AV1.
+    /// HLS (CMAF) takes what MP4 takes. Every rendition's codec is held to the container too.
     public func codecsUnsupported(by container: Container) -> [(key: String, codec: String, needs: String)] {
-        if container == .mov { return video.codec == .av1 ? [("video.codec", "av1", "mp4 or mkv")] : [] }
-        guard container == .mp4 else { return [] }
+        var keyed = [("video.codec", video.codec)]
+        for (index, rendition) in (renditions ?? []).enumerated() {
+            keyed.append(("renditions[\(index)].video.codec", rendition.video.codec))
+        }
+        if container == .mov { return keyed.filter { $0.1 == .av1 }.map { ($0.0, "av1", "mp4 or mkv") } }
+        guard container == .mp4 || container == .hls else { return [] }
+        let needs = container == .hls ? "mp4, mov or mkv" : "mov or mkv"
         var unsupported: [(key: String, codec: String, needs: String)] = []
-        if audio.codec == .pcm { unsupported.append(("audio.codec", "pcm audio", "mov or mkv")) }
-        if video.codec == .ffv1 { unsupported.append(("video.codec", "ffv1", "mov or mkv")) }
-        if video.codec == .prores { unsupported.append(("video.codec", "prores", "mov or mkv")) }
+        if audio.codec == .pcm { unsupported.append(("audio.codec", "pcm audio", needs)) }
+        for (key, codec) in keyed where codec == .ffv1 || codec == .prores {
+            unsupported.append((key, codec.rawValue, needs))
+        }
         return unsupported
     }
 }

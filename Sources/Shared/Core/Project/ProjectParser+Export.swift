@@ -68,35 +68,8 @@ extension ProjectParser {
         let defaults = (preset ?? nil)?.settings(gop: defaultGOP(fps)) ?? defaultExport(fps: fps)
         let container = object.optional(
             "container", default: defaults.container, JSONField.choice(ExportSettings.Container.self))
-        let video = object.optional("video", default: defaults.video) { value, path, log -> ExportSettings.Video? in
-            guard let video = JSONObjectReader(value, path: path, log: log) else { return nil }
-            let codec = video.optional(
-                "codec", default: defaults.video.codec, JSONField.choice(ExportSettings.VideoCodec.self))
-            let crf = video.optional("crf", default: defaults.video.crf, JSONField.integer)
-            let bitrate = video.optional("bitrate", default: nil) { JSONField.integer($0, $1, $2).map { Optional($0) } }
-            let preset = video.optional("preset", default: defaults.video.preset, JSONField.string)
-            let gop = video.optional("gop", default: defaults.video.gop, JSONField.integer)
-            let lossless = video.optional("lossless", default: defaults.video.lossless, JSONField.bool)
-            let options = video.optional("encoderOptions", default: [:], parseEncoderOptions)
-            video.rejectUnknownKeys()
-            if let crf, crf < 0 || crf > 51 { log.add(video.childPath("crf"), "must be from 0 to 51 (got \(crf))") }
-            if let gop, gop < 1 { log.add(video.childPath("gop"), "must be at least 1 (got \(gop))") }
-            if let bitrate = bitrate ?? nil, bitrate < 10_000 {
-                log.add(video.childPath("bitrate"), "must be at least 10000 bits per second (got \(bitrate))")
-            }
-            let presets = [
-                "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow",
-                "placebo",
-            ]
-            if let preset, !presets.contains(preset) {
-                log.add(
-                    video.childPath("preset"),
-                    "\(JSONField.quote(preset)) is not one of \(presets.joined(separator: ", "))")
-            }
-            guard let codec, let crf, let bitrate, let preset, let gop, let lossless, let options else { return nil }
-            return .init(
-                codec: codec, crf: crf, bitrate: bitrate, preset: preset, gop: gop, lossless: lossless,
-                encoderOptions: options)
+        let video = object.optional("video", default: defaults.video) {
+            parseVideo($0, $1, $2, defaults: defaults.video)
         }
         let audio = object.optional("audio", default: defaults.audio) { value, path, log -> ExportSettings.Audio? in
             guard let audio = JSONObjectReader(value, path: path, log: log) else { return nil }
@@ -118,12 +91,19 @@ extension ProjectParser {
             parseThumbnails($0, $1, $2).map { Optional($0) }
         }
         let preview = object.optional("preview", default: nil) { parsePreview($0, $1, $2).map { Optional($0) } }
+        let renditions: [Rendition]?? =
+            video.map { video in
+                object.optional("renditions", default: nil) { parseRenditions($0, $1, $2, video: video) }
+            } ?? .some(nil)
         object.rejectUnknownKeys()
-        guard let container, let video, let audio, let poster, let thumbnails, let preview else { return nil }
+        guard let container, let video, let audio, let poster, let thumbnails, let preview, let renditions else {
+            return nil
+        }
         var export = ExportSettings(container: container, video: video, audio: audio)
         export.poster = poster
         export.thumbnails = thumbnails
         export.preview = preview
+        export.renditions = renditions
         if export.video.codec == .av1 && export.video.lossless {
             log.add(object.childPath("video.lossless"), "av1 (SVT-AV1) has no lossless mode; use h264, hevc or ffv1")
         }
