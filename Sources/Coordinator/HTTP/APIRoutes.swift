@@ -22,6 +22,7 @@ enum APIRoutes {
         TemplateRoutes.add(to: api, store: store, submissions: submissions)
         OutputRoutes.add(to: api, store: store)
         StillRoutes.add(to: api, store: store)
+        PreviewRoutes.add(to: api, store: store, dataDirectory: dataDirectory)
         MediaRoutes(
             uploads: submissions.mediaRoot.map { MediaUploads(root: $0, limit: settings.uploadLimit) }
         ).add(to: api)

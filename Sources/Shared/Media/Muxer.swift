@@ -14,8 +14,9 @@ public final class Muxer {
     private let path: String
     let container: ExportSettings.Container
     private let movieTimescale: Int?
-    /// The hls muxer's options (`init(hlsPlaylist:…)`); nil for a file container.
-    private var playlistOptions: [(String, String)]?
+    /// The muxer's options in place of a file container's (`init(hlsPlaylist:…)`,
+    /// `init(fragmentedPath:)`); nil for a file.
+    private var headerOptions: [(String, String)]?
     private var opened = false
 
     /// `movieTimescale` (MP4 and MOV) is the unit of the file's edit lists, milliseconds unless
@@ -48,7 +49,7 @@ public final class Muxer {
         // packet's own rounding): the n-th cut then falls on the keyframe at n segments, not
         // the one after, for a million segments at any frame rate.
         let microseconds = (segmentSeconds * Rational(1_000_000)).floor - 1
-        playlistOptions = [
+        headerOptions = [
             ("hls_time", String(format: "%lld.%06lld", microseconds / 1_000_000, microseconds % 1_000_000)),
             ("hls_playlist_type", "vod"),
             ("hls_segment_type", "fmp4"),
@@ -56,6 +57,16 @@ public final class Muxer {
             ("hls_segment_filename", folder + "/%05d.m4s"),
             ("hls_flags", "independent_segments"),
             ("start_number", "1"),
+        ]
+    }
+
+    /// A fragmented MP4 at `path` (CMAF's shape): an empty `moov`, then a `moof` and `mdat` per
+    /// keyframe, each fragment's decode time (`tfdt`) the packets' own, never moved to zero.
+    public convenience init(fragmentedPath path: String) throws {
+        try self.init(path: path, container: .mp4)
+        headerOptions = [
+            ("movflags", "+frag_keyframe+empty_moov+default_base_moof+frag_discont"),
+            ("avoid_negative_ts", "make_non_negative"),
         ]
     }
 
@@ -140,8 +151,8 @@ public final class Muxer {
         }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        if let playlistOptions {
-            for (key, value) in playlistOptions { av_dict_set(&options, key, value, 0) }
+        if let headerOptions {
+            for (key, value) in headerOptions { av_dict_set(&options, key, value, 0) }
         } else if container != .mkv {
             // The colr atom: a MOV or MP4 player reads a ProRes or FFV1 stream's colour from it.
             av_dict_set(&options, "movflags", "+faststart+write_colr", 0)

@@ -13,6 +13,10 @@ struct Watch: ParsableCommand {
             ends with the output path and a summary. The ETA divides the frames left by the \
             frames per second measured over the last 15 seconds.
 
+            Its first line on standard error names the job's live preview, an HLS playlist of its \
+            accepted chunks that grows as they come in, on the farm's HTTP API (`farm serve \
+            --http`): the dashboard's job page plays it.
+
             Elsewhere (a pipe, a log) it prints one plain line per change; with --json, one \
             JobDetail object per change, as `farm status JOB --json` prints it (fields in \
             docs/cli.md; its fps and etaSeconds use the whole run's rate, not the 15 s window).
@@ -35,6 +39,12 @@ struct Watch: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
+        if !json {
+            // The coordinator's HTTP API (farm serve --http) serves it; its dashboard's job page plays it.
+            let line =
+                "live preview: /api/jobs/\(job)/preview.m3u8 on the farm's HTTP API (its job page: #/jobs/\(job))"
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
         var display = makeJobDisplay(json: json, handle: .standardOutput)
         let detail = try database.withFarm { try JobWatcher(store: $0, job: job).follow(on: &display) }
         throw FarmExit.of(jobState: detail.job.state)

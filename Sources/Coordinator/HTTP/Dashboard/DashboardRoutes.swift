@@ -26,7 +26,7 @@ enum DashboardRoutes {
         "chunk-map.js": EmbeddedFiles.chunkMapJS, "rate-plot.js": EmbeddedFiles.ratePlotJS,
         "job-view.js": EmbeddedFiles.jobViewJS, "qc-view.js": EmbeddedFiles.qcViewJS,
         "trace-view.js": EmbeddedFiles.traceViewJS,
-        "workers-view.js": EmbeddedFiles.workersViewJS,
+        "workers-view.js": EmbeddedFiles.workersViewJS, "player.js": EmbeddedFiles.playerJS,
     ]
 
     static func addAPI(
@@ -94,8 +94,10 @@ enum DashboardRoutes {
             status: .ok,
             headers: [
                 .contentType: type, .cacheControl: "no-cache",
-                // Nothing but this server's own script, style, images and calls.
-                .contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+                // Nothing but this server's own script, style, images and calls; the player's
+                // video is its own MediaSource, which plays from a blob: URL.
+                .contentSecurityPolicy:
+                    "default-src 'self'; img-src 'self' data:; media-src 'self' blob:; frame-ancestors 'none'",
                 .xContentTypeOptions: "nosniff",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))

@@ -40,6 +40,7 @@ function drawChunkMap(map) {
     }
   };
   for (const kind of mapKinds) paint(mapList(map, kind).states, firstRows[kind]);
+  outlinePlayhead();
   const counts = { q: 0, r: 0, d: 0, f: 0, c: 0, x: 0 };
   for (const letter of all) counts[letter]++;
   canvas.dataset.states = all;
@@ -55,6 +56,32 @@ function drawChunkMap(map) {
     span.append(`${stateNames[letter]} ${counts[letter]}`);
     legend.appendChild(span);
   }
+}
+
+// The video chunk whose frames the player shows (player.js), outlined on the map.
+let playheadChunk = -1;
+
+function markPlayhead(frame) {
+  const video = chunkMap ? chunkMap.video : null;
+  let found = -1;
+  if (video && frame != null) {
+    for (let i = 0; i < video.states.length; i++) if (video.start[i] <= frame && frame < video.end[i]) found = i;
+  }
+  if (found === playheadChunk) return;
+  playheadChunk = found;
+  drawChunkMap(chunkMap);
+}
+
+function outlinePlayhead() {
+  const canvas = $("#chunk-map");
+  canvas.dataset.playhead = playheadChunk;
+  if (playheadChunk < 0 || !chunkMap || playheadChunk >= chunkMap.video.states.length) return;
+  const size = Number(canvas.dataset.cell), columns = Number(canvas.dataset.columns);
+  const context = canvas.getContext("2d");
+  context.strokeStyle = "#111";
+  context.lineWidth = 2;
+  context.strokeRect((playheadChunk % columns) * size + 1, Math.floor(playheadChunk / columns) * size + 1,
+    size - 3, size - 3);
 }
 
 // The chunk under a point of the map: { kind, position } or null.

@@ -2,7 +2,7 @@
 // what every view shares: calls to the HTTP API (docs/openapi.yaml) with the login cookie, the
 // session's role, the refresh driven by the server's events (GET /api/events), the stale state
 // while the server is away, and the routes. The views live in jobs-view.js, job-view.js and
-// workers-view.js.
+// workers-view.js, the job page's player in player.js.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -237,6 +237,7 @@ function navigate() {
     : worker ? { view: "workers", worker: decodeURIComponent(worker[1]) }
     : hash === "/workers" ? { view: "workers" } : { view: "jobs" };
   closeChunk();
+  if (route.view !== "job" || (player && player.job !== route.id)) stopPlayer();
   show(route.view);
   refresh();
 }
@@ -266,6 +267,7 @@ function start() {
   $("#state-filter").addEventListener("change", refresh);
   $("#name-filter").addEventListener("input", refresh);
   startJobView();
+  startPlayerView();
   window.addEventListener("hashchange", navigate);
   // `farm render` prints its private farm's address with a token after #token=: log in with it
   // and take it out of the address bar and the history.

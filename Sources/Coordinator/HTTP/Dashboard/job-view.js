@@ -33,6 +33,7 @@ async function renderJob(id) {
   drawChunkMap(map);
   drawRate(rate);
   showThumbnails(id, map);
+  showPlayer(job);
   await showQC(job);
   await showTrace(job);
   if (openedChunk) await showAttempts(openedChunk.kind, openedChunk.index);
