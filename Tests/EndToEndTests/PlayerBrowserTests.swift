@@ -4,7 +4,8 @@ import Testing
 
 /// The dashboard's own player in headless Chromium (Tests/Scripts/player_browser.py): a done
 /// HLS job's 720p rendition played from start to end through Media Source Extensions, then a
-/// running job's live preview, its end growing while its chunks are accepted.
+/// running job's live preview: its accepted chunks while the job is paused part way, all of
+/// them once it is done.
 @Suite struct PlayerBrowserTests {
     static func project(seconds: Int, export: String) -> String {
         """
@@ -45,7 +46,8 @@ import Testing
                 ladder, output: dir.appendingPathComponent("show.m3u8"), chunkArguments: ["--no-cache"])
             #expect(try farm.finish(package).state == .done, "\(farm.logs)")
             for worker in farm.workers { worker.stop() }
-            // 16 chunks of half a second, accepted one by one: uploads held to 150 kB/s.
+            // 16 chunks of half a second, accepted one by one in order: one render slot, uploads
+            // held to 150 kB/s.
             let live = try farm.submit(
                 plain, output: dir.appendingPathComponent("live.mp4"),
                 chunkArguments: ["--chunk-frames", "15", "--no-cache"])
@@ -58,12 +60,34 @@ import Testing
                     "--base", base, "--token", token, "--package", String(package), "--live", String(live),
                     "--handshake", handshake.path,
                 ])
-            var started = false
+            var (started, paused, resumed) = (false, false, false)
             try farm.wait("the browser to finish", timeout: 400) {
                 let steps = Set((try? FileManager.default.contentsOfDirectory(atPath: handshake.path)) ?? [])
                 if steps.contains("start-workers") && !started {
-                    try farm.startWorker("w2@vm", arguments: ["--upload-limit", "150K"])
+                    try farm.startWorker("w2@vm", arguments: ["--upload-limit", "150K", "--slots", "1"])
                     started = true
+                }
+                // Paused once four chunks (two seconds) are in, so the page sees a preview that
+                // has part of the job, then all of it.
+                let done = try farm.read(
+                    "SELECT count(*) FROM chunks WHERE job_id = $1 AND kind = 'video' AND state = 'done'",
+                    [String(live)])[0].decode("count", as: Int64.self)
+                if started && !paused && done >= 4 {
+                    try #require(try farm.cli(["pause", String(live)]).status == 0)
+                    // Chunks claimed before the pause still come in: the preview then holds
+                    // the prefix accepted once none runs, and no more while the job is paused.
+                    try farm.wait("the paused job's running chunks to come in", timeout: 120) {
+                        try farm.read(
+                            "SELECT count(*) FROM chunks WHERE job_id = $1 AND state = 'running'", [String(live)]
+                        )[0].decode("count", as: Int64.self) == 0
+                    }
+                    let prefix = try Self.acceptedPrefix(of: live, in: farm)
+                    try Data(String(Double(prefix) * 0.5).utf8).write(to: handshake.appendingPathComponent("paused"))
+                    paused = true
+                }
+                if steps.contains("resume") && !resumed {
+                    try #require(try farm.cli(["resume", String(live)]).status == 0)
+                    resumed = true
                 }
                 return steps.contains("finished")
             }
@@ -86,14 +110,36 @@ import Testing
             #expect(last["error"] is NSNull, "\(played)")
 
             let preview = seen["live"] as? [String: Any] ?? [:]
-            let ends = preview["endsWhileRunning"] as? [Double] ?? []
-            #expect(Set(ends.filter { $0 > 0 }).count >= 3, "the preview's end grew while the job ran: \(preview)")
-            #expect(ends == ends.sorted(), "and never shrank: \(ends)")
-            #expect((preview["states"] as? [String] ?? []).contains("done"), "\(preview)")
-            let playheads = preview["playheads"] as? [Int] ?? []
-            #expect(playheads.contains { $0 >= 0 }, "the chunk map marks the playhead's chunk: \(preview)")
-            #expect((preview["last"] as? [String: Any])?["width"] as? Int == 1280, "\(preview)")
+            let (atPause, atEnd) = (
+                preview["paused"] as? [String: Any] ?? [:], preview["done"] as? [String: Any] ?? [:]
+            )
+            let accepted = preview["accepted"] as? Double ?? 0
+            func span(_ reading: [String: Any]) -> Double {
+                (reading["bufferedEnd"] as? Double ?? 0) - (reading["bufferedStart"] as? Double ?? 0)
+            }
+            // Part of the job while it was paused, running: the accepted chunks and no more.
+            #expect(accepted >= 2 && accepted < 8, "\(preview)")
+            #expect((atPause["state"] as? String ?? "").hasPrefix("running"), "\(preview)")
+            #expect(
+                abs(span(atPause) - accepted) < 0.01, "the paused job's preview holds its accepted chunks: \(preview)")
+            #expect((atPause["status"] as? String ?? "").hasSuffix("so far"), "\(preview)")
+            // All of it once done: eight seconds, the playlist ended.
+            #expect(abs(span(atEnd) - 8) < 0.01, "the preview grew to the whole job: \(preview)")
+            #expect(atEnd["width"] as? Int == 1280, "\(preview)")
+            // Seeked into a finished part, the chunk map outlines the chunk shown there.
+            let seeked = preview["seeked"] as? [String: Any] ?? [:]
+            #expect(seeked["playhead"] as? Int == 2, "\(preview)")
+            let target = (seeked["bufferedStart"] as? Double ?? 0) + 1.25
+            #expect(abs((seeked["currentTime"] as? Double ?? 0) - target) < 0.05, "\(preview)")
             #expect(try farm.finish(live).state == .done)
         }
+    }
+
+    /// How many video chunks of `job`, from the first on, are accepted: what its preview lists.
+    static func acceptedPrefix(of job: Int64, in farm: TestFarm) throws -> Int {
+        let states = try farm.read(
+            "SELECT state FROM chunks WHERE job_id = $1 AND kind = 'video' ORDER BY idx", [String(job)]
+        ).map { try $0.decode("state", as: String.self) }
+        return states.prefix { $0 == "done" }.count
     }
 }

@@ -146,4 +146,51 @@ import Testing
             }
         }
     }
+    /// Soft captions become a WebVTT subtitles rendition every variant names, its cues timed by
+    /// the frames the file containers' soft stream gives them.
+    @Test func anHLSPackageCarriesSoftCaptionsAsWebVTT() throws {
+        try withTemporaryDirectory { dir in
+            try TestMedia.make("tone.wav", in: dir, audio: "sine=frequency=440:duration=2")
+            try Data(CaptionFarmTests.subRip.utf8).write(to: dir.appendingPathComponent("talk.srt"))
+            let project = CaptionFarmTests.project.replacingOccurrences(
+                of: #""lossless": true, "#, with: "")
+            try Self.write(project, "captions.json", in: dir)
+            for output in ["show.m3u8", "show.mp4"] {
+                let result = try runFarm(["render", "captions.json", "-o", output, "--local"], in: dir)
+                try #require(result.status == 0, "\(output): \(result.stderr)")
+            }
+            let check = try run(
+                "python3",
+                [
+                    DashboardBrowserTests.repository.appendingPathComponent("Tests/Scripts/check_hls.py").path,
+                    "show.m3u8",
+                ],
+                in: dir)
+            #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+            #expect(check.stdout.contains("subtitles subtitles: cues.vtt"), "\(check.stdout)")
+            let master = try String(contentsOf: dir.appendingPathComponent("show.m3u8"), encoding: .utf8)
+            #expect(
+                master.contains(
+                    #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subtitles",NAME="eng",LANGUAGE="eng",DEFAULT=NO,"#
+                        + #"AUTOSELECT=YES,URI="show/subtitles-eng/index.m3u8""#), "\(master)")
+            #expect(master.contains(#"AUDIO="audio",SUBTITLES="subtitles""#), "\(master)")
+            let vtt = try String(
+                contentsOf: dir.appendingPathComponent("show/subtitles-eng/cues.vtt"), encoding: .utf8)
+            // Each cue's times back to frames (the times are the frames' starts, to the millisecond
+            // below): the soft stream's frames in the MP4 of the same project.
+            var cues: [(text: String, frames: Range<Int64>)] = []
+            let lines = vtt.split(separator: "\n").map(String.init)
+            for (index, line) in lines.enumerated() where line.contains(" --> ") {
+                let frames = line.components(separatedBy: " --> ").map { time -> Int64 in
+                    let parts = time.split(whereSeparator: { $0 == ":" || $0 == "." }).compactMap { Int64($0) }
+                    let milliseconds = ((parts[0] * 60 + parts[1]) * 60 + parts[2]) * 1000 + parts[3]
+                    return (milliseconds * 30 + 999) / 1000
+                }
+                cues.append((lines[index + 1], frames[0]..<frames[1]))
+            }
+            let file = try softCues(dir.appendingPathComponent("show.mp4"))
+            #expect(cues.map(\.text) == file.map(\.text) && cues.map(\.frames) == file.map(\.frames), "\(vtt)")
+            #expect(cues.map(\.frames) == [6..<21, 30..<38], "\(vtt)")
+        }
+    }
 }

@@ -3,9 +3,9 @@
 
 The validator the renditions tests use: the master playlist's and each media playlist's tags
 checked by the RFC's rules (required attributes, their types, a URI after every
-EXT-X-STREAM-INF, audio groups that exist, EXTINF within TARGETDURATION, ENDLIST for VOD,
-an EXT-X-MAP that exists), ffprobe reading every variant, and the master's figures held to
-what the segments measure: RESOLUTION and FRAME-RATE to ffprobe's stream, CODECS' profile and
+EXT-X-STREAM-INF, audio and subtitles groups that exist, EXTINF within TARGETDURATION, ENDLIST
+for VOD, an EXT-X-MAP that exists, subtitles playlists of WebVTT files), ffprobe reading every
+variant, and the master's figures held to what the segments measure: RESOLUTION and FRAME-RATE to ffprobe's stream, CODECS' profile and
 level to ffprobe's, BANDWIDTH to at least every segment's bit rate (the variant's plus its
 audio's), AVERAGE-BANDWIDTH to all segments' bits over their seconds. Segments of every video
 variant must cover the same times (aligned for switching).
@@ -89,6 +89,21 @@ def media_playlist(path):
     return segments
 
 
+def subtitle_playlist(path):
+    """The WebVTT files of a subtitles playlist, each checked to be one."""
+    lines = lines_of(path)
+    if "#EXT-X-ENDLIST" not in lines:
+        problem(f"{path}: no #EXT-X-ENDLIST")
+    files = [line for line in lines if not line.startswith("#")]
+    for name in files:
+        file = os.path.join(os.path.dirname(path), name)
+        if not os.path.isfile(file):
+            problem(f"{path}: {name} is no file")
+        elif not open(file, encoding="utf-8").read().startswith("WEBVTT"):
+            problem(f"{path}: {name} is not WebVTT")
+    return files
+
+
 def rates(segments):
     peak = max(bytes_ * 8 / seconds for seconds, bytes_ in segments)
     average = sum(bytes_ for _, bytes_ in segments) * 8 / sum(seconds for seconds, _ in segments)
@@ -98,7 +113,7 @@ def rates(segments):
 def main(master):
     lines = lines_of(master)
     folder = os.path.dirname(master)
-    groups = {}
+    groups, subtitles = {}, {}
     for line in lines:
         if line.startswith("#EXT-X-MEDIA:"):
             media = attributes(line[13:])
@@ -106,7 +121,10 @@ def main(master):
                 if required not in media:
                     problem(f"{master}: EXT-X-MEDIA without {required}")
             uri = media.get("URI", "").strip('"')
-            groups[media.get("GROUP-ID", "").strip('"')] = media_playlist(os.path.join(folder, uri))
+            if media.get("TYPE") == "SUBTITLES":
+                subtitles[media.get("GROUP-ID", "").strip('"')] = subtitle_playlist(os.path.join(folder, uri))
+            else:
+                groups[media.get("GROUP-ID", "").strip('"')] = media_playlist(os.path.join(folder, uri))
     variants = []
     for index, line in enumerate(lines):
         if not line.startswith("#EXT-X-STREAM-INF:"):
@@ -121,6 +139,9 @@ def main(master):
             if required not in stream:
                 problem(f"{uri}: no {required}")
         segments = media_playlist(path)
+        captions = stream.get("SUBTITLES", "").strip('"')
+        if captions and captions not in subtitles:
+            problem(f"{uri}: SUBTITLES group {captions} is not in the master")
         audio = stream.get("AUDIO", "").strip('"')
         if audio and audio not in groups:
             problem(f"{uri}: AUDIO group {audio} is not in the master")
@@ -166,6 +187,8 @@ def main(master):
         return 1
     for uri, durations, resolution, bandwidth in variants:
         print(f"{uri}: {resolution}, {len(durations)} segments, BANDWIDTH {bandwidth}")
+    for group, files in subtitles.items():
+        print(f"subtitles {group}: {', '.join(files)}")
     return 0
 
 

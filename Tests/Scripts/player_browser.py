@@ -4,7 +4,8 @@ headless Chromium (PlayerBrowserTests).
 The Swift test runs the farm. This script logs in with --token, opens job --package (a done HLS
 job) and plays its first rendition through the page's Media Source Extensions player from start
 to end; then writes `start-workers` in --handshake and opens job --live, whose chunks are then
-accepted one by one, and reads how far the preview's buffered end reaches while the job runs.
+accepted, and reads how far the preview's buffered end reaches while the job is paused part way
+(--handshake's `paused` holds the seconds of chunks accepted by then) and once it is done.
 What it saw goes to standard output as JSON; a check that cannot be made raises.
 """
 import argparse
@@ -58,24 +59,29 @@ def main():
         last = driver.execute_script(READ)
         seen["package"] = {"first": first, "second": second, "last": last}
 
-        # The live preview: its end read while the job renders.
+        # The live preview: its end read while the job is paused part way (the test pauses it
+        # once some chunks are accepted), then again once the rest are in.
         driver.get(f"{args.base}/#/jobs/{args.live}")
         WebDriverWait(driver, 20).until(lambda d: d.execute_script(
             f"return document.querySelector('#job-title').textContent.startsWith('Job {args.live}:')"))
         pathlib.Path(args.handshake, "start-workers").touch()
-        ends, states, playheads = [], [], []
-        deadline = time.time() + 240
-        while time.time() < deadline:
-            now = driver.execute_script(READ)
-            if now["state"] == "running":
-                ends.append(now["bufferedEnd"])
-                playheads.append(now["playhead"])
-            states.append(now["state"])
-            if now["state"] in ("done", "failed", "cancelled"):
-                break
-            time.sleep(0.5)
-        seen["live"] = {"endsWhileRunning": ends, "states": sorted(set(states)), "playheads": sorted(set(playheads)),
-                        "last": driver.execute_script(READ)}
+        WebDriverWait(driver, 300).until(lambda d: pathlib.Path(args.handshake, "paused").exists())
+        accepted = float(pathlib.Path(args.handshake, "paused").read_text())
+        WebDriverWait(driver, 60).until(lambda d: d.execute_script(READ)["bufferedEnd"] - d.execute_script(
+            READ)["bufferedStart"] >= accepted - 0.01)
+        time.sleep(2)
+        paused = driver.execute_script(READ)
+        # A finished part is seekable, and the chunk map outlines the chunk at the playhead:
+        # 1.25 s into the preview is frame 37, in chunk 2 (frames 30 to 45).
+        driver.execute_script("const v = document.querySelector('#player'); v.pause(); "
+                              "v.currentTime = v.buffered.start(0) + 1.25;")
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script(READ)["playhead"] >= 0)
+        seeked = driver.execute_script(READ)
+        pathlib.Path(args.handshake, "resume").touch()
+        WebDriverWait(driver, 300).until(lambda d: d.execute_script(READ)["state"] == "done")
+        WebDriverWait(driver, 60).until(lambda d: "so far" not in d.execute_script(READ)["status"])
+        done = driver.execute_script(READ)
+        seen["live"] = {"accepted": accepted, "paused": paused, "seeked": seeked, "done": done}
     finally:
         driver.quit()
         pathlib.Path(args.handshake, "finished").touch()

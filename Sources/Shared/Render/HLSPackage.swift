@@ -31,7 +31,8 @@ public enum HLSPackage {
     /// master without its media (nothing half-written is visible).
     public static func write(
         encodes: [Rendition], output: OutputSettings, segments: [SegmentJoiner.Segment<Chunk>],
-        audio: [SegmentJoiner.Segment<AudioBlock>], alignment: Int64, to master: URL
+        audio: [SegmentJoiner.Segment<AudioBlock>], subtitles: [SubtitleTrack] = [], alignment: Int64,
+        to master: URL
     ) throws {
         let final = folder(of: master)
         let parent = master.deletingLastPathComponent()
@@ -65,7 +66,20 @@ public enum HLSPackage {
                 uri: "\(final.lastPathComponent)/audio/index.m3u8", rates: try HLSSegmentRates(playlist),
                 codec: codec ?? "", channels: output.audio.channels)
         }
-        let text = HLSMasterPlaylist(variants: variants, sound: sound).text
+        let frames = (segments.first?.span.start ?? 0)..<(segments.last?.span.end ?? 0)
+        var captions: [HLSMasterPlaylist.Captions] = []
+        for (index, track) in subtitles.enumerated() {
+            // A folder per track, named by its language (and place, when two share one).
+            let shared = subtitles.filter { $0.language == track.language }.count > 1
+            let name = "subtitles-\(track.language)" + (shared ? "-\(index + 1)" : "")
+            let folder = try playlistURL(scratch, name).deletingLastPathComponent()
+            try HLSWebVTT.write(track, frames: frames, fps: output.fps, into: folder)
+            captions.append(
+                HLSMasterPlaylist.Captions(
+                    uri: "\(final.lastPathComponent)/\(name)/index.m3u8", language: track.language,
+                    name: shared ? "\(track.language) \(index + 1)" : track.language))
+        }
+        let text = HLSMasterPlaylist(variants: variants, sound: sound, captions: captions).text
         // The old package (a render replacing its output) goes only once the new one is whole.
         let old = parent.appendingPathComponent(".\(final.lastPathComponent).old-\(getpid())-\(UUID().uuidString)")
         if manager.fileExists(atPath: final.path) { try manager.moveItem(at: final, to: old) }
@@ -159,8 +173,16 @@ public struct HLSMasterPlaylist: Sendable {
         public var channels: Int
     }
 
+    /// A soft caption track as a WebVTT subtitles rendition (`HLSWebVTT`).
+    public struct Captions: Sendable {
+        public var uri: String
+        public var language: String
+        public var name: String
+    }
+
     public var variants: [Variant]
     public var sound: Sound?
+    public var captions: [Captions] = []
 
     public var text: String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
@@ -168,6 +190,11 @@ public struct HLSMasterPlaylist: Sendable {
             lines.append(
                 "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"audio\",DEFAULT=YES,AUTOSELECT=YES,"
                     + "CHANNELS=\"\(sound.channels)\",URI=\"\(Self.encoded(sound.uri))\"")
+        }
+        for track in captions {
+            lines.append(
+                "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subtitles\",NAME=\"\(track.name)\","
+                    + "LANGUAGE=\"\(track.language)\",DEFAULT=NO,AUTOSELECT=YES,URI=\"\(Self.encoded(track.uri))\"")
         }
         for variant in variants {
             let codecs = [variant.codec, sound?.codec ?? ""].filter { !$0.isEmpty }.joined(separator: ",")
@@ -179,6 +206,7 @@ public struct HLSMasterPlaylist: Sendable {
             attributes.append("RESOLUTION=\(variant.width)x\(variant.height)")
             attributes.append("FRAME-RATE=\(Self.decimal(variant.fps))")
             if sound != nil { attributes.append("AUDIO=\"audio\"") }
+            if !captions.isEmpty { attributes.append("SUBTITLES=\"subtitles\"") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(Self.encoded(variant.uri))
         }

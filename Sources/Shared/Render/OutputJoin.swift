@@ -29,7 +29,7 @@ public enum OutputJoin {
         let encodes = export.encodes(of: output)
         if container == .hls {
             try HLSPackage.write(
-                encodes: encodes, output: output, segments: segments, audio: audio,
+                encodes: encodes, output: output, segments: segments, audio: audio, subtitles: subtitles,
                 alignment: export.chunkAlignment, to: destination)
             return
         }

@@ -39,14 +39,16 @@ struct Watch: ParsableCommand {
     @OptionGroup(title: "Farm state") var database: DatabaseOptions
 
     func run() throws {
-        if !json {
-            // The coordinator's HTTP API (farm serve --http) serves it; its dashboard's job page plays it.
-            let line =
-                "live preview: /api/jobs/\(job)/preview.m3u8 on the farm's HTTP API (its job page: #/jobs/\(job))"
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
         var display = makeJobDisplay(json: json, handle: .standardOutput)
-        let detail = try database.withFarm { try JobWatcher(store: $0, job: job).follow(on: &display) }
+        let detail = try database.withFarm { store in
+            // Once the job is known: the coordinator's HTTP API (farm serve --http) serves it,
+            // and its dashboard's job page plays it.
+            if !json, try store.job(job) != nil {
+                let line = "live preview: /api/jobs/\(job)/preview.m3u8 on the farm's HTTP API"
+                FileHandle.standardError.write(Data((line + " (its job page: #/jobs/\(job))\n").utf8))
+            }
+            return try JobWatcher(store: store, job: job).follow(on: &display)
+        }
         throw FarmExit.of(jobState: detail.job.state)
     }
 }

@@ -1,7 +1,7 @@
 // The job page's player: a small Media Source Extensions player of HLS playlists of fragmented
 // MP4 (CMAF), with no library. It plays a running job's live preview (GET /api/jobs/N/preview.m3u8,
-// an EVENT playlist of the accepted chunks from the first on, fetched again every two seconds as
-// it grows) and a done HLS job's renditions (GET /api/jobs/N/hls/master.m3u8), and marks on the
+// an EVENT playlist of the accepted chunks from the first on, fetched again every second as it
+// grows) and a done HLS job's renditions (GET /api/jobs/N/hls/master.m3u8), and marks on the
 // chunk map the chunk whose frames are at the playhead.
 "use strict";
 
@@ -169,19 +169,28 @@ async function load(state, codecs) {
       state.buffer = state.source.addSourceBuffer(type);
       await appendTo(state.buffer, init);
     }
+    let seconds = 0, count = 0;
+    const report = (last) => {
+      text(status, `${count} segments, ${seconds.toFixed(1)} s${last && playlist.ended ? "" : " so far"}`);
+      status.dataset.seconds = seconds.toFixed(3);
+    };
     for (const segment of playlist.segments) {
-      if (state.stopped || state.appended.has(segment.uri)) continue;
-      await appendTo(state.buffer, await fetchPart(segment.uri));
-      state.appended.add(segment.uri);
-      if (state.zero == null && state.buffer.buffered.length) {
-        state.zero = state.buffer.buffered.start(0);
-        state.video.currentTime = state.zero;
-        state.video.play().catch(() => {});
+      if (state.stopped) return;
+      if (!state.appended.has(segment.uri)) {
+        await appendTo(state.buffer, await fetchPart(segment.uri));
+        state.appended.add(segment.uri);
+        if (state.zero == null && state.buffer.buffered.length) {
+          state.zero = state.buffer.buffered.start(0);
+          state.video.currentTime = state.zero;
+          state.video.play().catch(() => {});
+        }
       }
+      // Said as each segment is in, not once the whole list is.
+      seconds += segment.seconds;
+      count++;
+      report(false);
     }
-    const seconds = playlist.segments.reduce((sum, segment) => sum + segment.seconds, 0);
-    text(status, `${playlist.segments.length} segments, ${seconds.toFixed(1)} s${playlist.ended ? "" : " so far"}`);
-    status.dataset.seconds = seconds.toFixed(3);
+    report(true);
     if (playlist.ended) {
       state.ended = true;
       if (state.source.readyState === "open" && state.buffer && !state.buffer.updating) state.source.endOfStream();
@@ -190,7 +199,7 @@ async function load(state, codecs) {
   } catch (error) {
     text(status, error.message);
   }
-  state.timer = setTimeout(() => load(state, codecs), 2000);
+  state.timer = setTimeout(() => load(state, codecs), state.live ? 1000 : 2000);
 }
 
 // The output frame at the playhead: within its segment for the preview (a segment is a chunk),
