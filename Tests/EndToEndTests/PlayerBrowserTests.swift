@@ -34,7 +34,8 @@ import Testing
                 ).utf8
             ).write(to: ladder)
             let plain = dir.appendingPathComponent("plain.json")
-            try Data(Self.project(seconds: 8, export: #"{"video": {"gop": 15}}"#).utf8).write(to: plain)
+            try Data(Self.project(seconds: 8, export: #"{"video": {"gop": 15, "preset": "slower"}}"#).utf8).write(
+                to: plain)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator(arguments: ["--http", "127.0.0.1:0"])
@@ -46,8 +47,10 @@ import Testing
                 ladder, output: dir.appendingPathComponent("show.m3u8"), chunkArguments: ["--no-cache"])
             #expect(try farm.finish(package).state == .done, "\(farm.logs)")
             for worker in farm.workers { worker.stop() }
-            // 16 chunks of half a second, accepted one by one in order: one render slot, uploads
-            // held to 150 kB/s.
+            // 16 chunks of half a second, accepted one by one in order: one render slot, and
+            // x264's slower preset, so that rendering, not the upload, paces them (a slot is free
+            // again once its upload starts: with slow uploads, every chunk would be rendered and
+            // waiting to upload when the job is paused).
             let live = try farm.submit(
                 plain, output: dir.appendingPathComponent("live.mp4"),
                 chunkArguments: ["--chunk-frames", "15", "--no-cache"])
@@ -64,7 +67,7 @@ import Testing
             try farm.wait("the browser to finish", timeout: 400) {
                 let steps = Set((try? FileManager.default.contentsOfDirectory(atPath: handshake.path)) ?? [])
                 if steps.contains("start-workers") && !started {
-                    try farm.startWorker("w2@vm", arguments: ["--upload-limit", "150K", "--slots", "1"])
+                    try farm.startWorker("w2@vm", arguments: ["--slots", "1"])
                     started = true
                 }
                 // Paused once four chunks (two seconds) are in, so the page sees a preview that
@@ -86,7 +89,8 @@ import Testing
                     paused = true
                 }
                 if steps.contains("resume") && !resumed {
-                    try #require(try farm.cli(["resume", String(live)]).status == 0)
+                    let resume = try farm.cli(["resume", String(live)])
+                    try #require(resume.status == 0, "\(resume.stdout)\(resume.stderr)")
                     resumed = true
                 }
                 return steps.contains("finished")

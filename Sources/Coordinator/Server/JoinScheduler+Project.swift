@@ -13,16 +13,15 @@ extension JoinScheduler {
 
     /// The soft subtitle streams of a job's project, its caption files read now: the cues come
     /// from the project, never from workers.
-    static func subtitles(of project: (text: String, file: String, mediaRoot: String), frames: Range<Int64>)
-        throws -> [SubtitleTrack]
-    {
-        let loader = ProjectLoader(mediaRoot: URL(fileURLWithPath: project.mediaRoot))
-        let parsed = try loader.parse(text: project.text, file: project.file)
+    static func subtitles(
+        of project: (text: String, file: String, mediaRoot: String), parsed: Project, frames: Range<Int64>
+    ) throws -> [SubtitleTrack] {
         let soft = parsed.tracks.flatMap(\.items).contains {
             if case .captions(let placement) = $0.content { return placement.soft }
             return false
         }
         guard soft else { return [] }
+        let loader = ProjectLoader(mediaRoot: URL(fileURLWithPath: project.mediaRoot))
         return parsed.subtitleTracks(captions: try loader.captions(of: parsed, file: project.file), frames: frames)
     }
 
@@ -32,11 +31,8 @@ extension JoinScheduler {
     /// Returns how many stills the workers made, of how many, for the log.
     @discardableResult
     static func writeStills(
-        of project: (text: String, file: String, mediaRoot: String), segments: [SegmentJoiner.Segment<Chunk>],
-        folder: JobFolder, fps: Rational, output: String
+        of parsed: Project, segments: [SegmentJoiner.Segment<Chunk>], folder: JobFolder, fps: Rational, output: String
     ) throws -> (made: Int, of: Int) {
-        let parsed = try ProjectLoader(mediaRoot: URL(fileURLWithPath: project.mediaRoot)).parse(
-            text: project.text, file: project.file)
         let (export, size) = (parsed.export, parsed.output)
         guard export.poster != nil || export.thumbnails != nil || export.preview != nil else { return (0, 0) }
         var made: [OutputStills.Key: StillFrame] = [:]

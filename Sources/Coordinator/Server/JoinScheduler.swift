@@ -100,11 +100,17 @@ final class JoinScheduler {
                     return
                 }
                 var error: String?
+                // Read once, for the join, the stills and the QC.
+                var parsed: Project?
                 do {
+                    parsed = try project.map(Self.parse)
                     let frames = (segments.first?.span.start ?? 0)..<(segments.last?.span.end ?? 0)
-                    let subtitles = try project.map { try Self.subtitles(of: $0, frames: frames) } ?? []
+                    var subtitles: [SubtitleTrack] = []
+                    if let project, let parsed {
+                        subtitles = try Self.subtitles(of: project, parsed: parsed, frames: frames)
+                    }
                     let destination = URL(fileURLWithPath: job.outputPath)
-                    if let parsed = try project.map(Self.parse) {
+                    if let parsed {
                         try OutputJoin.join(
                             export: parsed.export, output: parsed.output, segments: segments, audio: audio,
                             container: job.container, subtitles: subtitles, to: destination)
@@ -116,10 +122,10 @@ final class JoinScheduler {
                 } catch let failure {
                     error = "joining \(job.outputPath): \(failure)"
                 }
-                if error == nil, let project {
+                if error == nil, let parsed {
                     do {
                         let stills = try Self.writeStills(
-                            of: project, segments: segments, folder: folder, fps: job.fps, output: job.outputPath)
+                            of: parsed, segments: segments, folder: folder, fps: job.fps, output: job.outputPath)
                         if stills.of > 0 {
                             logger.info(
                                 "job \(job.id): \(stills.made) of \(stills.of) stills made by the workers")
@@ -141,7 +147,7 @@ final class JoinScheduler {
                             reads: audio.allSatisfy { fromCache.contains("audio \($0.span.index)") }) : nil
                     let measured = premeasures?.take(job: job.id)
                     (qc, error) = Self.check(
-                        job: job, project: project, segments: segments, audio: audio, blackFrames: black,
+                        job: job, parsed: parsed, segments: segments, audio: audio, blackFrames: black,
                         soundCache: soundCache, measuredSound: measured)
                     if let measured, qc?.audio == measured.audio {
                         logger.info("job \(job.id): the QC took the sound measured before the join")
@@ -180,12 +186,11 @@ final class JoinScheduler {
     /// The joined output's QC report (`OutputQC`), and the job's failure when the output misses
     /// a loudness target that must be met: then the file is kept aside, never at its path.
     private static func check(
-        job: JobRecord, project: (text: String, file: String, mediaRoot: String)?,
+        job: JobRecord, parsed: Project?,
         segments: [SegmentJoiner.Segment<Chunk>], audio: [SegmentJoiner.Segment<AudioBlock>], blackFrames: [Bool]?,
         soundCache: QCSoundCache?, measuredSound: OutputQC.MeasuredSound?
     ) -> (QCReport?, String?) {
         let output = URL(fileURLWithPath: job.outputPath)
-        let parsed = project.flatMap { try? parse($0) }
         let target = parsed?.export.audio.loudness
         let report: QCReport
         do {

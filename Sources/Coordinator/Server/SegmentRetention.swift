@@ -66,16 +66,5 @@ final class SegmentRetention: @unchecked Sendable {
     }
 
     /// Bytes of the regular files under `folder` (0 when it does not exist).
-    static func size(of folder: URL) -> Int64 {
-        guard
-            let files = FileManager.default.enumerator(
-                at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
-        else { return 0 }
-        var total: Int64 = 0
-        for case let file as URL in files {
-            let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
-            if values?.isRegularFile == true { total += Int64(values?.fileSize ?? 0) }
-        }
-        return total
-    }
+    static func size(of folder: URL) -> Int64 { FolderSize.bytes(of: folder) }
 }

@@ -14,6 +14,35 @@ public enum FragmentedVideo {
     public static func fragments(of segment: URL, stream ordinal: Int = 0, start: Int64, fps: Rational, delay: Int64)
         throws -> (initialization: Data, media: Data)
     {
+        let bytes = try remuxed(segment, stream: ordinal, fps: fps) { input, write in
+            let toFrames = input.framesPerTick(fps: fps)
+            let packet = Packet()
+            while try input.read(into: packet) {
+                guard packet.placeOnFrameGrid(framesPerTick: toFrames, first: start + delay) else {
+                    throw FFmpegError(
+                        operation: "fragment \(segment.lastPathComponent)", message: "packet without timestamp")
+                }
+                try write(packet)
+                packet.unref()
+            }
+        }
+        let split = firstBox("moof", in: bytes) ?? bytes.count
+        return (Data(bytes.prefix(split)), Data(bytes.suffix(from: split)))
+    }
+
+    /// The initialization segment alone: the same `ftyp` and `moov` as `fragments` gives for any
+    /// chunk of the job, without reading its packets.
+    public static func initialization(of segment: URL, stream ordinal: Int = 0, fps: Rational) throws -> Data {
+        let bytes = try remuxed(segment, stream: ordinal, fps: fps) { _, _ in }
+        // The muxer's trailer adds an empty fragment index (`mfra`) after the `moov`.
+        return Data(bytes.prefix(firstBox("mfra", in: bytes) ?? bytes.count))
+    }
+
+    /// The fragmented MP4 that `body` writes packets of `segment`'s stream into, as bytes.
+    private static func remuxed(
+        _ segment: URL, stream ordinal: Int, fps: Rational,
+        _ body: (DemuxedStream, (Packet) throws -> Void) throws -> Void
+    ) throws -> Data {
         let input = try DemuxedStream(path: segment.path, kind: .video, ordinal: ordinal)
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("farm-fragments-\(getpid())-\(UUID().uuidString).mp4")
@@ -23,25 +52,9 @@ public enum FragmentedVideo {
         let stream = try muxer.addStream(
             copying: input, timeBase: frameBase, frameRate: fps, colour: VideoColour(writtenIn: input))
         try muxer.start()
-        let toFrames = input.framesPerTick(fps: fps)
-        let packet = Packet()
-        let offset = start + delay
-        while try input.read(into: packet) {
-            guard let pts = packet.pts else {
-                throw FFmpegError(
-                    operation: "fragment \(segment.lastPathComponent)", message: "packet without timestamp")
-            }
-            let presentation = offset + (Rational(pts) * toFrames).rounded
-            packet.dts = packet.dts.map { offset + (Rational($0) * toFrames).rounded } ?? presentation
-            packet.pts = presentation
-            packet.duration = 1
-            try muxer.write(packet, stream: stream, from: frameBase)
-            packet.unref()
-        }
+        try body(input) { packet in try muxer.write(packet, stream: stream, from: frameBase) }
         try muxer.finish()
-        let bytes = try Data(contentsOf: scratch)
-        let split = firstBox("moof", in: bytes) ?? bytes.count
-        return (Data(bytes.prefix(split)), Data(bytes.suffix(from: split)))
+        return try Data(contentsOf: scratch)
     }
 
     /// The frames `segment`'s first packet is decoded ahead of its presentation: the `delay`

@@ -1,4 +1,5 @@
 import CFFmpeg
+import FarmCore
 
 /// One encoded packet (an owned `AVPacket`), with its timestamps as Swift values.
 ///
@@ -45,6 +46,18 @@ public final class Packet {
 
     /// Whether the packet starts a picture that decodes on its own.
     public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    /// Times a segment's packet on the output's frame grid, one frame long: its timestamps
+    /// counted in frames (`framesPerTick`, `DemuxedStream.framesPerTick`) from `first`, never
+    /// from a container's durations. False for a packet without a presentation time.
+    public func placeOnFrameGrid(framesPerTick: Rational, first: Int64) -> Bool {
+        guard let pts else { return false }
+        let presentation = first + (Rational(pts) * framesPerTick).rounded
+        dts = dts.map { first + (Rational($0) * framesPerTick).rounded } ?? presentation
+        self.pts = presentation
+        duration = 1
+        return true
+    }
 
     private static func optional(_ stamp: Int64) -> Int64? { stamp == cffmpeg_nopts() ? nil : stamp }
 }

@@ -99,18 +99,7 @@ public enum HLSPackage {
     /// Bytes of the package: the master playlist and every file in its folder.
     public static func bytes(of master: URL) -> Int64 {
         let own = (try? FileManager.default.attributesOfItem(atPath: master.path)[.size] as? Int64) ?? 0
-        return own + folderBytes(folder(of: master))
-    }
-
-    static func folderBytes(_ folder: URL) -> Int64 {
-        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey]) else {
-            return 0
-        }
-        var total: Int64 = 0
-        for case let file as URL in walk {
-            total += Int64((try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
-        }
-        return total
+        return own + FolderSize.bytes(of: folder(of: master))
     }
 
     private static func playlistURL(_ scratch: URL, _ name: String) throws -> URL {

@@ -40,13 +40,10 @@ extension OutputQC {
             }
             let (frames, broken, checked) = try videoTimestamps(
                 file, fps: output.fps, chunkStarts: chunkStarts, fromFirst: container == .hls)
-            let video = QCReport.Video(
-                codec: stream.codec, profile: stream.profile, width: stream.width ?? 0, height: stream.height ?? 0,
-                pixelFormat: stream.pixelFormat, frameRate: stream.frameRate, colorTransfer: stream.colorTransfer,
-                frames: frames)
+            let video = Self.video(stream, frames: frames)
             let bytes =
                 container == .hls
-                ? HLSPackage.folderBytes(file.deletingLastPathComponent())
+                ? FolderSize.bytes(of: file.deletingLastPathComponent())
                 : (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
             return QCReport.Rendition(
                 name: encode.name, path: file.path, bytes: bytes, video: video,

@@ -30,10 +30,7 @@ public enum OutputQC {
                 url, fps: fps, chunkStarts: chunkStarts, fromFirst: gridFromFirst)
             broken += seamProblems
             checked += seams
-            video = QCReport.Video(
-                codec: stream.codec, profile: stream.profile, width: stream.width ?? 0, height: stream.height ?? 0,
-                pixelFormat: stream.pixelFormat, frameRate: stream.frameRate, colorTransfer: stream.colorTransfer,
-                frames: frames)
+            video = Self.video(stream, frames: frames)
             video?.blacks = blackRuns(try blackFrames ?? BlackFrameScan.blackFrames(path: url.path), fps: fps)
         }
         var audio: QCReport.Audio?
@@ -130,6 +127,14 @@ public enum OutputQC {
             }
         }
         return runs
+    }
+
+    /// A video stream's report: what its header says, and the frames its packets count.
+    static func video(_ stream: MediaDescription.Stream, frames: Int64) -> QCReport.Video {
+        QCReport.Video(
+            codec: stream.codec, profile: stream.profile, width: stream.width ?? 0, height: stream.height ?? 0,
+            pixelFormat: stream.pixelFormat, frameRate: stream.frameRate, colorTransfer: stream.colorTransfer,
+            frames: frames)
     }
 
     /// Frames counted, and whether every frame index 0..<n appears once with the chunk seams'

@@ -129,14 +129,10 @@ public enum SegmentJoiner {
             try copyAudio(until: Rational(segment.span.end) / fps)
             try writeCues(startingBefore: segment.span.end)
             while try input.read(into: packet) {
-                guard let pts = packet.pts else {
+                guard packet.placeOnFrameGrid(framesPerTick: toFrames, first: segment.span.start) else {
                     throw FFmpegError(
                         operation: "join \(segment.url.lastPathComponent)", message: "packet without timestamp")
                 }
-                let presentation = segment.span.start + (Rational(pts) * toFrames).rounded
-                packet.dts = packet.dts.map { segment.span.start + (Rational($0) * toFrames).rounded } ?? presentation
-                packet.pts = presentation
-                packet.duration = 1
                 try muxer.write(packet, stream: videoOut, from: frameBase)
                 packet.unref()
                 count += 1

@@ -31,10 +31,10 @@ enum PreviewRoutes {
             try checkPlayable(firstSegment)
             let fps = preview.preview.fps
             if name == "init.mp4" {
-                let parts = try await DispatchQueue.global().run {
-                    try FragmentedVideo.fragments(of: firstSegment, start: first.start, fps: fps, delay: 0)
+                let initialization = try await DispatchQueue.global().run {
+                    try FragmentedVideo.initialization(of: firstSegment, fps: fps)
                 }
-                return file(parts.initialization, type: "video/mp4", cache: "private, max-age=86400")
+                return file(initialization, type: "video/mp4", cache: "private, max-age=86400")
             }
             guard name.hasSuffix(".m4s"), let index = Int(name.dropLast(4)),
                 let chunk = preview.prefix.first(where: { $0.index == index })
