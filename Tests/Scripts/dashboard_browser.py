@@ -253,8 +253,11 @@ def logs_and_workers_at(driver, args, shots, seen, width, height, number, found)
                 raise
     heading = inner_text(driver, "#chunk-log section:last-child h4")
     assert "on w1@vm → done" in heading, heading
-    lines = [line for line in log.text.splitlines() if line.strip()]
-    assert lines and not lines[0].startswith("(no log lines"), log.text
+    # Read in one script, as the heading is: the page's refresh may replace the element found
+    # above (a stale reference on a loaded machine) with the same log.
+    text = inner_text(driver, f'#chunk-detail[data-chunk="video {index}"] #chunk-log pre')
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert lines and not lines[0].startswith("(no log lines"), text
     found["logChunk"] = index
     found["logLines"] = len(lines)
     found["logSample"] = lines[:2]
