@@ -86,10 +86,17 @@ public final class MediaEncoder {
             converter = sws_getContext(
                 Int32(picture.width), Int32(picture.height), picture.pixelFormat, context.pointee.width,
                 context.pointee.height, context.pointee.pix_fmt, Scaler.flags, nil, nil, nil)
+            if let converter, context.pointee.colorspace == AVCOL_SPC_RGB {
+                // Limited-range YUV by the canvas's matrix to full-range RGB (swscale's default
+                // would take BT.601's).
+                let matrix = sws_getCoefficients(picture.depth == 10 ? SWS_CS_BT2020 : SWS_CS_ITU709)
+                sws_setColorspaceDetails(converter, matrix, 0, matrix, 1, 0, 1 << 16, 1 << 16)
+            }
         }
         guard let converter else {
             throw FFmpegError(operation: "encode", message: "no conversion to the encoder's pixel format")
         }
+
         let source = UnsafeRawPointer(picture.planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let rows = withUnsafeMutablePointer(to: &frame.pointee.data) { data in
             withUnsafeMutablePointer(to: &frame.pointee.linesize) { strides in
@@ -118,6 +125,7 @@ public final class MediaEncoder {
         case .ffv1: name = "ffv1"
         case .prores: name = "prores_ks"
         case .av1: name = "libsvtav1"
+        case .png, .tiff, .dpx, .exr: name = settings.codec.rawValue
         }
         let colour = VideoColour(output.dynamicRange)
         return try MediaEncoder(codecName: name, colour: colour) { context in
@@ -127,7 +135,9 @@ public final class MediaEncoder {
             // (`encode(_:pts:write:)`).
             let deep = output.dynamicRange.depth == 10
             context.pointee.pix_fmt =
-                settings.codec == .prores ? AV_PIX_FMT_YUV422P10LE : deep ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
+                imageFormat(settings.codec, deep: deep)
+                ?? (settings.codec == .prores
+                    ? AV_PIX_FMT_YUV422P10LE : deep ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P)
             context.pointee.time_base = AVRational(Rational(output.fps.denominator, output.fps.numerator))
             context.pointee.framerate = AVRational(output.fps)
             context.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
@@ -136,6 +146,11 @@ public final class MediaEncoder {
             context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_CLOSED_GOP))
             if globalHeader { context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_GLOBAL_HEADER)) }
             colour.tag(context)
+            // Image frames are RGB at full range: the canvas converted by its own matrix.
+            if settings.codec.isImage {
+                context.pointee.color_range = AVCOL_RANGE_JPEG
+                context.pointee.colorspace = AVCOL_SPC_RGB
+            }
             if let bitrate = settings.bitrate, !settings.lossless { context.pointee.bit_rate = Int64(bitrate) }
             if let maxrate = settings.maxrate, !settings.lossless {
                 context.pointee.rc_max_rate = Int64(maxrate)
@@ -186,12 +201,30 @@ public final class MediaEncoder {
                 try option("preset", "\(presets[settings.preset] ?? 10)")
                 if settings.bitrate == nil { try option("crf", "\(settings.crf)") }
                 try option("svtav1-params", "scd=0")
+            case .png, .tiff, .dpx:
+                break
+            case .exr:
+                // Half floats, ZIP-compressed by 16 lines: what finishing tools write and read.
+                try option("format", "half")
+                try option("compression", "zip16")
             case .prores:
                 try option("profile", "hq")
                 // Apple's vendor code: editors and players then take the file for what it is.
                 try option("vendor", "apl0")
             }
             for (key, value) in settings.encoderOptions.sorted(by: { $0.key < $1.key }) { try option(key, value) }
+        }
+    }
+
+    /// The RGB format an image codec's frames are written in: as many bits as the canvas has
+    /// (PNG and TIFF 16 for a 10-bit one), DPX at 10, EXR in floats (stored as halves).
+    private static func imageFormat(_ codec: ExportSettings.VideoCodec, deep: Bool) -> AVPixelFormat? {
+        switch codec {
+        case .png: return deep ? AV_PIX_FMT_RGB48BE : AV_PIX_FMT_RGB24
+        case .tiff: return deep ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB24
+        case .dpx: return AV_PIX_FMT_GBRP10LE
+        case .exr: return AV_PIX_FMT_GBRPF32LE
+        default: return nil
         }
     }
 

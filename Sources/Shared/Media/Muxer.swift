@@ -32,6 +32,8 @@ public final class Muxer {
         case .mov: name = "mov"
         case .mkv: name = "matroska"
         case .hls: name = "hls"
+        // Numbered frames are files written from the packets (`FrameFiles`), one per frame.
+        case .frames: name = "image2"
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_alloc_output_context2(&context, nil, name, path), "create \(path)")

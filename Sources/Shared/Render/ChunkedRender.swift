@@ -94,9 +94,11 @@ public struct ChunkedRender {
         var configuration = TimelineRenderer.Configuration()
         configuration.includeVideo = video
         configuration.includeAudio = !video
-        // MOV carries every export codec with exact timestamps, except AV1, which FFmpeg writes
-        // only in MP4's flavour of the same format.
-        configuration.container = video && !loaded.project.export.codecsUnsupported(by: .mov).isEmpty ? .mp4 : .mov
+        // MOV carries every export codec with exact timestamps (image frames too), except AV1,
+        // which FFmpeg writes only in MP4's flavour of the same format.
+        let export = loaded.project.export
+        configuration.container =
+            video && export.encodes(of: loaded.project.output).contains { $0.video.codec == .av1 } ? .mp4 : .mov
         configuration.encoderThreads = encoderThreads
         configuration.decoderThreads = decoderThreads
         configuration.cancellation = cancellation

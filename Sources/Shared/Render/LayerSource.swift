@@ -6,6 +6,7 @@ import FarmMedia
 final class LayerSource {
     private enum Content {
         case video(VideoReader)
+        case sequence(ImageSequenceReader)
         case still(StillPicture)
     }
 
@@ -45,6 +46,10 @@ final class LayerSource {
         converter =
             range == canvas && primaries == .native
             ? nil : TransferConverter(from: range, primaries: primaries, to: canvas)
+        if info.firstFrame != nil, let pattern = FramePattern(path: path) {
+            content = .sequence(try ImageSequenceReader(pattern: pattern, info: info, threads: decoderThreads))
+            return
+        }
         switch info.kind {
         case .still: content = .still(try StillImage.load(path: path, info: info, reads: reads))
         default: content = .video(try VideoReader(path: path, info: info, threads: decoderThreads, reads: reads))
@@ -57,6 +62,10 @@ final class LayerSource {
         case .still(let picture):
             return (try prepared(picture.image, identity: 0), 0)
         case .video(let reader):
+            let frame = try reader.frame(at: time)
+            let identity = reader.pictureIdentity
+            return (try prepared(frame, identity: identity), identity)
+        case .sequence(let reader):
             let frame = try reader.frame(at: time)
             let identity = reader.pictureIdentity
             return (try prepared(frame, identity: identity), identity)

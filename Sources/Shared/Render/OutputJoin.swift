@@ -11,7 +11,7 @@ public enum OutputJoin {
     public static func files(
         of export: ExportSettings, output: OutputSettings, container: ExportSettings.Container, at destination: URL
     ) -> [URL] {
-        guard container != .hls else { return [destination] }
+        guard container != .hls, container != .frames else { return [destination] }
         let stem = destination.deletingPathExtension().lastPathComponent
         let folder = destination.deletingLastPathComponent()
         return export.encodes(of: output).enumerated().map { index, encode in
@@ -27,6 +27,10 @@ public enum OutputJoin {
         subtitles: [SubtitleTrack], to destination: URL
     ) throws {
         let encodes = export.encodes(of: output)
+        if container == .frames {
+            try FrameFiles.write(segments: segments, to: destination)
+            return
+        }
         if container == .hls {
             try HLSPackage.write(
                 encodes: encodes, output: output, segments: segments, audio: audio, subtitles: subtitles,

@@ -9,7 +9,7 @@ extension ProjectLoader {
             let project = try? ProjectLoader(mediaRoot: URL(fileURLWithPath: mediaRoot), confined: false)
                 .parse(text: text, file: file)
         else { return [:] }
-        return project.assets.compactMapValues { FileStamp(path: $0.path) }
+        return project.assets.compactMapValues { FileStamp(asset: $0) }
     }
 }
 

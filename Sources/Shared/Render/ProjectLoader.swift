@@ -81,9 +81,19 @@ public struct ProjectLoader {
         var media: [String: MediaInfo] = [:]
         var probes: [(id: String, path: String)] = []
         let root = confined ? mediaRoot.map { PathConfinement.resolved($0.path) } : nil
+        var runs: [String: SequenceRun] = [:]
         for id in project.assets.keys.sorted() where assets?.contains(id) ?? true {
-            let path = project.assets[id]!.path
+            var path = project.assets[id]!.path
             if project.assets[id]!.isCaptions { continue }
+            if let sequence = project.assets[id]!.sequence {
+                guard let run = SequenceRun(asset: project.assets[id]!, timing: sequence, output: project.output) else {
+                    let first = sequence.firstFrame.map { "frame \($0) of " } ?? "no frames of "
+                    log.add("assets.\(id).path", "\(first)\(path) found (image2's numbering: %04d is 0001, ...)")
+                    continue
+                }
+                runs[id] = run
+                path = run.firstPath
+            }
             if let root {
                 guard PathConfinement.contains(root: root, PathConfinement.resolved(path)) else {
                     log.add(
@@ -119,6 +129,7 @@ public struct ProjectLoader {
         for (id, path) in probes {
             do {
                 media[id] = try outcomes.current[id]!.get()
+                if let run = runs[id] { media[id] = run.info(firstPicture: media[id]!) }
             } catch let error as FFmpegError {
                 let reason = error.operation == path ? "\(error.message): \(path)" : error.description
                 log.add("assets.\(id).path", reason)

@@ -134,11 +134,15 @@ public final class AssignmentRenderer: @unchecked Sendable {
         // readers check again on what they open and on every block they read.
         let pins = assignment.mediaPins ?? [:]
         for id in needed.sorted() {
-            guard let pin = pins[id], let path = project.assets[id]?.path else { continue }
+            guard let pin = pins[id], let asset = project.assets[id] else { continue }
+            let path = asset.path
             // A file this worker cannot see is for the probe to report ("cannot read").
-            guard let now = FileStamp(path: path) else { continue }
+            guard let now = FileStamp(asset: asset) else { continue }
             switch pin.match(now) {
             case .changed: throw MediaChangedError(asset: id, path: path)
+            // Numbered frames are read as they are, with no blocks to check: only the pinned
+            // frames themselves will do.
+            case .copy where asset.sequence != nil: throw MediaChangedError(asset: id, path: path)
             case .copy: copies.append(id)
             case .pinned: break
             }

@@ -201,7 +201,16 @@ struct Render: ParsableCommand {
         let container = ExportSettings.Container(fileExtension: url.pathExtension) ?? project.export.container
         let size = { (file: URL) in (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0 }
         // An HLS output is its master playlist and the folder beside it.
-        let bytes = container == .hls ? Int(HLSPackage.bytes(of: url)) : size(url)
+        let frameFiles = FramePattern(path: url.path).map { pattern in
+            (FrameFiles.firstNumber..<FrameFiles.firstNumber + Int(frames)).map {
+                URL(fileURLWithPath: pattern.path($0))
+            }
+        }
+        let bytes =
+            container == .hls
+            ? Int(HLSPackage.bytes(of: url))
+            : container == .frames ? (frameFiles ?? []).map(size).reduce(0, +) : size(url)
+        let sound = container == .frames ? "" : " + \(project.export.audio.codec.rawValue)"
         let seconds = Rational(frames) / project.output.fps
         let streams = project.subtitleStreamCount
         let subtitles = streams == 0 ? "" : " + \(streams) subtitle stream\(streams == 1 ? "" : "s")"
@@ -209,7 +218,7 @@ struct Render: ParsableCommand {
         print(
             "\(url.path): \(frames) frames, \(encodes[0].width)x\(encodes[0].height) "
                 + "@ \(project.output.fps) fps, \(Format.duration(seconds)), \(encodes[0].video.codec.rawValue)"
-                + " + \(project.export.audio.codec.rawValue)\(subtitles), \(Format.bytes(bytes)), rendered \(how) in "
+                + "\(sound)\(subtitles), \(Format.bytes(bytes)), rendered \(how) in "
                 + "\(Format.seconds(elapsed)) (\(Format.rate(Double(frames) / max(elapsed, 0.001))) fps)")
         let stills = OutputStills.files(of: project.export, beside: url).filter {
             FileManager.default.fileExists(atPath: $0.path)

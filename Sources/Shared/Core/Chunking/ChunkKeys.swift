@@ -96,7 +96,8 @@ public enum ChunkKeys {
             let origin = chunk.origin(in: project.output)
             var media: [String: ChunkMaterial.Media] = [:]
             for id in inputs.assets {
-                media[id] = ChunkMaterial.Media(path: project.assets[id]?.path ?? "", pin: pins[id])
+                media[id] = ChunkMaterial.Media(
+                    path: project.assets[id]?.path ?? "", pin: pins[id], sequence: project.assets[id]?.sequence)
             }
             let material = ChunkMaterial(
                 renderer: rendererVersion, kind: kind, start: chunk.start, end: chunk.end,
@@ -118,6 +119,8 @@ public struct ChunkMaterial: Encodable, Equatable, Sendable {
     public struct Media: Encodable, Equatable, Sendable {
         public var path: String
         public var pin: MediaPin?
+        /// Numbered frames' first frame and rate (absent for files: older keys stay as they were).
+        public var sequence: Asset.ImageSequence?
     }
 
     /// A track as one chunk reads it: only its items that the chunk reads, times from the

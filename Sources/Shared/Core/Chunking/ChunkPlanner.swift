@@ -47,8 +47,10 @@ extension Project {
     }
 
     /// The audio blocks of a render of output frames `frames` (the whole timeline by default).
+    /// None for numbered image frames, which carry pictures alone.
     public func audioBlocks(ofFrames frames: Range<Int64>? = nil) -> [AudioBlock] {
-        AudioBlocks.plan(
+        guard !export.video.codec.isImage else { return [] }
+        return AudioBlocks.plan(
             samples: output.samples(ofFrames: frames ?? 0..<frameCount), sampleRate: output.audio.sampleRate)
     }
 }

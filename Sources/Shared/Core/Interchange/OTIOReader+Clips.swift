@@ -37,8 +37,8 @@ extension OTIOReader {
             note(clip.path, "\(clip.label) has no media (MissingReference); left as a gap")
             return nil
         case "ImageSequenceReference":
-            note(clip.path, "\(clip.label): image sequences are not read by the farm; left as a gap")
-            return nil
+            guard let id = imageSequenceAsset(reference, clip: clip) else { return nil }
+            content = [("asset", .string(id))]
         default:
             problem(reference.path, "unknown media reference \(reference.schema.text)")
             return nil

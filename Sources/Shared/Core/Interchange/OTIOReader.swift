@@ -16,6 +16,8 @@ final class OTIOReader {
 
     /// The assets so far, by first use.
     var assets: [(id: String, path: String)] = []
+    /// The first frame and rate of each asset made from an `ImageSequenceReference`, by id.
+    var sequences: [String: (first: Int, rate: Rational)] = [:]
     private var tracks: [JSONValue] = []
     /// Why each track that holds clips placed none, by its path.
     private var emptyTracks: [Diagnostic] = []
@@ -114,7 +116,18 @@ final class OTIOReader {
         output.append(("audio", .object([("sampleRate", .number("48000")), ("channels", .number("2"))])))
         return .object([
             ("output", .object(output)),
-            ("assets", .object(assets.map { ($0.id, .object([("path", .string($0.path))])) })),
+            (
+                "assets",
+                .object(
+                    assets.map { asset in
+                        var members: [(key: String, value: JSONValue)] = [("path", .string(asset.path))]
+                        if let sequence = sequences[asset.id] {
+                            members.append(("firstFrame", .number(String(sequence.first))))
+                            members.append(("frameRate", .string(sequence.rate.description)))
+                        }
+                        return (asset.id, .object(members))
+                    })
+            ),
             ("tracks", .array(tracks)),
         ])
     }

@@ -36,10 +36,10 @@ public struct MediaPin: Codable, Sendable, Hashable {
     }
 
     /// The pin of every asset of `project` as the files are now, by asset id: one `stat` each,
-    /// whatever the files weigh.
+    /// whatever the files weigh (one per frame for numbered frames).
     public static func pins(of project: Project) throws -> [String: MediaPin] {
         try project.assets.mapValues { asset in
-            guard let stamp = FileStamp(path: asset.path) else { throw MediaUnreadableError(path: asset.path) }
+            guard let stamp = FileStamp(asset: asset) else { throw MediaUnreadableError(path: asset.path) }
             return MediaPin(stamp)
         }
     }

@@ -15,7 +15,9 @@ public struct OutputCheck: Sendable {
     public init(path: String, project: Project, projectFile: String) {
         url = URL(fileURLWithPath: path).standardizedFileURL
         let ext = url.pathExtension.lowercased()
-        let supported = ExportSettings.Container.allCases.map { ".\($0.fileExtension)" }.joined(separator: ", ")
+        let supported =
+            ExportSettings.Container.allCases.filter { $0 != .frames }.map { ".\($0.fileExtension)" }
+            .joined(separator: ", ") + ", or numbered frames (out.%06d.png, .tif, .dpx, .exr)"
         guard let container = ExportSettings.Container(fileExtension: ext) else {
             let named =
                 ext.isEmpty
@@ -31,11 +33,25 @@ public struct OutputCheck: Sendable {
             ? nil
             : "writing \(container.rawValue) as \(path) asks (\(projectFile): export.container is "
                 + "\(project.export.container.rawValue))"
-        var problems = project.export.codecsUnsupported(by: container).map { key, codec, needs in
+        // A numbered-frames output's codec is checked against its extension below.
+        let unsupported = project.export.codecsUnsupported(by: container).filter {
+            !(container == .frames && $0.key == "video.codec")
+        }
+        var problems = unsupported.map { key, codec, needs in
+            if needs == "frames" {
+                let ext = ExportSettings.VideoCodec(rawValue: codec)?.frameExtensions.first ?? codec
+                return "\(projectFile): export.\(key): \(codec) frames need a numbered-frames output such as "
+                    + "out.%06d.\(ext) (got \(path))"
+            }
             let extensions = needs.split(separator: " ").filter { $0 != "or" }.map { ".\($0.filter { $0 != "," })" }
                 .joined(
                     separator: " or ")
             return "\(projectFile): export.\(key): \(codec) needs a \(extensions) output (got \(path))"
+        }
+        if container == .frames {
+            problems += Self.frameProblems(path: path, ext: ext, project: project, projectFile: projectFile)
+        } else if FramePattern.isPattern(path) {
+            problems.append("\(path): a frame number field (%06d) is for numbered frames (.png, .tif, .dpx, .exr)")
         }
         var isFolder: ObjCBool = false
         let folder = url.deletingLastPathComponent().path
@@ -47,6 +63,23 @@ public struct OutputCheck: Sendable {
         self.problems = problems
     }
 
+    /// A numbered-frames output needs a number field in its name and the project's image
+    /// codec of its extension (the codec is the project's: every worker encodes by it).
+    private static func frameProblems(path: String, ext: String, project: Project, projectFile: String) -> [String] {
+        guard FramePattern.isPattern(path) else {
+            return ["\(path): numbered frames need a frame number field in the name, such as out.%06d.\(ext)"]
+        }
+        let codec = project.export.video.codec
+        guard codec.frameExtensions.contains(ext) else {
+            let wanted = ExportSettings.VideoCodec.allCases.first { $0.frameExtensions.contains(ext) }!
+            return [
+                "\(projectFile): export.video.codec: .\(ext) frames need codec \"\(wanted.rawValue)\" "
+                    + "(got \(codec.rawValue))"
+            ]
+        }
+        return []
+    }
+
     /// Why the output may not be written over: a symbolic link (writing through one could
     /// replace any file the coordinator can write), or a file there unless `overwrite`.
     public func replaceProblem(overwrite: Bool) -> String? {
@@ -55,6 +88,12 @@ public struct OutputCheck: Sendable {
         }
         if !overwrite, FileManager.default.fileExists(atPath: url.path) {
             return "\(url.path): exists; pass --overwrite to replace it"
+        }
+        // Numbered frames are there when their first frame is.
+        if !overwrite, container == .frames, let pattern = FramePattern(path: url.path),
+            FileManager.default.fileExists(atPath: pattern.path(1))
+        {
+            return "\(pattern.path(1)): exists; pass --overwrite to replace the frames"
         }
         return nil
     }

@@ -36,6 +36,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var interlaced = false
     /// Sound channels of the stream the farm reads (0 for none).
     public var channels = 0
+    /// Numbered frames (`Asset.sequence`): the number of the first one, frame 0 of the media.
+    public var firstFrame: Int?
 
     public init(
         kind: Kind, duration: Rational?, width: Int, height: Int, rotation: Int, hasAudio: Bool, hasAlpha: Bool,

@@ -104,14 +104,29 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         /// HTTP Live Streaming: a master playlist (`.m3u8`), a media playlist per rendition and
         /// one for the sound, CMAF (fragmented MP4) segments cut on the chunk grid.
         case hls
+        /// Numbered image files, one per frame (`out.%06d.png`), in `export.video.codec`'s format
+        /// (png, tiff, dpx or exr), with a checksum manifest beside them; pictures only.
+        case frames
 
-        /// The extension of an output in this container.
-        public var fileExtension: String { self == .hls ? "m3u8" : rawValue }
+        /// The extension of an output in this container (numbered frames: their format's).
+        public var fileExtension: String {
+            switch self {
+            case .hls: return "m3u8"
+            case .frames: return "png"
+            default: return rawValue
+            }
+        }
 
-        /// The container an output's extension names (`.m3u8` is HLS).
+        /// The container an output's extension names (`.m3u8` is HLS; an image format's,
+        /// numbered frames).
         public init?(fileExtension: String) {
             let ext = fileExtension.lowercased()
-            guard let container = ext == "m3u8" ? .hls : Container(rawValue: ext), ext != "hls" else { return nil }
+            if VideoCodec.allCases.contains(where: { $0.frameExtensions.contains(ext) }) {
+                self = .frames
+                return
+            }
+            guard let container = ext == "m3u8" ? .hls : Container(rawValue: ext), ext != "hls", ext != "frames"
+            else { return nil }
             self = container
         }
     }
@@ -120,6 +135,23 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         /// ProRes 422 HQ (prores_ks), 10-bit 4:2:2, every frame a keyframe. AV1 is SVT-AV1
         /// (libsvtav1), which MOV cannot carry.
         case h264, hevc, ffv1, prores, av1
+        /// Image formats, for numbered-frames outputs alone: PNG (8 or 16 bits a sample), TIFF
+        /// (8 or 16), DPX (10) and OpenEXR (half floats), all RGB.
+        case png, tiff, dpx, exr
+
+        /// A format of numbered image files.
+        public var isImage: Bool { !frameExtensions.isEmpty }
+
+        /// The file extensions of numbered frames in this format (none for video codecs).
+        public var frameExtensions: [String] {
+            switch self {
+            case .png: return ["png"]
+            case .tiff: return ["tif", "tiff"]
+            case .dpx: return ["dpx"]
+            case .exr: return ["exr"]
+            default: return []
+            }
+        }
     }
 
     public enum AudioCodec: String, Sendable, Codable, Hashable, CaseIterable {
@@ -154,7 +186,7 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         public var encodesPerGOP: Bool { !isIntraOnly && !lossless }
 
         /// Every frame stands alone (FFV1 at GOP 1, ProRes): chunks may start at any frame.
-        public var isIntraOnly: Bool { codec == .ffv1 || codec == .prores }
+        public var isIntraOnly: Bool { codec == .ffv1 || codec == .prores || codec.isImage }
 
         /// The frame multiple this encoder needs chunk boundaries on (`ExportSettings.chunkAlignment`
         /// takes every rendition's).
@@ -188,6 +220,12 @@ public struct ExportSettings: Sendable, Codable, Hashable {
         for (index, rendition) in (renditions ?? []).enumerated() {
             keyed.append(("renditions[\(index)].video.codec", rendition.video.codec))
         }
+        // Numbered frames take an image codec; the image codecs take nothing else.
+        if container == .frames {
+            return keyed.filter { !$0.1.isImage }.map { ($0.0, $0.1.rawValue, "mp4, mov, mkv or hls") }
+        }
+        let images = keyed.filter { $0.1.isImage }.map { ($0.0, $0.1.rawValue, "frames") }
+        guard images.isEmpty else { return images }
         if container == .mov { return keyed.filter { $0.1 == .av1 }.map { ($0.0, "av1", "mp4 or mkv") } }
         guard container == .mp4 || container == .hls else { return [] }
         let needs = container == .hls ? "mp4, mov or mkv" : "mov or mkv"
@@ -240,10 +278,27 @@ public enum ExportPreset: String, Sendable, CaseIterable {
 }
 
 public struct Asset: Sendable, Codable, Hashable {
-    /// Absolute path of the media file.
+    /// Absolute path of the media file, or of numbered frames (`FramePattern`).
     public var path: String
     /// A caption file (SubRip or WebVTT), read as text, never probed as media.
     public var isCaptions = false
+    /// Set when `path` names numbered frames: where they start and how fast they play.
+    public var sequence: ImageSequence? = nil
+
+    /// Numbered frames played as a video: `frameRate` nil plays them at the output's rate,
+    /// `firstFrame` nil starts at the lowest number in the folder.
+    public struct ImageSequence: Sendable, Codable, Hashable {
+        public var firstFrame: Int?
+        public var frameRate: Rational?
+
+        public init(firstFrame: Int?, frameRate: Rational?) {
+            self.firstFrame = firstFrame
+            self.frameRate = frameRate
+        }
+    }
+
+    /// The pattern of a sequence's frames.
+    public var framePattern: FramePattern? { sequence == nil ? nil : FramePattern(path: path) }
 
     /// A caption file's format: its extension's, else what its text begins with.
     public var captionFormat: CaptionFormat? { CaptionFormat(fileName: path) }

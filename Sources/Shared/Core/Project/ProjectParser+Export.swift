@@ -99,7 +99,9 @@ extension ProjectParser {
         guard let container, let video, let audio, let poster, let thumbnails, let preview, let renditions else {
             return nil
         }
-        var export = ExportSettings(container: container, video: video, audio: audio)
+        // Image frames are their own container unless one is written.
+        let framed = !object.has("container") && video.codec.isImage
+        var export = ExportSettings(container: framed ? .frames : container, video: video, audio: audio)
         export.poster = poster
         export.thumbnails = thumbnails
         export.preview = preview
@@ -107,8 +109,14 @@ extension ProjectParser {
         if export.video.codec == .av1 && export.video.lossless {
             log.add(object.childPath("video.lossless"), "av1 (SVT-AV1) has no lossless mode; use h264, hevc or ffv1")
         }
-        for (key, codec, needs) in export.codecsUnsupported(by: container) {
-            log.add(object.childPath(key), "\(codec) needs container \(needs) (container is \(container.rawValue))")
+        if export.container == .frames, !(renditions ?? []).isEmpty {
+            log.add(
+                object.childPath("renditions"),
+                "numbered frames are one size in one format; renditions need container mp4, mov, mkv or hls")
+        }
+        for (key, codec, needs) in export.codecsUnsupported(by: export.container) {
+            log.add(
+                object.childPath(key), "\(codec) needs container \(needs) (container is \(export.container.rawValue))")
         }
         return export
     }

@@ -105,6 +105,7 @@ public struct ProjectParser {
             let type = object.optional("type", default: nil) {
                 JSONField.choice(AssetType.self)($0, $1, $2).map { Optional($0) }
             }
+            let sequence = parseImageSequence(object, path: file, log: log)
             object.rejectUnknownKeys()
             guard let file, !file.isEmpty else {
                 if file?.isEmpty == true { log.add(object.childPath("path"), "is empty") }
@@ -115,6 +116,7 @@ public struct ProjectParser {
             var asset = Asset(path: url.standardizedFileURL.path)
             // A caption file is known by its extension unless the project says what it is.
             asset.isCaptions = (type ?? nil).map { $0 == .captions } ?? (CaptionFormat(fileName: file) != nil)
+            asset.sequence = asset.isCaptions ? nil : sequence
             assets[id] = asset
         }
         return valid ? assets : nil
