@@ -439,8 +439,8 @@ import Testing
         }
     }
 
-    @Test func aSolidColourGeneratorIsASolidAndImageSequencesAreNoted() throws {
-        try Self.withMedia { dir in
+    @Test func aSolidColourGeneratorIsASolidAndAnImageSequenceIsNumberedFrames() throws {
+        try Self.withMedia(["f.1001.exr"]) { dir in
             let red = OTIODocument.clip(
                 "red",
                 reference: #"""
@@ -450,18 +450,49 @@ import Testing
             let frames = OTIODocument.clip(
                 "frames",
                 reference: #"""
-                    {"OTIO_SCHEMA": "ImageSequenceReference.1", "target_url_base": "file:///shots/",
-                     "name_prefix": "f.", "name_suffix": ".exr", "start_frame": 1, "frame_step": 1, "rate": 24,
-                     "frame_zero_padding": 4, "missing_frame_policy": "error"}
-                    """#, source: (0, 24))
+                    {"OTIO_SCHEMA": "ImageSequenceReference.1", "target_url_base": "file://\#(dir.path)/",
+                     "name_prefix": "f.", "name_suffix": ".exr", "start_frame": 1001, "frame_step": 1, "rate": 24,
+                     "frame_zero_padding": 4, "missing_frame_policy": "error",
+                     "available_range": {"OTIO_SCHEMA": "TimeRange.1",
+                       "start_time": {"OTIO_SCHEMA": "RationalTime.1", "rate": 24, "value": 1001},
+                       "duration": {"OTIO_SCHEMA": "RationalTime.1", "rate": 24, "value": 48}}}
+                    """#, source: (1013, 24))
             let (project, result) = try Self.load(
                 OTIODocument.timeline([OTIODocument.track("Video", "V1", [red, frames])], rate: "24"), in: dir)
-            #expect(project.tracks[0].items.map(\.content) == [.solid(RGBColor(red: 255, green: 128, blue: 0))])
+            let items = project.tracks[0].items
+            #expect(items[0].content == .solid(RGBColor(red: 255, green: 128, blue: 0)))
+            let asset = try #require(items[1].asset.flatMap { project.assets[$0] })
+            #expect(asset.path == dir.appendingPathComponent("f.%04d.exr").path)
+            #expect(asset.sequence == Asset.ImageSequence(firstFrame: 1001, frameRate: Rational(24)))
+            // 12 frames into the sequence's available range: its frame 1013.
+            #expect(items[1].sourceStart == Rational(12, 24))
+            #expect(result.notes.isEmpty, "\(result.notes)")
+        }
+    }
+
+    @Test func anImageSequenceThatSkipsFramesOrLacksItsFirstIsRefusedByPath() throws {
+        try Self.withMedia(["f.0001.exr"]) { dir in
+            let sequence = { (step: Int, first: Int) in
+                OTIODocument.clip(
+                    "frames",
+                    reference: #"""
+                        {"OTIO_SCHEMA": "ImageSequenceReference.1", "target_url_base": "\#(dir.path)",
+                         "name_prefix": "f.", "name_suffix": ".exr", "start_frame": \#(first),
+                         "frame_step": \#(step), "rate": 24, "frame_zero_padding": 4}
+                        """#, source: (0, 24))
+            }
+            let skipping = Self.problems(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [sequence(2, 1)])], rate: "24"), in: dir)
             #expect(
-                result.notes.map(\.description) == [
-                    #"tracks.children[0].children[1]: Clip "frames": image sequences are not read by the farm; "#
-                        + "left as a gap"
-                ])
+                skipping.contains {
+                    $0.hasSuffix(
+                        "DEFAULT_MEDIA.frame_step: Clip \"frames\": only every frame of a sequence can be read "
+                            + "(frame_step 1, got 2)")
+                }, "\(skipping)")
+            let missing = Self.problems(
+                OTIODocument.timeline([OTIODocument.track("Video", "V1", [sequence(1, 7)])], rate: "24"), in: dir)
+            #expect(
+                missing.contains { $0.contains("first frame not found: \(dir.path)/f.0007.exr") }, "\(missing)")
         }
     }
 

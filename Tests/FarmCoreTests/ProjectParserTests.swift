@@ -16,7 +16,7 @@ import Testing
             """)
         #expect(found.contains("output.width: must be an even number from 16 to 8192 (got 641)"))
         #expect(found.contains("output.fps: must be > 0 and at most 240 (got 0)"))
-        #expect(found.contains("assets.a.kind: unknown key (allowed here: path, type)"))
+        #expect(found.contains("assets.a.kind: unknown key (allowed here: firstFrame, frameRate, path, type)"))
         #expect(found.contains(#"tracks[0].kind: "vidoe" is not one of video, audio (did you mean "video"?)"#))
         #expect(
             found.contains(

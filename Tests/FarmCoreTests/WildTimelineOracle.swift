@@ -4,8 +4,9 @@
 /// `otioconvert`), writes the timeline to OTIO, and prints where the package shows each enabled
 /// clip: its part inside every enclosing window (a track's or stack's `source_range`), in
 /// timeline seconds, with the media time at its start (from the reference's `available_range`,
-/// advanced by a linear time warp's scalar where a window cuts its head). A clip without media
-/// (MissingReference, image sequences, a generator other than a solid colour's) is counted as
+/// advanced by a linear time warp's scalar where a window cuts its head). An image sequence's URL
+/// is its folder's and its frames' pattern, `BASE|NAME.%04d.EXT`, with its first number. A clip
+/// without media (MissingReference, a generator other than a solid colour's) is counted as
 /// missing; a solid colour is placed with no URL.
 /// An adapter that refuses the file, or a file that holds no timeline, prints why.
 enum WildTimelineOracle {
@@ -76,8 +77,17 @@ enum WildTimelineOracle {
             place = placement(clip, top)
             if place is None:
                 continue
+            first = None
             if isinstance(reference, otio.schema.ExternalReference):
                 name = reference.target_url
+            elif isinstance(reference, otio.schema.ImageSequenceReference) and reference.frame_step == 1:
+                # The frames' folder and their names as image2 numbers them, with the first number.
+                pad = reference.frame_zero_padding
+                field = "%0{}d".format(pad) if pad > 0 else "%d"
+                name = "{}|{}{}{}".format(
+                    reference.target_url_base, reference.name_prefix.replace("%", "%%"), field,
+                    reference.name_suffix.replace("%", "%%"))
+                first = reference.start_frame
             elif isinstance(reference, otio.schema.GeneratorReference) and any(
                     word in reference.generator_kind.lower() for word in ("solid", "fill", "color", "colour")):
                 name = None
@@ -85,7 +95,8 @@ enum WildTimelineOracle {
                 missing += 1
                 continue
             low, high, media = place
-            clips.append({"url": name, "at": low.to_seconds(), "duration": (high - low).to_seconds(), "media": media})
+            clips.append({"url": name, "first": first, "at": low.to_seconds(), "duration": (high - low).to_seconds(),
+                          "media": media})
         print(json.dumps({"arguments": arguments, "clips": clips, "missing": missing}))
         """#
 }

@@ -26,8 +26,10 @@ struct WildTimelineTests {
     }
 
     struct PackageClip: Decodable, CustomStringConvertible {
-        /// The reference's target_url; nil for a solid colour.
+        /// The reference's target_url (an image sequence's `BASE|PATTERN`); nil for a solid colour.
         var url: String?
+        /// An image sequence's first frame number.
+        var first: Int?
         var at: Double
         var duration: Double
         var media: Double
@@ -51,9 +53,12 @@ struct WildTimelineTests {
             }
             let clips = reading.clips ?? []
             let missing = reading.missing ?? 0
-            let media = try placeholders(for: clips.compactMap(\.url), in: dir)
+            let media = try placeholders(for: clips, in: dir)
             var options = OTIOImport.Options()
-            options.relinks = media.map { (prefix: $0.path, folder: $0.placeholder) }
+            // A sequence's folder is relinked to the folder of its placeholder frame.
+            options.relinks = media.filter { !$0.path.isEmpty }.map {
+                (prefix: $0.path, folder: FramePattern(path: $0.placeholder)?.folder ?? $0.placeholder)
+            }
             options.absolutePaths = true
             let imported: OTIOImport.Result
             do {
@@ -110,11 +115,27 @@ struct WildTimelineTests {
             && (a.url == nil || abs(a.media - b.media) < 1e-6)
     }
 
-    /// An empty file for each media path the clips name, keyed by its path as the farm reads it.
-    func placeholders(for urls: [String], in dir: URL) throws -> [(url: String, path: String, placeholder: String)] {
+    /// An empty file for each media path the clips name, keyed by its path as the farm reads it;
+    /// for an image sequence, a folder holding its first frame, relinked from the frames' folder.
+    func placeholders(for clips: [PackageClip], in dir: URL) throws -> [(
+        url: String, path: String, placeholder: String
+    )] {
         let folder = dir.appendingPathComponent("media")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return try Set(urls).sorted().enumerated().map { index, url in
+        let firsts = Dictionary(clips.compactMap { clip in clip.url.map { ($0, clip.first) } }) { kept, _ in kept }
+        return try Set(clips.compactMap(\.url)).sorted().enumerated().map { index, url in
+            if let bar = url.firstIndex(of: "|") {
+                let base = String(url[..<bar])
+                let name = String(url[url.index(after: bar)...])
+                // An empty base is the timeline's folder: the frame is put there, nothing relinked.
+                let path = try #require(base.isEmpty ? "" : OTIOImport.mediaPath(fromURL: base), "not a URL: \(base)")
+                let frames = base.isEmpty ? dir : folder.appendingPathComponent("\(index)-frames")
+                try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+                let pattern = try #require(FramePattern(path: frames.appendingPathComponent(name).path))
+                FileManager.default.createFile(atPath: pattern.path(firsts[url].flatMap { $0 } ?? 1), contents: nil)
+                // The farm's asset is the relinked folder's pattern: the URL is found by it.
+                return (url, path, pattern.folder + "/" + name)
+            }
             let path = try #require(OTIOImport.mediaPath(fromURL: url), "not a file URL: \(url)")
             let name = path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? "media"
             let placeholder = folder.appendingPathComponent("\(index)-\(name)").path

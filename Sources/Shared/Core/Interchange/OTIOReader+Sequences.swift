@@ -6,13 +6,10 @@ import Foundation
 extension OTIOReader {
     /// The asset id for the sequence `reference` names; nil with a problem when it cannot be read.
     func imageSequenceAsset(_ reference: OTIOObject, clip: OTIOObject) -> String? {
-        guard case .string(let base)? = reference.raw("target_url_base"), !base.isEmpty else {
-            problem(
-                reference.childPath("target_url_base"),
-                "\(clip.label): an ImageSequenceReference needs a target_url_base (its frames' folder)")
-            return nil
-        }
-        guard let decoded = OTIOMediaPath.path(fromURL: base) else {
+        // An empty (or absent) base is the timeline's own folder, as OTIO resolves it.
+        var base = ""
+        if case .string(let written)? = reference.raw("target_url_base") { base = written }
+        guard let decoded = base.isEmpty ? "" : OTIOMediaPath.path(fromURL: base) else {
             problem(reference.childPath("target_url_base"), "\(clip.label): not a file URL or path: \(base)")
             return nil
         }
@@ -38,7 +35,9 @@ extension OTIOReader {
                 "\(clip.label): only every frame of a sequence can be read (frame_step 1, got \(step))")
             return nil
         }
-        guard let rate = reference.raw("rate").flatMap(OTIOTime.number), rate > .zero else {
+        // Some writers leave `rate` 0 (toucan's tests): the available range's rate says it then.
+        let written = reference.raw("rate").flatMap(OTIOTime.number) ?? .zero
+        guard let rate = written > .zero ? written : availableRate(of: reference) else {
             problem(reference.childPath("rate"), "\(clip.label): an ImageSequenceReference needs its frame rate")
             return nil
         }
@@ -47,7 +46,7 @@ extension OTIOReader {
         let field = padding > 0 ? "%0\(padding)d" : "%d"
         let frames = OTIOMediaPath.relinked(decoded, with: options.relinks)
         let path =
-            frames + (frames.hasSuffix("/") ? "" : "/") + escape(text("name_prefix")) + field
+            frames + (frames.isEmpty || frames.hasSuffix("/") ? "" : "/") + escape(text("name_prefix")) + field
             + escape(text("name_suffix"))
         let resolved = path.hasPrefix("/") ? path : (options.mediaRoot ?? folder).appendingPathComponent(path).path
         guard let pattern = FramePattern(path: resolved), FileManager.default.fileExists(atPath: pattern.path(first))
@@ -60,5 +59,15 @@ extension OTIOReader {
         let id = assetID(for: options.absolutePaths ? resolved : path)
         sequences[id] = (first, rate)
         return id
+    }
+
+    /// The rate of the reference's `available_range.duration`, if it has one above 0.
+    private func availableRate(of reference: OTIOObject) -> Rational? {
+        guard case .object(let range)? = reference.raw("available_range"),
+            case .object(let duration)? = range.first(where: { $0.key == "duration" })?.value,
+            let value = duration.first(where: { $0.key == "rate" })?.value, let rate = OTIOTime.number(value),
+            rate > .zero
+        else { return nil }
+        return rate
     }
 }
