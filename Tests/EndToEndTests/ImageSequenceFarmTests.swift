@@ -80,6 +80,10 @@ import Testing
             let check = try run("sha256sum", ["-c", "out.sha256"], in: dir.appendingPathComponent("frames"))
             #expect(check.status == 0 && check.stdout.components(separatedBy: ": OK\n").count == 301, "\(check.stdout)")
 
+            // The QC: the frames the manifest lists, each on disk, every chunk's first among them.
+            let qc = try runFarm(["qc", "1", "--data", dir.appendingPathComponent("farm-data").path], in: dir)
+            #expect(qc.stdout.contains("video     png 320x180 rgb24 30/1 fps, 300 frames"), "\(qc.stdout)\(qc.stderr)")
+            #expect(qc.stdout.contains("seams     43 checked, every one continuous"), "\(qc.stdout)")
             let reference = try runFarm(["render", "ffv1.json", "-o", "reference.mkv", "--local"], in: dir)
             try #require(reference.status == 0, "\(reference.stderr)")
             let expected = try Self.rgbFrames(["-i", "reference.mkv"], in: dir)

@@ -12,6 +12,10 @@ extension OutputQC {
         chunkStarts: [Int64], blockStarts: [Int64], blackFrames: [Bool]?, soundCache: QCSoundCache?,
         measuredSound: MeasuredSound?
     ) throws -> QCReport {
+        if container == .frames {
+            return try measureFrames(
+                at: destination, fps: output.fps, chunkStarts: chunkStarts, blackFrames: blackFrames)
+        }
         let encodes = export.encodes(of: output)
         let files: [URL]
         var sound: URL?
