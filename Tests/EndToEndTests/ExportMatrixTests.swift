@@ -300,7 +300,9 @@ import Testing
     /// The docs' rule of which container holds which codec is the parser's.
     @Test func theContainerRuleIsTheDocumentedOne() {
         for codec in ExportSettings.VideoCodec.allCases {
-            let files = Self.containers.first { $0.codec == codec.rawValue }?.containers ?? []
+            // Image codecs write numbered frames alone (ImageSequenceFarmTests renders them).
+            let files =
+                Self.containers.first { $0.codec == codec.rawValue }?.containers ?? (codec.isImage ? ["frames"] : [])
             // HLS (CMAF) takes what MP4 takes.
             let allowed = files + (files.contains("mp4") ? ["hls"] : [])
             for container in ExportSettings.Container.allCases {
