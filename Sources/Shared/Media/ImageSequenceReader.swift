@@ -34,7 +34,7 @@ public final class ImageSequenceReader {
             let path = pattern.path(first + Int(index))
             let input = try MediaInput(path: path, stream: .video, threads: threads)
             current.unref()
-            guard try input.decodeNext(into: current.self) else {
+            guard try input.decodeNext(into: current) else {
                 throw FFmpegError(operation: path, message: "no picture could be decoded")
             }
             pictureIdentity = index

@@ -11,8 +11,8 @@ import Foundation
 /// The frames are written in a hidden folder beside the output and moved into place once all
 /// are in, the manifest last: a failed write leaves none of them.
 public enum FrameFiles {
-    /// The first frame's number, as `image2` numbers by default.
-    public static let firstNumber = 1
+    /// The first frame's number (`FramePattern.firstWritten`).
+    public static let firstNumber = FramePattern.firstWritten
 
     /// The manifest of the frames `destination` names: the pattern's name before its number
     /// (`out.%06d.png` gives `out.sha256`).

@@ -91,9 +91,9 @@ public struct OutputCheck: Sendable {
         }
         // Numbered frames are there when their first frame is.
         if !overwrite, container == .frames, let pattern = FramePattern(path: url.path),
-            FileManager.default.fileExists(atPath: pattern.path(1))
+            FileManager.default.fileExists(atPath: pattern.path(FramePattern.firstWritten))
         {
-            return "\(pattern.path(1)): exists; pass --overwrite to replace the frames"
+            return "\(pattern.path(FramePattern.firstWritten)): exists; pass --overwrite to replace the frames"
         }
         return nil
     }

@@ -49,6 +49,9 @@ public struct FramePattern: Sendable, Hashable, Codable {
         return (prefix, digits, suffix)
     }
 
+    /// The number of the first frame the farm writes, as `image2` numbers by default.
+    public static let firstWritten = 1
+
     /// Whether `path` names numbered frames (a `%d` field in its file name).
     public static func isPattern(_ path: String) -> Bool { FramePattern(path: path) != nil }
 
