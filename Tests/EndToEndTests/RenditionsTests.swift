@@ -4,7 +4,8 @@ import Testing
 
 /// `export.renditions` and HLS: every frame composited once and encoded into each rendition;
 /// each rendition equal to a job that makes it alone, the farm's equal to one process's, the
-/// package valid by RFC 8216 and by what its segments hold (Tests/Scripts/check_hls.py).
+/// package valid by RFC 8216 and by what its segments hold (Tests/Scripts/check_hls.py), its
+/// DASH manifest by the live profile and ffmpeg's dash demuxer (Tests/Scripts/check_dash.py).
 @Suite(.serialized) struct RenditionsTests {
     /// 14 s at 30 fps, GOP 1 s: HLS segments of 6, 6 and 2 s; two chunks a segment at 3 s chunks.
     static let ladder = #"""
@@ -24,6 +25,12 @@ import Testing
                                         "frame": [0.6, 0.6, 0.35, 0.35], "opacity": {"keys": [["0", 0], ["1", 1]]}}]},
            {"kind": "audio", "items": [{"asset": "a", "at": "0", "duration": "14"}]}]}
         """
+    }
+
+    /// Runs a package validator of Tests/Scripts on `file`.
+    static func validate(_ file: String, with script: String, in dir: URL) throws -> ProcessResult {
+        let path = DashboardBrowserTests.repository.appendingPathComponent("Tests/Scripts/\(script)").path
+        return try run("python3", [path, file], in: dir)
     }
 
     static func write(_ text: String, _ name: String, in dir: URL) throws {
@@ -53,18 +60,25 @@ import Testing
 
             // The validator: RFC 8216's rules and the master's figures against the segments.
             for master in ["local.m3u8", "farm.m3u8"] {
-                let check = try run(
-                    "python3",
-                    [
-                        DashboardBrowserTests.repository.appendingPathComponent("Tests/Scripts/check_hls.py").path,
-                        master,
-                    ],
-                    in: dir)
+                let check = try Self.validate(master, with: "check_hls.py", in: dir)
                 #expect(check.status == 0, "\(master): \(check.stdout)\(check.stderr)")
                 #expect(
                     check.stdout.contains("local/360p/index.m3u8: 640x360, 3 segments") || master != "local.m3u8",
                     "\(check.stdout)")
             }
+            #expect(local.stdout.contains("DASH: local.mpd (the same segments)"), "\(local.stdout)")
+            // The DASH manifest of the same segments: the live profile's rules, the files it
+            // names, and ffmpeg's dash demuxer playing each rendition as its HLS playlist does.
+            for manifest in ["local.mpd", "farm.mpd"] {
+                let check = try Self.validate(manifest, with: "check_dash.py", in: dir)
+                #expect(check.status == 0, "\(manifest): \(check.stdout)\(check.stderr)")
+                #expect(check.stdout.contains("360p: 640x360, 3 segments"), "\(check.stdout)")
+            }
+            let localManifest = try String(contentsOf: dir.appendingPathComponent("local.mpd"), encoding: .utf8)
+            let farmManifest = try String(contentsOf: dir.appendingPathComponent("farm.mpd"), encoding: .utf8)
+            #expect(
+                localManifest.replacingOccurrences(of: "local/", with: "farm/") == farmManifest,
+                "the farm's manifest is one process's")
             let master = try String(contentsOf: dir.appendingPathComponent("farm.m3u8"), encoding: .utf8)
             #expect(
                 master.contains(#"CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO="audio""#),
@@ -159,13 +173,7 @@ import Testing
                 let result = try runFarm(["render", "captions.json", "-o", output, "--local"], in: dir)
                 try #require(result.status == 0, "\(output): \(result.stderr)")
             }
-            let check = try run(
-                "python3",
-                [
-                    DashboardBrowserTests.repository.appendingPathComponent("Tests/Scripts/check_hls.py").path,
-                    "show.m3u8",
-                ],
-                in: dir)
+            let check = try Self.validate("show.m3u8", with: "check_hls.py", in: dir)
             #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
             #expect(check.stdout.contains("subtitles subtitles: cues.vtt"), "\(check.stdout)")
             let master = try String(contentsOf: dir.appendingPathComponent("show.m3u8"), encoding: .utf8)

@@ -59,6 +59,8 @@ public final class CoordinatorServer {
     private let loudness: LoudnessSettler
     private let joins: JoinScheduler
     private let premeasures: SoundPremeasures
+    /// Numbered frames written as their chunks are accepted.
+    private let frames: FrameStaging
     private let retention: SegmentRetention
     private let notifier: JobNotifier
     private let logger: Logger
@@ -112,16 +114,19 @@ public final class CoordinatorServer {
         outbox = Outbox(socket: socket, logger: logger)
         sessions = WorkerSessions(
             store: store, outbox: outbox, logger: logger, leaseSeconds: configuration.leaseSeconds)
+        frames = FrameStaging(
+            store: store, logger: logger, dataDirectory: configuration.dataDirectory,
+            outputRoot: configuration.outputRoot)
         intake = UploadIntake(
             store: store, outbox: outbox, sessions: sessions, logger: logger,
             dataDirectory: configuration.dataDirectory,
-            check: SegmentCheck(program: configuration.verifier), wakeup: wakeup)
+            check: SegmentCheck(program: configuration.verifier), frames: frames, wakeup: wakeup)
         loudness = LoudnessSettler(store: store, logger: logger, dataDirectory: configuration.dataDirectory)
         premeasures = SoundPremeasures(store: store, logger: logger, dataDirectory: configuration.dataDirectory)
         joins = JoinScheduler(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
             removeSegmentsWhenDone: configuration.removeSegmentsWhenDone, outputRoot: configuration.outputRoot,
-            keepsMeasures: configuration.cacheBytes > 0, premeasures: premeasures, wakeup: wakeup)
+            keepsMeasures: configuration.cacheBytes > 0, premeasures: premeasures, frames: frames, wakeup: wakeup)
         retention = SegmentRetention(
             database: configuration.database, logger: logger, dataDirectory: configuration.dataDirectory,
             keepSeconds: configuration.keepSegmentsSeconds, cacheBytes: configuration.cacheBytes)
@@ -346,6 +351,7 @@ public final class CoordinatorServer {
             try store.compactTallies()
             retention.poke()
             try premeasures.forgetEnded()
+            try frames.forgetEnded()
         }
         // By the clock, not the tick count: a loop slowed by a loaded machine ticks less often,
         // and a farm told "no coordinator" while this one renders would be told wrong.

@@ -25,11 +25,15 @@ final class JoinScheduler {
     private let premeasures: SoundPremeasures?
     /// Woken when a join ends: the loop records it at once, not at its next timeout.
     private let wakeup: LoopWakeup?
+    /// Numbered frames written as their chunks were accepted.
+    private let frames: FrameStaging?
 
     init(
         store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?,
-        keepsMeasures: Bool = true, premeasures: SoundPremeasures? = nil, wakeup: LoopWakeup? = nil
+        keepsMeasures: Bool = true, premeasures: SoundPremeasures? = nil, frames: FrameStaging? = nil,
+        wakeup: LoopWakeup? = nil
     ) {
+        self.frames = frames
         self.wakeup = wakeup
         self.keepsMeasures = keepsMeasures
         self.premeasures = premeasures
@@ -87,6 +91,7 @@ final class JoinScheduler {
             let premeasures = self.premeasures
             let logger = self.logger
             let wakeup = self.wakeup
+            let staging = self.frames
             let thread = Thread {
                 let clock = ContinuousClock()
                 let started = clock.now
@@ -111,9 +116,13 @@ final class JoinScheduler {
                     }
                     let destination = URL(fileURLWithPath: job.outputPath)
                     if let parsed {
+                        let frameOwner =
+                            job.container == .frames
+                            ? staging?.finishWrites(of: job.id, to: destination, chunks: segments.count) : nil
                         try OutputJoin.join(
                             export: parsed.export, output: parsed.output, segments: segments, audio: audio,
-                            container: job.container, subtitles: subtitles, to: destination)
+                            container: job.container, subtitles: subtitles, to: destination,
+                            frameOwner: frameOwner)
                     } else {
                         try SegmentJoiner.join(
                             segments: segments, audio: audio, fps: job.fps, sampleRate: job.sampleRate,

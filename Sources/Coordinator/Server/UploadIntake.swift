@@ -59,10 +59,14 @@ final class UploadIntake {
     /// Woken with each verdict: the loop accepts it at once, not at its next timeout.
     private let wakeup: LoopWakeup?
 
+    /// Numbered frames written as their chunks are accepted.
+    private let frames: FrameStaging?
+
     init(
         store: FarmStore, outbox: any MessageSending, sessions: WorkerSessions, logger: Logger, dataDirectory: URL,
-        check: any SegmentChecking, wakeup: LoopWakeup? = nil
+        check: any SegmentChecking, frames: FrameStaging? = nil, wakeup: LoopWakeup? = nil
     ) {
+        self.frames = frames
         self.check = check
         self.wakeup = wakeup
         self.store = store
@@ -287,6 +291,7 @@ final class UploadIntake {
             jobFolder.keepThumbnail(result.done.thumbnail, chunk: chunk.index)
             jobFolder.keepStills(result.done.stills)
             jobFolder.keepBlackFrames(result.done.blackFrames, chunk: chunk.index)
+            try frames?.stage(chunk)
         }
         if let key = chunk.contentKey {
             // The cache is a help, never a reason to fail a chunk: a segment it cannot keep is

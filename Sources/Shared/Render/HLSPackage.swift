@@ -23,6 +23,11 @@ public enum HLSPackage {
         return max(1, (Rational(goal, alignment)).rounded) * alignment
     }
 
+    /// The DASH manifest of the same segments beside `master` (`DASHManifest`): `out.mpd`.
+    public static func dashManifest(of master: URL) -> URL {
+        master.deletingPathExtension().appendingPathExtension("mpd")
+    }
+
     /// The folder of `master`'s media playlists: its name without `.m3u8`.
     public static func folder(of master: URL) -> URL { master.deletingPathExtension() }
 
@@ -80,17 +85,36 @@ public enum HLSPackage {
                     name: shared ? "\(track.language) \(index + 1)" : track.language))
         }
         let text = HLSMasterPlaylist(variants: variants, sound: sound, captions: captions).text
+        var representations = zip(encodes, variants).map { encode, variant in
+            DASHManifest.Representation(
+                id: encode.name, playlist: variant.uri, codec: variant.codec, bandwidth: variant.rates.peak,
+                kind: .video(width: variant.width, height: variant.height, fps: output.fps))
+        }
+        if let sound {
+            representations.append(
+                DASHManifest.Representation(
+                    id: "audio", playlist: sound.uri, codec: sound.codec, bandwidth: sound.rates.peak,
+                    kind: .audio(sampleRate: output.audio.sampleRate, channels: sound.channels)))
+        }
+        let dash = DASHManifest(
+            representations: representations, duration: Rational(Int64(frames.count)) / output.fps)
         // The old package (a render replacing its output) goes only once the new one is whole.
         let old = parent.appendingPathComponent(".\(final.lastPathComponent).old-\(getpid())-\(UUID().uuidString)")
         if manager.fileExists(atPath: final.path) { try manager.moveItem(at: final, to: old) }
         defer { try? manager.removeItem(at: old) }
         try manager.moveItem(at: scratch, to: final)
+        // The DASH manifest before the master playlist, which appears last.
         let file = AtomicFile(destination: master)
+        let manifest = AtomicFile(destination: dashManifest(of: master))
         do {
+            try Data(try dash.text(in: parent).utf8).write(to: manifest.temporary)
+            try manifest.commit()
             try Data(text.utf8).write(to: file.temporary)
             try file.commit()
         } catch {
+            manifest.discard()
             file.discard()
+            try? manager.removeItem(at: dashManifest(of: master))
             try? manager.removeItem(at: final)
             throw error
         }
@@ -98,8 +122,9 @@ public enum HLSPackage {
 
     /// Bytes of the package: the master playlist and every file in its folder.
     public static func bytes(of master: URL) -> Int64 {
-        let own = (try? FileManager.default.attributesOfItem(atPath: master.path)[.size] as? Int64) ?? 0
-        return own + FolderSize.bytes(of: folder(of: master))
+        let size = { (file: URL) in (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
+        }
+        return size(master) + size(dashManifest(of: master)) + FolderSize.bytes(of: folder(of: master))
     }
 
     private static func playlistURL(_ scratch: URL, _ name: String) throws -> URL {

@@ -21,14 +21,16 @@ public enum OutputJoin {
         }
     }
 
+    /// Joins `segments` and `audio` into every output at `destination`. Numbered frames a
+    /// coordinator staged as their chunks were accepted are found under `frameOwner`.
     public static func join(
         export: ExportSettings, output: OutputSettings, segments: [SegmentJoiner.Segment<Chunk>],
         audio: [SegmentJoiner.Segment<AudioBlock>], container: ExportSettings.Container,
-        subtitles: [SubtitleTrack], to destination: URL
+        subtitles: [SubtitleTrack], to destination: URL, frameOwner: String? = nil
     ) throws {
         let encodes = export.encodes(of: output)
         if container == .frames {
-            try FrameFiles.write(segments: segments, to: destination)
+            try FrameFiles.write(segments: segments, to: destination, owner: frameOwner)
             return
         }
         if container == .hls {

@@ -101,8 +101,9 @@ struct LocalFarm {
                     over: workers, cached: try store.cachedKeys(among: submission.videoKeys, kind: .video))
             }
             ids.append(try store.submit(submission))
-            if let api, let id = ids.last {
-                // What the job's page plays while it renders; any HLS player takes it with the token.
+            if let api, let id = ids.last, submission.container != .frames {
+                // What the job's page plays while it renders; any HLS player takes it with the
+                // token. Numbered frames have no stream to play.
                 let line = "live preview: \(api.server.url)/api/jobs/\(id)/preview.m3u8 (its job page: #/jobs/\(id))"
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             }

@@ -235,6 +235,9 @@ struct Render: ParsableCommand {
             }
             print("  renditions: " + described.joined(separator: ", "))
         }
+        if container == .hls {
+            print("  DASH: \(HLSPackage.dashManifest(of: url).lastPathComponent) (the same segments)")
+        }
     }
 }
 
