@@ -105,4 +105,32 @@ import Testing
             #expect(FileStamp(frames: pattern).map(rewritten.isSameVersion) == false, "a frame removed")
         }
     }
+
+    /// A pin of numbered frames holds a digest per block of 256 numbers, so a worker checks the
+    /// blocks a chunk reads: a frame rewritten changes its block's digest and no other, and a
+    /// render reading a frame of that block fails as changed media.
+    @Test func aPinHoldsEachBlockOfFramesSoARenderChecksOnlyTheBlocksItReads() throws {
+        try withTemporaryDirectory { dir in
+            for number in 250..<770 {
+                try Data([UInt8(number % 251)]).write(to: dir.appendingPathComponent("f.\(number).png"))
+            }
+            let path = dir.appendingPathComponent("f.%d.png").path
+            let pattern = try #require(FramePattern(path: path))
+            let (parsed, problems) = parseProjectText(Self.project(asset: #"{"path": "\#(path)"}"#))
+            let project = try #require(parsed, "\(problems)")
+            let pin = try #require(try MediaPin.pins(of: project)["a"])
+            let blocks = try #require(pin.frameBlocks)
+            #expect(blocks.first == 0 && blocks.digests.count == 4, "numbers 250 to 769: blocks 0 to 3")
+            #expect(pin.stamp.map { FileStamp(frames: pattern)?.isSameVersion(as: $0) } == true)
+            for block in 0..<4 { #expect(FileStamp.frameBlock(block, of: pattern) == blocks.digest(ofBlock: block)) }
+            usleep(20_000)
+            try Data([7, 7]).write(to: dir.appendingPathComponent("f.600.png"))
+            #expect(FileStamp.frameBlock(2, of: pattern) != blocks.digest(ofBlock: 2), "frame 600 is in block 2")
+            #expect(FileStamp.frameBlock(1, of: pattern) == blocks.digest(ofBlock: 1))
+            let reads = MediaReads(project: project, pins: ["a": pin], assets: ["a"])
+            try reads.checkFrame(300, of: pattern)
+            #expect(throws: MediaChangedError.self) { try reads.checkFrame(599, of: pattern) }
+            #expect(reads.failure?.asset == "a")
+        }
+    }
 }

@@ -12,11 +12,13 @@ public final class ImageSequenceReader {
     private let count: Int64
     private let rate: Rational
     private let threads: Int
+    /// Holds each frame read to the job's pin (`MediaReads.checkFrame`); nil reads as is.
+    private let reads: MediaReads?
     private let current = Frame()
     /// The index (from 0) of the frame in `current`; it is the picture's identity too.
     public private(set) var pictureIdentity: Int64 = .min
 
-    public init(pattern: FramePattern, info: MediaInfo, threads: Int = 1) throws {
+    public init(pattern: FramePattern, info: MediaInfo, threads: Int = 1, reads: MediaReads? = nil) throws {
         guard let first = info.firstFrame, let rate = info.frameRate, let duration = info.duration else {
             throw FFmpegError(operation: pattern.path(0), message: "not probed as numbered frames")
         }
@@ -24,6 +26,7 @@ public final class ImageSequenceReader {
         self.first = first
         self.rate = rate
         self.threads = threads
+        self.reads = reads
         count = Swift.max(1, (duration * rate).rounded)
     }
 
@@ -31,6 +34,7 @@ public final class ImageSequenceReader {
     public func frame(at time: Rational) throws -> SourceImage {
         let index = Swift.min(count - 1, Swift.max(0, ((time + Rational(1, 8) / rate) * rate).floor))
         if index != pictureIdentity {
+            try reads?.checkFrame(first + Int(index), of: pattern)
             let path = pattern.path(first + Int(index))
             let input = try MediaInput(path: path, stream: .video, threads: threads)
             current.unref()

@@ -47,7 +47,8 @@ final class LayerSource {
             range == canvas && primaries == .native
             ? nil : TransferConverter(from: range, primaries: primaries, to: canvas)
         if info.firstFrame != nil, let pattern = FramePattern(path: path) {
-            content = .sequence(try ImageSequenceReader(pattern: pattern, info: info, threads: decoderThreads))
+            content = .sequence(
+                try ImageSequenceReader(pattern: pattern, info: info, threads: decoderThreads, reads: reads))
             return
         }
         switch info.kind {

@@ -136,6 +136,9 @@ public final class AssignmentRenderer: @unchecked Sendable {
         for id in needed.sorted() {
             guard let pin = pins[id], let asset = project.assets[id] else { continue }
             let path = asset.path
+            // Numbered frames pinned in blocks are checked by their reader, a block at a time
+            // as the chunk reads them: never the whole sequence for every chunk.
+            if asset.sequence != nil, pin.frameBlocks != nil { continue }
             // A file this worker cannot see is for the probe to report ("cannot read").
             guard let now = FileStamp(asset: asset) else { continue }
             switch pin.match(now) {

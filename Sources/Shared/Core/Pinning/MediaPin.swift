@@ -5,10 +5,48 @@ public struct MediaPin: Codable, Sendable, Hashable {
     /// Nil only in pins stored before 0.7, which held a whole-file digest instead and are
     /// checked by size alone.
     public var stamp: FileStamp?
+    /// For numbered frames: each block of frame numbers' own digest, so a worker checks the
+    /// frames a chunk reads, a block at a time, not the whole sequence for every chunk. Nil
+    /// for files, and in pins made before it (whose sequences are stamped whole).
+    public var frameBlocks: FrameBlocks?
 
-    public init(_ stamp: FileStamp) {
+    public init(_ stamp: FileStamp, frameBlocks: FrameBlocks? = nil) {
         size = stamp.size
         self.stamp = stamp
+        self.frameBlocks = frameBlocks
+    }
+
+    /// The pin of an asset's media as it is now; nil when it cannot be stat-ed.
+    public init?(asset: Asset) {
+        if let pattern = asset.framePattern {
+            guard let (stamp, blocks) = FileStamp.sequence(pattern) else { return nil }
+            self.init(stamp, frameBlocks: blocks)
+        } else {
+            guard let stamp = FileStamp(path: asset.path) else { return nil }
+            self.init(stamp)
+        }
+    }
+
+    /// The digests of a sequence's frames in blocks of `frames` consecutive numbers (block `k`
+    /// holds numbers `k * frames` up to the next block's first), from block `first` on.
+    public struct FrameBlocks: Codable, Sendable, Hashable {
+        public static let frames = 256
+
+        public var first: Int
+        /// 16 hex digits each (`FileStamp.frameBlock`).
+        public var digests: [String]
+
+        public init(first: Int, digests: [String]) {
+            self.first = first
+            self.digests = digests
+        }
+
+        public static func block(of number: Int) -> Int { number / frames }
+
+        /// The pinned digest of the block that holds frame `number`; nil outside the sequence.
+        public func digest(ofBlock block: Int) -> String? {
+            digests.indices.contains(block - first) ? digests[block - first] : nil
+        }
     }
 
     /// Whether the file that `now` stamps is the pinned version.
@@ -39,8 +77,8 @@ public struct MediaPin: Codable, Sendable, Hashable {
     /// whatever the files weigh (one per frame for numbered frames).
     public static func pins(of project: Project) throws -> [String: MediaPin] {
         try project.assets.mapValues { asset in
-            guard let stamp = FileStamp(asset: asset) else { throw MediaUnreadableError(path: asset.path) }
-            return MediaPin(stamp)
+            guard let pin = MediaPin(asset: asset) else { throw MediaUnreadableError(path: asset.path) }
+            return pin
         }
     }
 }

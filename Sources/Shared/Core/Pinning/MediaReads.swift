@@ -46,6 +46,8 @@ public final class MediaReads: @unchecked Sendable {
 
     private struct State {
         var digests: [String: [Int64: String]] = [:]
+        /// Blocks of numbered frames checked against their pins, by the sequence's path.
+        var checkedFrameBlocks: [String: Set<Int>] = [:]
         /// Paths some reader opened as a copy: all their blocks are checked as a copy's.
         var copies: Set<String> = []
         var failure: MediaChangedError?
@@ -64,6 +66,8 @@ public final class MediaReads: @unchecked Sendable {
     }
 
     private let pinned: [String: Pinned]
+    /// The paths of the pinned numbered frames, by their pattern.
+    private var sequences: [FramePattern: String] = [:]
     private let state = Locked(State())
 
     /// Reads of `assets` of `project`, each pinned by `pins` (by asset id); an asset without a
@@ -74,6 +78,9 @@ public final class MediaReads: @unchecked Sendable {
             if let pin = pins[id], let path = project.assets[id]?.path { pinned[path] = Pinned(asset: id, pin: pin) }
         }
         self.pinned = pinned
+        for (path, entry) in pinned where entry.pin.frameBlocks != nil {
+            if let pattern = FramePattern(path: path) { sequences[pattern] = path }
+        }
     }
 
     /// Reads of the one file at `path` as it is now, as a probe makes them: in blocks, and
@@ -82,6 +89,20 @@ public final class MediaReads: @unchecked Sendable {
     public init?(probing path: String) {
         guard let stamp = FileStamp(path: path) else { return nil }
         pinned = [path: Pinned(asset: path, pin: MediaPin(stamp))]
+    }
+
+    /// Checks the pinned block of numbered frames (`MediaPin.FrameBlocks`) that holds frame
+    /// `number` of the sequence `pattern` names, once per block per render, before the frame is
+    /// read: one `stat` for each number the block spans. A sequence pinned without blocks was
+    /// checked whole before the render.
+    public func checkFrame(_ number: Int, of pattern: FramePattern) throws {
+        guard let path = sequences[pattern], let blocks = pinned[path]?.pin.frameBlocks else { return }
+        let block = MediaPin.FrameBlocks.block(of: number)
+        guard !state.withLock({ $0.checkedFrameBlocks[path, default: []].contains(block) }) else { return }
+        guard FileStamp.frameBlock(block, of: pattern) == blocks.digest(ofBlock: block) else {
+            throw changed(path: path)
+        }
+        state.withLock { _ = $0.checkedFrameBlocks[path, default: []].insert(block) }
     }
 
     /// The pin the file at `path` must match, if it has one.
