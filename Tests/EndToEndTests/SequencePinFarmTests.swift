@@ -7,7 +7,10 @@ import Testing
 /// the job as changed media, found by the worker's check of the frames' block (each chunk
 /// checks the blocks it reads, not the whole sequence).
 @Suite struct SequencePinFarmTests {
-    @Test func aFrameRewrittenAfterSubmissionFailsTheJobAsChangedMedia() throws {
+    /// A frame rewritten inside the run (found by its block's check), or the run's last frame
+    /// removed (found by the worker's probe against the pinned run).
+    @Test(arguments: ["rewrite p.1030.exr", "remove p.1048.exr"])
+    func aFrameChangedAfterSubmissionFailsTheJobAsChangedMedia(_ change: String) throws {
         try withTemporaryDirectory { dir in
             try ImageSequenceFarmTests.makeMedia(in: dir)
             let tracks = #"""
@@ -23,8 +26,12 @@ import Testing
                 dir.appendingPathComponent("plate.json"), output: dir.appendingPathComponent("out.mkv"),
                 chunkArguments: ["--chunk-frames", "12", "--no-cache"])
             let plates = dir.appendingPathComponent("plates")
-            let other = try Data(contentsOf: plates.appendingPathComponent("p.1002.exr"))
-            try other.write(to: plates.appendingPathComponent("p.1030.exr"))
+            if change.hasPrefix("rewrite") {
+                let other = try Data(contentsOf: plates.appendingPathComponent("p.1002.exr"))
+                try other.write(to: plates.appendingPathComponent("p.1030.exr"))
+            } else {
+                try FileManager.default.removeItem(at: plates.appendingPathComponent("p.1048.exr"))
+            }
             try farm.start(workers: ["w1"])
             let record = try farm.finish(job)
             #expect(record.state == .failed, "\(farm.logs)")

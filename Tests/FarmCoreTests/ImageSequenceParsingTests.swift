@@ -120,7 +120,8 @@ import Testing
             let project = try #require(parsed, "\(problems)")
             let pin = try #require(try MediaPin.pins(of: project)["a"])
             let blocks = try #require(pin.frameBlocks)
-            #expect(blocks.first == 0 && blocks.digests.count == 4, "numbers 250 to 769: blocks 0 to 3")
+            #expect(blocks.digests.keys.sorted() == [0, 1, 2, 3], "numbers 250 to 769: blocks 0 to 3")
+            #expect(blocks.run == 250...769)
             #expect(pin.stamp.map { FileStamp(frames: pattern)?.isSameVersion(as: $0) } == true)
             for block in 0..<4 { #expect(FileStamp.frameBlock(block, of: pattern) == blocks.digest(ofBlock: block)) }
             usleep(20_000)
@@ -131,6 +132,10 @@ import Testing
             try reads.checkFrame(300, of: pattern)
             #expect(throws: MediaChangedError.self) { try reads.checkFrame(599, of: pattern) }
             #expect(reads.failure?.asset == "a")
+            // A stray far-numbered file is one more block, not every block up to it.
+            try Data([1]).write(to: dir.appendingPathComponent("f.5000000.png"))
+            let far = try #require(try MediaPin.pins(of: project)["a"]?.frameBlocks)
+            #expect(far.digests.count == 5 && far.run == 250...769)
         }
     }
 }

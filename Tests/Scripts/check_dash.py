@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import urllib.parse
 import xml.etree.ElementTree as ET
 
 NS = {"d": "urn:mpeg:dash:schema:mpd:2011"}
@@ -38,6 +39,13 @@ def seconds(text):
         return 0.0
     h, m, s = match.groups()
     return int(h or 0) * 3600 + int(m or 0) * 60 + float(s or 0)
+
+
+def local(template, number=None):
+    """The file a template names: $Number%05d$ filled, $$ a dollar, percent-decoded."""
+    if number is not None:
+        template = template.replace("$Number%05d$", "%05d" % number)
+    return urllib.parse.unquote(template.replace("$$", "$"))
 
 
 def probe(files):
@@ -94,7 +102,7 @@ def main(manifest):
                 continue
             timescale = int(template.get("timescale"))
             number = int(template.get("startNumber", "1"))
-            init = os.path.join(folder, template.get("initialization"))
+            init = os.path.join(folder, local(template.get("initialization")))
             if not os.path.isfile(init):
                 problem(f"{name}: initialization {init} is missing")
             media, start, peak, segments = [], 0, 0.0, []
@@ -102,7 +110,7 @@ def main(manifest):
                 t, d = int(s.get("t", start)), int(s.get("d"))
                 if t != start:
                     problem(f"{name}: segment at {t} after one ending at {start}")
-                path = os.path.join(folder, re.sub(r"\$Number%05d\$", "%05d" % number, template.get("media")))
+                path = os.path.join(folder, local(template.get("media"), number))
                 if not os.path.isfile(path):
                     problem(f"{name}: {path} is missing")
                 else:

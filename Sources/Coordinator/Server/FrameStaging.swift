@@ -23,7 +23,11 @@ final class FrameStaging: @unchecked Sendable {
     /// loop's alone.
     private var outputs: [Int64: URL?] = [:]
     private let queue = Locked(Queue())
-    private let pending = DispatchGroup()
+    /// The writes under way, by job: a join waits for its own job's alone.
+    private let pending = Locked<[Int64: DispatchGroup]>([:])
+    /// Jobs whose join has taken their staging folder: it removes the folder, never `forgetEnded`
+    /// (a job cancelled while it joins must not lose frames the join is renaming).
+    private let joined = Locked<Set<Int64>>([])
 
     init(store: FarmStore, logger: Logger, dataDirectory: URL, outputRoot: OutputRoot?) {
         self.store = store
@@ -41,7 +45,7 @@ final class FrameStaging: @unchecked Sendable {
         let segment = SegmentJoiner.Segment(
             url: JobFolder(dataDirectory: dataDirectory, job: chunk.job).result(of: chunk.work), span: span)
         let logger = self.logger
-        enqueue {
+        enqueue(job: chunk.job) {
             do {
                 // A farm job's frames are numbered from the timeline's first.
                 try FrameFiles.stage(segment, origin: 0, of: destination, owner: Self.owner(of: chunk.job))
@@ -54,7 +58,8 @@ final class FrameStaging: @unchecked Sendable {
     /// Waits for the writes under way and returns the staging folder's owner for the join
     /// of `job`, saying how many of its `chunks` are staged. Called on the join's thread.
     func finishWrites(of job: Int64, to destination: URL, chunks: Int) -> String {
-        pending.wait()
+        joined.withLock { _ = $0.insert(job) }
+        pending.withLock { $0[job] }?.wait()
         let owner = Self.owner(of: job)
         let staged = FrameFiles.stagedChunks(of: destination, owner: owner)
         logger.info("job \(job): \(staged) of \(chunks) chunks' frames written as they were accepted")
@@ -66,10 +71,21 @@ final class FrameStaging: @unchecked Sendable {
     func forgetEnded() throws {
         let met = Array(outputs.keys)
         for job in try store.finishedJobs(among: met) {
-            guard let destination = outputs.removeValue(forKey: job) ?? nil else { continue }
-            // After the writes under way, which would make the folder again.
-            enqueue {
-                try? FileManager.default.removeItem(at: FrameFiles.staging(of: destination, owner: Self.owner(of: job)))
+            let taken = joined.withLock { $0.remove(job) != nil }
+            guard let destination = outputs.removeValue(forKey: job) ?? nil, !taken else {
+                pending.withLock { _ = $0.removeValue(forKey: job) }
+                continue
+            }
+            // After the writes under way, which would make the folder again; counted among the
+            // job's writes, so a join that starts meanwhile waits for it, and skipped if one has.
+            let pending = self.pending
+            let joined = self.joined
+            enqueue(job: job) {
+                if !joined.withLock({ $0.contains(job) }) {
+                    try? FileManager.default.removeItem(
+                        at: FrameFiles.staging(of: destination, owner: Self.owner(of: job)))
+                }
+                pending.withLock { _ = $0.removeValue(forKey: job) }
             }
         }
     }
@@ -87,11 +103,20 @@ final class FrameStaging: @unchecked Sendable {
     }
 
     /// Runs `work` on the staging thread: one at a time in order, at a low priority, the
-    /// thread started when work comes and ended when there is none.
-    private func enqueue(_ work: @escaping () -> Void) {
-        pending.enter()
+    /// thread started when work comes and ended when there is none; counted among `job`'s
+    /// writes, which its join waits for.
+    private func enqueue(job: Int64, _ work: @escaping () -> Void) {
+        let group = pending.withLock { groups in
+            let group = groups[job] ?? DispatchGroup()
+            groups[job] = group
+            return group
+        }
+        group.enter()
         let start = queue.withLock { queue -> Bool in
-            queue.work.append(work)
+            queue.work.append {
+                work()
+                group.leave()
+            }
             defer { queue.draining = true }
             return !queue.draining
         }
@@ -106,7 +131,6 @@ final class FrameStaging: @unchecked Sendable {
                 return queue.work.removeFirst()
             }) {
                 next()
-                pending.leave()
             }
         }.start()
     }

@@ -93,7 +93,9 @@ public struct DASHManifest: Sendable {
         }
         let playlist = folder.appendingPathComponent(item.playlist)
         let segments = try Self.segments(of: playlist)
-        let base = (item.playlist as NSString).deletingLastPathComponent
+        // A URL (percent-encoded, as the master playlist's), in a template (`$` doubled), in XML.
+        let folder = HLSMasterPlaylist.encoded((item.playlist as NSString).deletingLastPathComponent)
+        let base = folder.replacingOccurrences(of: "$", with: "$$")
         var timeline: [String] = []
         var start: Int64 = 0
         for seconds in segments {

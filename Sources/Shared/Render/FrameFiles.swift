@@ -44,11 +44,16 @@ public enum FrameFiles {
         let pattern = try pattern(of: destination)
         let folder = staging(of: destination, owner: owner)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // A chunk staged again (a render repeated) is not whole until its new note is in.
+        let note = note(of: segment.span, in: folder)
+        try? FileManager.default.removeItem(at: note)
         var lines: [String] = []
         let input = try DemuxedStream(path: segment.url.path, kind: .video)
         let packet = Packet()
         while try input.read(into: packet) {
             defer { packet.unref() }
+            // Never over the next chunk's frames.
+            guard lines.count < segment.span.frameCount else { break }
             let name = pattern.fileName(number(of: segment.span.start + Int64(lines.count), origin: origin))
             let digest = SHA256()
             digest.update(packet.bytes)
@@ -60,9 +65,12 @@ public enum FrameFiles {
                 operation: "write frames of \(segment.url.lastPathComponent)",
                 message: "holds \(lines.count) frames, chunk \(segment.span.index) needs \(segment.span.frameCount)")
         }
-        let note = AtomicFile(destination: self.note(of: segment.span, in: folder))
-        try Data(lines.joined().utf8).write(to: note.temporary)
-        try note.commit()
+        // The frames on disk before the note that vouches for them: one flush per chunk, on the
+        // staging thread, so the note survives a power cut only with its frames.
+        try AtomicFile.syncFileSystem(containing: folder.path)
+        let file = AtomicFile(destination: note)
+        try Data(lines.joined().utf8).write(to: file.temporary)
+        try file.commit()
         return lines
     }
 
@@ -112,13 +120,16 @@ public enum FrameFiles {
         return lines.count
     }
 
-    /// The lines of a chunk's note when it was staged whole under these numbers; nil otherwise.
+    /// The lines of a chunk's note when it was staged whole under these numbers and every frame
+    /// it names is still in the folder (a join cut short may have moved some out); nil otherwise.
     private static func staged(_ span: Chunk, origin: Int64, pattern: FramePattern, in folder: URL) -> [String]? {
         guard let text = try? String(contentsOf: note(of: span, in: folder), encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n").map { "\($0)\n" }
         let names = lines.map { line in line.range(of: "  ").map { String(line[$0.upperBound...].dropLast()) } ?? "" }
         let expected = (0..<span.frameCount).map { pattern.fileName(number(of: span.start + $0, origin: origin)) }
-        return names == expected ? lines : nil
+        guard names == expected else { return nil }
+        let present = names.allSatisfy { access(folder.appendingPathComponent($0).path, F_OK) == 0 }
+        return present ? lines : nil
     }
 
     private static func note(of span: Chunk, in folder: URL) -> URL {

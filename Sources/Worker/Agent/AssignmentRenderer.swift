@@ -156,6 +156,7 @@ public final class AssignmentRenderer: @unchecked Sendable {
         // Caption files are never probed: their cues are read above.
         let missing = needed.subtracting(media.keys).filter { project.assets[$0]?.isCaptions != true }
         if !missing.isEmpty || known == nil {
+            try Self.checkRuns(of: missing, against: pins, in: project)
             let probed = try loader.check(project, file: assignment.projectFile, assets: missing)
             media.merge(probed.media) { old, _ in old }
             let result = media
@@ -168,6 +169,20 @@ public final class AssignmentRenderer: @unchecked Sendable {
         // LUTs are small text files: read (and confined) for every assignment, never cached.
         loaded.luts = try loader.loadLUTs(project, file: assignment.projectFile).luts
         return loaded
+    }
+
+    /// Numbered frames whose folder holds another run than the pinned one (a frame removed
+    /// or added that no block a chunk reads would show) fail as changed, before the probe
+    /// takes the run: one listing of the folder when the worker first loads the asset.
+    static func checkRuns(of assets: Set<String>, against pins: [String: MediaPin], in project: Project) throws {
+        for id in assets {
+            guard let run = pins[id]?.frameBlocks?.run, let asset = project.assets[id],
+                let pattern = asset.framePattern
+            else { continue }
+            if pattern.run(from: asset.sequence?.firstFrame) != run {
+                throw MediaChangedError(asset: id, path: asset.path)
+            }
+        }
     }
 
     /// The assets of the items the assignment's chunk shows or sounds (`ChunkInputs`).

@@ -5,7 +5,7 @@ extension FileStamp {
     /// removing any frame changes it. It costs a listing of the folder and a `stat` per frame
     /// (docs/project-format.md, "Numbered frames"). Nil when no frame can be read.
     public init?(frames pattern: FramePattern) {
-        guard let (stamp, _) = Self.sequence(pattern) else { return nil }
+        guard let (stamp, _) = Self.sequence(pattern, firstFrame: nil) else { return nil }
         self = stamp
     }
 
@@ -18,28 +18,29 @@ extension FileStamp {
         }
     }
 
-    /// The whole sequence's stamp (`init(frames:)`) and, from the same `stat`s, the digest of
-    /// each block of frame numbers (`MediaPin.FrameBlocks`).
-    public static func sequence(_ pattern: FramePattern) -> (FileStamp, MediaPin.FrameBlocks)? {
+    /// The whole sequence's stamp (`init(frames:)`) and, from the same listing and `stat`s,
+    /// the digest of each block of frame numbers and the run played from `firstFrame` (the
+    /// lowest number when nil), as `MediaPin.FrameBlocks` holds them.
+    public static func sequence(_ pattern: FramePattern, firstFrame: Int?) -> (FileStamp, MediaPin.FrameBlocks)? {
         let numbers = pattern.numbersPresent()
-        guard let low = numbers.first, let high = numbers.last else { return nil }
+        guard !numbers.isEmpty else { return nil }
         var size: Int64 = 0
         var modified: Int64 = 0
         var changed: Int64 = 0
         var whole = FrameFold()
-        let firstBlock = MediaPin.FrameBlocks.block(of: low)
-        var blocks = [FrameFold](repeating: FrameFold(), count: MediaPin.FrameBlocks.block(of: high) - firstBlock + 1)
+        var blocks: [Int: FrameFold] = [:]
         for number in numbers {
             guard let frame = FileStamp(path: pattern.path(number)) else { return nil }
             size += frame.size
             modified = max(modified, frame.modified)
             changed = max(changed, frame.changed)
             whole.mix(number, frame)
-            blocks[MediaPin.FrameBlocks.block(of: number) - firstBlock].mix(number, frame)
+            blocks[MediaPin.FrameBlocks.block(of: number), default: FrameFold()].mix(number, frame)
         }
         let stamp = FileStamp(
             size: size, modified: modified, changed: changed, inode: Int64(bitPattern: whole.digest), device: 0)
-        return (stamp, MediaPin.FrameBlocks(first: firstBlock, digests: blocks.map(\.text)))
+        let run = FramePattern.run(in: numbers, from: firstFrame)
+        return (stamp, MediaPin.FrameBlocks(digests: blocks.mapValues(\.text), run: run))
     }
 
     /// The digest of block `block` of a sequence's frame numbers as the frames are now: a
@@ -57,8 +58,10 @@ extension FileStamp {
 
 /// FNV-1a over frames' numbers, inodes, sizes and times, 64 bits: equal folds name equal sets
 /// of versions.
-struct FrameFold {
+public struct FrameFold: Sendable {
     var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
 
     mutating func mix(_ number: Int, _ frame: FileStamp) {
         for field in [Int64(number), frame.inode, frame.size, frame.modified, frame.changed] {
@@ -70,7 +73,7 @@ struct FrameFold {
         }
     }
 
-    var text: String {
+    public var text: String {
         let hex = String(digest, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

@@ -19,7 +19,9 @@ public struct MediaPin: Codable, Sendable, Hashable {
     /// The pin of an asset's media as it is now; nil when it cannot be stat-ed.
     public init?(asset: Asset) {
         if let pattern = asset.framePattern {
-            guard let (stamp, blocks) = FileStamp.sequence(pattern) else { return nil }
+            guard let (stamp, blocks) = FileStamp.sequence(pattern, firstFrame: asset.sequence?.firstFrame) else {
+                return nil
+            }
             self.init(stamp, frameBlocks: blocks)
         } else {
             guard let stamp = FileStamp(path: asset.path) else { return nil }
@@ -28,25 +30,27 @@ public struct MediaPin: Codable, Sendable, Hashable {
     }
 
     /// The digests of a sequence's frames in blocks of `frames` consecutive numbers (block `k`
-    /// holds numbers `k * frames` up to the next block's first), from block `first` on.
+    /// holds numbers `k * frames` up to the next block's first), kept for the blocks that hold
+    /// a frame: a stray far-numbered file adds one entry, not every block between.
     public struct FrameBlocks: Codable, Sendable, Hashable {
         public static let frames = 256
 
-        public var first: Int
-        /// 16 hex digits each (`FileStamp.frameBlock`).
-        public var digests: [String]
+        /// 16 hex digits each (`FileStamp.frameBlock`), by block.
+        public var digests: [Int: String]
+        /// The frames the asset plays (its first and the end of the run from it, as the
+        /// probe finds them), so a worker whose probe finds another run (a frame removed that
+        /// no chunk reads) fails as changed.
+        public var run: ClosedRange<Int>?
 
-        public init(first: Int, digests: [String]) {
-            self.first = first
+        public init(digests: [Int: String], run: ClosedRange<Int>?) {
             self.digests = digests
+            self.run = run
         }
 
         public static func block(of number: Int) -> Int { number / frames }
 
-        /// The pinned digest of the block that holds frame `number`; nil outside the sequence.
-        public func digest(ofBlock block: Int) -> String? {
-            digests.indices.contains(block - first) ? digests[block - first] : nil
-        }
+        /// The pinned digest of block `block`: an empty block's when no frame was in it.
+        public func digest(ofBlock block: Int) -> String { digests[block] ?? FrameFold().text }
     }
 
     /// Whether the file that `now` stamps is the pinned version.

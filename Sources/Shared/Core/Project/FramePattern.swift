@@ -88,7 +88,11 @@ public struct FramePattern: Sendable, Hashable, Codable {
     /// The sequence's frames: the run of consecutive numbers from `first` (or the lowest number
     /// present), as `image2` reads up to the first missing one.
     public func run(from first: Int?) -> ClosedRange<Int>? {
-        let present = numbersPresent()
+        Self.run(in: numbersPresent(), from: first)
+    }
+
+    /// The run of consecutive numbers among `present` (sorted) from `first` or the lowest.
+    public static func run(in present: [Int], from first: Int?) -> ClosedRange<Int>? {
         guard let start = first ?? present.first, let index = present.firstIndex(of: start) else { return nil }
         var last = start
         for number in present[(index + 1)...] {
