@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 import xml.etree.ElementTree as ET
 
@@ -49,13 +50,13 @@ def local(template, number=None):
 
 
 def probe(files):
-    with open("/tmp/check_dash_probe.mp4", "wb") as out:
+    with tempfile.NamedTemporaryFile(suffix=".mp4") as out:
         for name in files:
             with open(name, "rb") as handle:
                 out.write(handle.read())
-    result = subprocess.run(
-        ["ffprobe", "-v", "error", "-show_streams", "-of", "json", "/tmp/check_dash_probe.mp4"],
-        capture_output=True, text=True)
+        out.flush()
+        result = subprocess.run(
+            ["ffprobe", "-v", "error", "-show_streams", "-of", "json", out.name], capture_output=True, text=True)
     streams = json.loads(result.stdout or "{}").get("streams", [])
     return streams[0] if streams else {}
 

@@ -113,22 +113,13 @@ public struct DASHManifest: Sendable {
     /// The `#EXTINF` seconds of a media playlist's segments, checked to be the numbered files
     /// the template names (`00001.m4s`, ...) after `init.mp4`.
     static func segments(of playlist: URL) throws -> [Double] {
-        let text = try String(contentsOf: playlist, encoding: .utf8)
-        var seconds: [Double] = []
-        var pending: Double?
-        for line in text.split(whereSeparator: \.isNewline) {
-            if line.hasPrefix("#EXTINF:") {
-                pending = Double(line.dropFirst(8).prefix { $0 != "," })
-            } else if !line.hasPrefix("#"), let length = pending {
-                guard line == String(format: "%05d.m4s", seconds.count + 1) else {
-                    throw FFmpegError(
-                        operation: "read \(playlist.path)", message: "segment \(line) is not numbered in order")
-                }
-                seconds.append(length)
-                pending = nil
+        try HLSMediaSegments(playlist).segments.enumerated().map { index, segment in
+            guard segment.uri == String(format: "%05d.m4s", index + 1) else {
+                throw FFmpegError(
+                    operation: "read \(playlist.path)", message: "segment \(segment.uri) is not numbered in order")
             }
+            return segment.seconds
         }
-        return seconds
     }
 
     /// An `xs:duration` to the millisecond: `PT120.000S`.

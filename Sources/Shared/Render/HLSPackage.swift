@@ -134,6 +134,24 @@ public enum HLSPackage {
     }
 }
 
+/// A media playlist's segments in order: each one's URI and `#EXTINF` seconds, as the master
+/// playlist's rates and the DASH manifest's timeline both read them.
+struct HLSMediaSegments {
+    var segments: [(uri: String, seconds: Double)] = []
+
+    init(_ playlist: URL) throws {
+        var pending: Double?
+        for line in try String(contentsOf: playlist, encoding: .utf8).split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("#EXTINF:") {
+                pending = Double(line.dropFirst(8).prefix { $0 != "," })
+            } else if !line.hasPrefix("#"), let seconds = pending {
+                segments.append((String(line), seconds))
+                pending = nil
+            }
+        }
+    }
+}
+
 /// A media playlist's segments as they are on disk: each one's bytes and `#EXTINF` seconds.
 public struct HLSSegmentRates: Sendable {
     /// The highest bit rate of any segment, bits per second (RFC 8216's peak segment bit rate).
@@ -142,25 +160,18 @@ public struct HLSSegmentRates: Sendable {
     public var average: Int
 
     public init(_ playlist: URL) throws {
-        let text = try String(contentsOf: playlist, encoding: .utf8)
         let folder = playlist.deletingLastPathComponent()
-        var duration: Double?
         var peak = 0.0
         var bits = 0.0
         var seconds = 0.0
-        for line in text.split(whereSeparator: \.isNewline) {
-            if line.hasPrefix("#EXTINF:") {
-                duration = Double(line.dropFirst(8).prefix { $0 != "," })
-            } else if !line.hasPrefix("#"), let length = duration {
-                let size =
-                    try FileManager.default.attributesOfItem(
-                        atPath: folder.appendingPathComponent(String(line)).path)[.size] as? Int ?? 0
-                let segmentBits = Double(size) * 8
-                if length > 0 { peak = max(peak, segmentBits / length) }
-                bits += segmentBits
-                seconds += length
-                duration = nil
-            }
+        for (uri, length) in try HLSMediaSegments(playlist).segments {
+            let size =
+                try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(uri).path)[.size]
+                as? Int ?? 0
+            let segmentBits = Double(size) * 8
+            if length > 0 { peak = max(peak, segmentBits / length) }
+            bits += segmentBits
+            seconds += length
         }
         self.peak = Int(peak.rounded(.up))
         self.average = seconds > 0 ? Int((bits / seconds).rounded(.up)) : 0
