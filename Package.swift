@@ -26,6 +26,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         // Hummingbird's own lifecycle package, named so the server can be stopped gracefully.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        // Under Hummingbird, and named because FarmHTTP uses their types itself (HTTP fields and
+        // statuses; NIO's ByteBuffer): the versions Hummingbird 2.28 asks for.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         .systemLibrary(
@@ -52,23 +56,27 @@ let package = Package(
         // Compositor, mixer, timeline renderer, joiner and verifier, on FarmMedia's Swift API.
         .target(
             name: "FarmRender", dependencies: ["FarmCore", "FarmMedia", "FarmText"], path: "Sources/Shared/Render"),
-        // The only importer of libpq: migrations, the farm's tables, the private server.
-        .target(name: "FarmStore", dependencies: ["FarmCore", "CPostgres"], path: "Sources/Shared/Store"),
+        // The only importer of libpq: the connection, rows by column name, the private server.
+        .target(name: "FarmPostgres", dependencies: ["FarmCore", "CPostgres"], path: "Sources/Shared/Postgres"),
+        // The farm's tables on it: migrations, one file per SQL function, the store's calls.
+        .target(name: "FarmStore", dependencies: ["FarmCore", "FarmPostgres"], path: "Sources/Shared/Store"),
         // The only importer of libzmq: messages and sockets.
         .target(name: "FarmWire", dependencies: ["FarmCore", "CZeroMQ"], path: "Sources/Shared/Wire"),
 
         .target(
             name: "FarmCoordinator",
-            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", logging],
+            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", logging],
             path: "Sources/Coordinator/Server"
         ),
         // The HTTP API beside the coordinator; the only importer of Hummingbird.
         .target(
             name: "FarmHTTP",
             dependencies: [
-                "FarmCore", "FarmMedia", "FarmRender", "FarmStore",
+                "FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), logging,
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/Coordinator/HTTP",
             // The dashboard's page, script and style, as Swift strings made at build time.
@@ -82,8 +90,8 @@ let package = Package(
         .target(
             name: "FarmCLI",
             dependencies: [
-                "FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "FarmCoordinator", "FarmHTTP",
-                argumentParser, logging,
+                "FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", "FarmCoordinator",
+                "FarmHTTP", argumentParser, logging,
             ],
             path: "Sources/Coordinator/CLI"
         ),
@@ -95,7 +103,8 @@ let package = Package(
             path: "Sources/Worker/Main"
         ),
         .executableTarget(
-            name: "Bench", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire"]),
+            name: "Bench",
+            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire"]),
 
         // The build-time tool behind FarmHTTP's dashboard: web files into a Swift source.
         .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
@@ -103,19 +112,27 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore"],
+            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "FarmCoreTests", dependencies: ["FarmCore", "TestSupport"]),
         .testTarget(
             name: "FarmRenderTests", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmText", "TestSupport"]),
-        .testTarget(name: "FarmStoreTests", dependencies: ["FarmCore", "FarmStore", "TestSupport"]),
+        .testTarget(name: "FarmStoreTests", dependencies: ["FarmCore", "FarmPostgres", "FarmStore", "TestSupport"]),
         .testTarget(
             name: "FarmCoordinatorTests",
             dependencies: [
-                "FarmCore", "FarmRender", "FarmStore", "FarmWire", "FarmCoordinator", "TestSupport", logging,
+                "FarmCore", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", "FarmCoordinator", "TestSupport",
+                logging,
             ]),
-        .testTarget(name: "FarmHTTPTests", dependencies: ["FarmCore", "FarmStore", "FarmHTTP", "TestSupport"]),
+        .testTarget(
+            name: "FarmHTTPTests",
+            dependencies: [
+                "FarmCore", "FarmPostgres", "FarmStore", "FarmHTTP", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         // Messages through their frames, the decoder under fuzzed bytes, and real sockets in one process.
         .testTarget(name: "FarmWireTests", dependencies: ["FarmCore", "FarmWire"]),
         // The worker's loop on a scripted coordinator, a hand-moved clock and a stand-in renderer.
@@ -123,7 +140,9 @@ let package = Package(
             name: "FarmWorkerTests", dependencies: ["FarmCore", "FarmRender", "FarmWire", "FarmWorker", logging]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmStore", "FarmWire", "TestSupport"]
+            dependencies: [
+                "FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", "TestSupport",
+            ]
         ),
     ]
 )

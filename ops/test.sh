@@ -12,8 +12,9 @@ swift build --build-tests &
 build=$!
 checks=0
 # Every key in docs/project-format.md and every flag in docs/cli.md and --help appears in a test;
-# deploy/k8s is checked against Kubernetes' schemas (no cluster).
-bash ops/setup-tests.sh && bash ops/lint.sh && python3 ops/check-documented.py &&
+# deploy/k8s is checked against Kubernetes' schemas (no cluster); docs/architecture.md and each
+# target's imports against Package.swift and the sources.
+bash ops/setup-tests.sh && bash ops/lint.sh && python3 ops/check-documented.py && python3 ops/check-architecture.py &&
     .build/otio-venv/bin/python3 ops/check-deploy.py || checks=$?
 wait "$build"
 ((checks == 0)) || exit "$checks"

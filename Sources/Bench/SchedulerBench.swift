@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import FarmRender
 import FarmStore
 import FarmWire

@@ -291,7 +291,8 @@ import Testing
         try withTemporaryDirectory { dir in
             let project = try FarmTests.seamProject(in: dir)
             let verifier = try Self.verifier(
-                in: dir, named: "audio-refusing-verifier", onAudio: "echo 'bad: this test refuses every audio block'")
+                in: dir, named: "audio-refusing-verifier",
+                onAudio: #"echo '{"ok":false,"reason":"this test refuses every audio block"}'"#)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator()

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import FarmCoordinator
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// The join, turned by hand in one process: a job whose chunks are all accepted is joined on a

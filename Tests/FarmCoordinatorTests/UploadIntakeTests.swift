@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import FarmCoordinator
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// Upload intake's rules, turned by hand: pieces into files, resends, stale attempts, a full

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import FarmHTTP
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// The HTTP API's database connections (`StorePool`) against a real PostgreSQL: a call never

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// Migration 18 moves audio blocks' samples out of the frame columns, on a database that is

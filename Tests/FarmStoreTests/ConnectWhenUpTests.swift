@@ -1,3 +1,4 @@
+import FarmPostgres
 import FarmStore
 import Foundation
 import Synchronization

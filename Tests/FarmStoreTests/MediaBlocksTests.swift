@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// The first render to read a block of a version records its digest; every later one must

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// The private server's start and stop, which watch `postmaster.pid` rather than wait for

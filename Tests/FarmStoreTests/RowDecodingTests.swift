@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// Cells are read by column name into types, against a real PostgreSQL: NULL goes only into an

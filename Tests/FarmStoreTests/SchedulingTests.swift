@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// The store's scheduling rules against a real PostgreSQL: claims, the attempt fence, lease

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import FarmPostgres
 @testable import FarmStore
 
 /// Each SQL function has one live text (`StoreFunction`): whatever step a database was left

@@ -1,5 +1,6 @@
 import FarmCore
 import FarmMedia
+import FarmPostgres
 import FarmRender
 import FarmStore
 import Foundation

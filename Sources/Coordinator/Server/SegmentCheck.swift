@@ -53,10 +53,9 @@ final class SegmentCheck: SegmentChecking {
         } catch {
             throw SegmentCheckUnavailable(description: "the segment verifier: \(error)")
         }
-        if answer == "ok" { return }
-        guard answer.hasPrefix("bad: ") else {
+        guard let verdict = SegmentVerifier.Verdict(line: answer) else {
             throw SegmentCheckUnavailable(description: "the segment verifier answered \"\(answer.prefix(100))\"")
         }
-        throw SegmentVerifier.Failure(description: String(answer.dropFirst(5)))
+        if !verdict.ok { throw SegmentVerifier.Failure(description: verdict.reason ?? "") }
     }
 }

@@ -6,20 +6,10 @@ import Foundation
 /// attempt instead of the final join.
 public enum SegmentVerifier {
     /// The child's side (`HelperCommand.verifySegments`): answers each line on standard input (a
-    /// JSON `Request`) with one line, `ok` or `bad: REASON`, until its input ends.
+    /// JSON `Request`) with one line of JSON, a `Verdict`, until its input ends.
     public static func serve() {
         FFmpegLog.configure(verbose: false)
-        let decoder = JSONDecoder()
-        HelperProcess.serve { line in
-            do {
-                try decoder.decode(Request.self, from: Data(line.utf8)).check()
-                return "ok"
-            } catch {
-                // One line whatever the error says.
-                let reason = String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-                return String(("bad: " + reason).prefix(600))
-            }
-        }
+        HelperProcess.serve { Verdict.of(requestLine: $0).line }
     }
 
     public struct Failure: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 
 /// The segment cache's index (migration 15). The files are the coordinator's, in `DATA/cache`;
 /// these rows say which keys it holds, so that any machine that submits can look them up.

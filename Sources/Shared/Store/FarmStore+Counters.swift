@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 
 /// Counters and histograms of `/metrics` kept in the database (migration 14), so that they
 /// survive a coordinator's restart and a standby that takes over counts on.

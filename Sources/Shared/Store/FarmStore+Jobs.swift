@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// Jobs: submitted with their chunks, joined, finished.

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// A job's loudness target, in two passes (migration 20): its loudness rows measure the audio

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// Telling a job's `notify` URL that it ended (migration 13): which notices are due, claimed for

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 
 /// What workers report between verdicts (heartbeats, progress), recorded in batches: the
 /// coordinator gathers a tick's reports and writes them in one statement each, committed

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// Handing chunks out: claims under a lease, expiry, and stopping finished jobs' work. (Lease

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 
 extension FarmStore {
     /// Of `jobs`, those still rendering pictures whose every audio block is done: their sound

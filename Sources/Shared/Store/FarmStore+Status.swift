@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// The read side for operators: one query per view, so a view is one consistent snapshot.

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// A project kept as a template (`POST /api/templates`): its text, with `fields`.

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// Workers as the coordinator hears them.

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// The farm's state in PostgreSQL: jobs, their chunks, workers and every attempt.

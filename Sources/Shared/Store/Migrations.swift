@@ -1,3 +1,5 @@
+import FarmPostgres
+
 /// The farm's tables as numbered steps. Each runs once, in order, inside one transaction with
 /// its row in `schema_migrations`; an advisory lock keeps two coordinators from racing.
 /// Never edit a published step: add a new one. Functions and their triggers are not steps:

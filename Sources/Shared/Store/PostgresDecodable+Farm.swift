@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 
 /// The farm's own column types. A state, kind or name this build does not know is an error that
 /// names its column and row, never a default.

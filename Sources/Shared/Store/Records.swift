@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import Foundation
 
 /// A job row, as the coordinator and the CLI read it.

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 
 extension WorkItem {
     /// A chunk row's columns that `init(row:)` reads (of `table`, when a query names it): its

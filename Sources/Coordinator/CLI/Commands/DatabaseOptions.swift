@@ -1,6 +1,7 @@
 import ArgumentParser
 import FarmCore
 import FarmMedia
+import FarmPostgres
 import FarmStore
 import Foundation
 

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmPostgres
 import FarmStore
 import Foundation
 

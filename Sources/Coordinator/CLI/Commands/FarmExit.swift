@@ -1,5 +1,6 @@
 import ArgumentParser
 import FarmCore
+import FarmPostgres
 import FarmStore
 import Foundation
 

@@ -11,7 +11,8 @@ struct VerifySegments: ParsableCommand {
         abstract: "Check uploaded segments for the coordinator (started by it).",
         discussion: """
             Reads one request per line on standard input (a JSON SegmentVerifier.Request) and \
-            answers each with one line: `ok`, or `bad: REASON`. Ends at the end of its input.
+            answers each with one line of JSON (a SegmentVerifier.Verdict): {"ok":true}, or \
+            {"ok":false,"reason":"..."}. Ends at the end of its input.
             """,
         shouldDisplay: false
     )

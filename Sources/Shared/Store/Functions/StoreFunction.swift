@@ -1,3 +1,5 @@
+import FarmPostgres
+
 /// A function of the farm's schema (and the triggers that call it), defined in one file and
 /// nowhere else. The migration steps are the tables' history; a function has one live text,
 /// which `install(upTo:on:)` puts in the database whenever the database's differs, so reading

@@ -1,12 +1,12 @@
 /// Array literals for parameters (`$1::bigint[]`), so a statement can take a whole batch:
 /// one round trip for a thousand rows instead of a thousand.
-enum PostgresArray {
-    static func integers<T: BinaryInteger>(_ values: [T]) -> String {
+public enum PostgresArray {
+    public static func integers<T: BinaryInteger>(_ values: [T]) -> String {
         "{" + values.map { String($0) }.joined(separator: ",") + "}"
     }
 
     /// Every element quoted, with `"` and `\` escaped, so any text survives.
-    static func text(_ values: [String]) -> String {
+    public static func text(_ values: [String]) -> String {
         let quoted = values.map { value in
             "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 + "\""

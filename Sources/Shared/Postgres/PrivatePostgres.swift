@@ -11,13 +11,16 @@ import Foundation
 /// root it runs as `postgres`.
 public final class PrivatePostgres {
     public let directory: URL
+    /// What a new cluster holds beyond initdb's; without one, a new cluster is initdb's own.
+    private let schema: ClusterSchema?
     private let binaries: URL
     private let socketDirectory: String
     private let user: String?
     private var startedHere = false
 
-    public init(directory: URL) throws {
+    public init(directory: URL, schema: ClusterSchema?) throws {
         self.directory = directory.standardizedFileURL
+        self.schema = schema
         binaries = try Self.findBinaries()
         user = getuid() == 0 ? "postgres" : nil
         // A Unix socket path is limited to 107 bytes; deep folders get a short one in /tmp.
@@ -70,28 +73,29 @@ public final class PrivatePostgres {
     }
 
     /// A new cluster as a copy of the machine's template (`ClusterTemplate`: initdb's cluster
-    /// with the farm's schema), made first if need be, where the folder is absent or an empty
+    /// with the schema in place), made first if need be, where the folder is absent or an empty
     /// folder (not a link, not a file). Where that fails (a cache folder it may not write),
     /// `start` runs `initdb` in the folder itself, as it would without a template.
     private func copyTemplate() throws {
+        guard let schema else { return }
         var status = stat()
         if lstat(directory.path, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFDIR,
                 (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty == true
             else { return }
         }
-        let template = ClusterTemplate(binaries: binaries, root: user != nil, schema: Migrations.latest)
+        let template = ClusterTemplate(binaries: binaries, root: user != nil, schema: schema.version)
         if !template.isMade {
             try template.make(handOver: handOver) { folder in
                 try initdb(folder)
-                // The farm's tables too, so that a copy has no step left to take.
-                let server = try PrivatePostgres(directory: URL(fileURLWithPath: folder))
+                // The schema's tables too, so that a copy has no step left to take.
+                let server = try PrivatePostgres(directory: URL(fileURLWithPath: folder), schema: nil)
                 try server.start()
                 defer {
                     server.stop()
                     try? FileManager.default.removeItem(atPath: folder + "/server.log")
                 }
-                try Migrations.apply(on: PostgresConnection(url: server.connectionString))
+                try schema.apply(PostgresConnection(url: server.connectionString))
             }
         }
         try FileManager.default.createDirectory(
@@ -105,15 +109,15 @@ public final class PrivatePostgres {
         }
     }
 
-    /// Left in a copied cluster until its server has drawn the values each farm draws for
-    /// itself (`Migrations.drawnPerDatabase`): a copy holds the template's until then.
+    /// Left in a copied cluster until its server has drawn the values each database draws for
+    /// itself (`ClusterSchema.drawnPerDatabase`): a copy holds the template's until then.
     static let copyMark = "farm-template-copy"
 
     /// Draws a copied cluster's own identity and secrets, once, after its server started.
     private func drawOwnValues() throws {
         let mark = directory.appendingPathComponent(Self.copyMark)
-        guard FileManager.default.fileExists(atPath: mark.path) else { return }
-        try PostgresConnection(url: connectionString).run(script: Migrations.drawnPerDatabase)
+        guard let schema, FileManager.default.fileExists(atPath: mark.path) else { return }
+        try PostgresConnection(url: connectionString).run(script: schema.drawnPerDatabase)
         try FileManager.default.removeItem(at: mark)
     }
 

@@ -13,6 +13,11 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    public init(message: String, state: String?) {
+        self.message = message
+        self.state = state
+    }
+
     /// The server went away (restart, outage, administrator command): reconnecting may help.
     public var isConnectionLost: Bool { state == Self.connectionLost }
 
