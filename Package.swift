@@ -49,13 +49,16 @@ let package = Package(
 
         // Exact time, the project model and its validation, chunk planning, typed states, support.
         .target(name: "FarmCore", dependencies: ["CSpawn", "CCrypto", logging], path: "Sources/Shared/Core"),
+        // Other programs' timelines read into the farm's project: OpenTimelineIO.
+        .target(name: "FarmInterchange", dependencies: ["FarmCore"], path: "Sources/Shared/Interchange"),
         // The only importer of FFmpeg: decode, encode, mux, scale, resample, pictures, hashing.
         .target(name: "FarmMedia", dependencies: ["FarmCore", "CFFmpeg"], path: "Sources/Shared/Media"),
         // The only importer of HarfBuzz, FreeType and fontconfig: titles shaped and rasterized.
         .target(name: "FarmText", dependencies: ["FarmCore", "CText"], path: "Sources/Shared/Text"),
         // Compositor, mixer, timeline renderer, joiner and verifier, on FarmMedia's Swift API.
         .target(
-            name: "FarmRender", dependencies: ["FarmCore", "FarmMedia", "FarmText"], path: "Sources/Shared/Render"),
+            name: "FarmRender", dependencies: ["FarmCore", "FarmInterchange", "FarmMedia", "FarmText"],
+            path: "Sources/Shared/Render"),
         // The only importer of libpq: the connection, rows by column name, the private server.
         .target(name: "FarmPostgres", dependencies: ["FarmCore", "CPostgres"], path: "Sources/Shared/Postgres"),
         // The farm's tables on it: migrations, one file per SQL function, the store's calls.
@@ -72,7 +75,7 @@ let package = Package(
         .target(
             name: "FarmHTTP",
             dependencies: [
-                "FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore",
+                "FarmCore", "FarmInterchange", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), logging,
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -90,8 +93,8 @@ let package = Package(
         .target(
             name: "FarmCLI",
             dependencies: [
-                "FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", "FarmCoordinator",
-                "FarmHTTP", argumentParser, logging,
+                "FarmCore", "FarmInterchange", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire",
+                "FarmCoordinator", "FarmHTTP", argumentParser, logging,
             ],
             path: "Sources/Coordinator/CLI"
         ),
@@ -115,7 +118,8 @@ let package = Package(
             dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore"],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "FarmCoreTests", dependencies: ["FarmCore", "TestSupport"]),
+        .testTarget(name: "FarmCoreTests", dependencies: ["FarmCore", "FarmInterchange", "TestSupport"]),
+        .testTarget(name: "FarmInterchangeTests", dependencies: ["FarmCore", "FarmInterchange", "TestSupport"]),
         .testTarget(
             name: "FarmRenderTests", dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmText", "TestSupport"]),
         .testTarget(name: "FarmStoreTests", dependencies: ["FarmCore", "FarmPostgres", "FarmStore", "TestSupport"]),

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmInterchange
 import FarmMedia
 import FarmRender
 import FarmStore

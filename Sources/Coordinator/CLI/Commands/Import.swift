@@ -1,5 +1,6 @@
 import ArgumentParser
 import FarmCore
+import FarmInterchange
 import Foundation
 
 struct Import: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FarmCore
+import FarmInterchange
 import Foundation
 
 /// How an OpenTimelineIO timeline (`.otio`) becomes a farm project: `farm import`, and every

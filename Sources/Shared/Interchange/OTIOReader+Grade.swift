@@ -1,3 +1,5 @@
+import FarmCore
+
 /// A clip's ASC CDL as OpenTimelineIO carries it from an EDL: the cmx_3600 adapter reads
 /// `*ASC_SOP` and `*ASC_SAT` comments into `metadata.cdl` as
 /// `{"asc_sop": {"slope": [r, g, b], "offset": [...], "power": [...]}, "asc_sat": s}`.

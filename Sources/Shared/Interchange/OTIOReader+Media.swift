@@ -1,3 +1,4 @@
+import FarmCore
 import Foundation
 
 /// Where a clip's media is: its active reference, the file it names, the asset it becomes.

@@ -1,3 +1,5 @@
+import FarmCore
+
 /// A clip as placed in a farm track, with what a transition over it needs to know.
 struct OTIOPlacedClip {
     var label: String

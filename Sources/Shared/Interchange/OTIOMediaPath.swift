@@ -1,3 +1,4 @@
+import FarmCore
 import Foundation
 
 /// Where an OTIO `ExternalReference.target_url` points on this machine.

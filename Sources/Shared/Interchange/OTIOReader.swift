@@ -1,3 +1,4 @@
+import FarmCore
 import Foundation
 
 /// Walks an OpenTimelineIO timeline and writes the farm's project for it (`OTIOImport`), keeping

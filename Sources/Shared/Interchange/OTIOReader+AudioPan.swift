@@ -1,3 +1,5 @@
+import FarmCore
+
 /// Avid's "Audio Pan" effect on an audio track, as otio-aaf-adapter writes it: the effect's
 /// `metadata.AAF.Parameters.Pan`, a number from 0 (left) through 0.5 (centre) to 1 (right), or
 /// keyframes `keyframe_values` of [position, value] with each position a fraction of the track's

@@ -1,3 +1,5 @@
+import FarmCore
+
 /// OpenTimelineIO's times (`RationalTime.1`: a `value` counted at a `rate`, both JSON numbers,
 /// doubles in OTIO) read as seconds.
 ///

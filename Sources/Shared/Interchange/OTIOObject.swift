@@ -1,3 +1,5 @@
+import FarmCore
+
 /// One OTIO object of a document: its members, its `OTIO_SCHEMA` ("Clip.2" → name "Clip",
 /// version 2) and its JSON path in the document, for messages.
 struct OTIOObject {

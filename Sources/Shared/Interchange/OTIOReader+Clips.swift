@@ -1,3 +1,4 @@
+import FarmCore
 import Foundation
 
 /// Clips as farm items: their media, time effects, markers and the transitions between them.

@@ -1,3 +1,4 @@
+import FarmCore
 import Foundation
 
 /// OTIO's `ImageSequenceReference` as a numbered-frames asset (`FramePattern`): the folder

@@ -1,3 +1,4 @@
+import FarmCore
 import Foundation
 
 /// An OpenTimelineIO timeline (`.otio`, JSON) as a farm project: `farm import`, and `farm

@@ -1,3 +1,5 @@
+import FarmCore
+
 /// Fades written as a clip's effects rather than as transitions: Kdenlive's (through
 /// otio-kdenlive-adapter) `fade_from_black` and `fade_to_black` on pictures, `fadein` and
 /// `fadeout` on sound, each with its length in `metadata.duration`. Each becomes a fade of the

@@ -1,4 +1,5 @@
 import FarmCore
+import FarmInterchange
 import Foundation
 import TestSupport
 import Testing
