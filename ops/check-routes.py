@@ -12,7 +12,7 @@ indented two spaces, its operations the HTTP methods indented four.
 Prints one line per difference and exits 1, or a summary line and exits 0; exit 2 when the farm
 binary cannot be run. `ops/test.sh` runs it after the build, and EndToEndTests' OpenAPIRoutesTests
 runs it too.
-Usage: python3 ops/check-routes.py [--farm .build/debug/farm] [--openapi docs/openapi.yaml]
+Usage: python3 ops/check-routes.py [--farm .build/release/farm] [--openapi docs/openapi.yaml]
 """
 import argparse
 import os
@@ -64,7 +64,7 @@ def served(farm):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--farm", default=os.path.join(ROOT, ".build/debug/farm"))
+    parser.add_argument("--farm", default=os.path.join(ROOT, ".build/release/farm"))
     parser.add_argument("--openapi", default=os.path.join(ROOT, "docs/openapi.yaml"))
     arguments = parser.parse_args()
     name = os.path.relpath(arguments.openapi, ROOT) if arguments.openapi.startswith(ROOT) else arguments.openapi

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// Flags the docs offer that no other test passes, each run end to end and shown to do what
 /// its help says (`ops/check-documented.py` keeps this list complete).

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// The dashboard in a real browser (Debian's headless Chromium, driven by selenium from PyPI)
 /// during a real farm render: Tests/Scripts/dashboard_browser.py is the user at the page, this

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// Every export the docs offer, rendered end to end: each video codec in each container that
 /// can hold it, with each audio codec, lossy and lossless, and every named preset. Each is

@@ -1,10 +1,9 @@
 import FarmCore
+import FarmPostgres
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmPostgres
-@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc

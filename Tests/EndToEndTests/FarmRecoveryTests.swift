@@ -1,12 +1,11 @@
 import FarmCore
 import FarmMedia
 import FarmRender
+import FarmStore
 import FarmWire
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// The API's edges: whatever is wrong with a call, on any route, answers in the API's JSON shape
 /// (`{"error": …, "path": …}`), naming the field and the kind of value it takes; a body that is

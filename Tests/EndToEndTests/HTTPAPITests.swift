@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// `farm serve --http`: every call through the API has the CLI's effect in the database, and
 /// nothing but /healthz answers without a token of the right role.

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// `farm serve --http` answers token checks and reads while a submission is in flight: this test
 /// holds the submission's insert with a lock on `jobs` of its own, and a read answers before the

@@ -1,11 +1,10 @@
 import FarmCore
 import FarmMedia
+import FarmStore
 import FarmWire
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// A peer on the coordinator's port that is not a well-behaved worker: it cannot upload for an
 /// attempt it does not hold, and flooding without reading the replies does not stall the farm.

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// `farm submit --after JOB`: a job none of whose chunks is handed out before the jobs it waits
 /// on are done, which fails when one of them fails or is cancelled (and so down a chain).

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// A programme normalized to EBU R128 on real farms: its loudness blocks measured by whichever
 /// worker, combined by the coordinator into one gain, its audio blocks encoded with that gain

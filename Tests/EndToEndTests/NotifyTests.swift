@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// `farm submit --notify URL`: a receiver on loopback (Tests/Scripts/notify_receiver.py) hears of
 /// each job once when it ends, signed with the farm's secret, and a receiver that refuses at

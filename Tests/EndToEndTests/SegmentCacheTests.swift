@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// Re-rendering only what an edit changed: the segment cache on a real farm.
 @Suite struct SegmentCacheTests {

@@ -1,10 +1,9 @@
 import FarmCore
+import FarmStore
 import FarmWire
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// A farm with keys admits only workers whose public key it was given, and a worker is its key:
 /// a peer cannot connect without an allowed key, nor speak under another worker's id.

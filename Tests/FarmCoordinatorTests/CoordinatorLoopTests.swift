@@ -1,12 +1,11 @@
+import FarmCoordinator
 import FarmCore
+import FarmStore
 import FarmWire
 import Foundation
 import Logging
 import TestSupport
 import Testing
-
-@testable import FarmCoordinator
-@testable import FarmStore
 
 /// The coordinator's loop turned by hand: messages in through a scripted socket, its handling
 /// and its ticks, against a real PostgreSQL (claims, fencing and leases are SQL). No process,

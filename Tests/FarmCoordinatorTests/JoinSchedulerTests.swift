@@ -1,13 +1,12 @@
+import FarmCoordinator
 import FarmCore
+import FarmPostgres
 import FarmRender
+import FarmStore
 import Foundation
 import Logging
 import TestSupport
 import Testing
-
-@testable import FarmCoordinator
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// The join, turned by hand in one process: a job whose chunks are all accepted is joined on a
 /// thread of its own and recorded; a segment missing on disk is rendered again instead; an

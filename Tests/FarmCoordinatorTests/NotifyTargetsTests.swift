@@ -1,6 +1,5 @@
+import FarmCoordinator
 import Testing
-
-@testable import FarmCoordinator
 
 /// Where notices may go: networks read from `--notify-allow`, and the default that keeps them
 /// off link-local addresses.

@@ -1,8 +1,7 @@
+import FarmCoordinator
 import FarmCore
 import FarmStore
 import FarmWire
-
-@testable import FarmCoordinator
 
 /// A farm database in memory with the store's rules that sessions rely on: a queue handed out
 /// in order, leases that belong to one worker, draining workers. It counts claims, so a test

@@ -1,4 +1,6 @@
+import FarmCoordinator
 import FarmCore
+import FarmPostgres
 import FarmRender
 import FarmStore
 import FarmWire
@@ -6,10 +8,6 @@ import Foundation
 import Logging
 import TestSupport
 import Testing
-
-@testable import FarmCoordinator
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// Upload intake's rules, turned by hand: pieces into files, resends, stale attempts, a full
 /// disk, checksums and verdicts. The database is a real PostgreSQL (the fence is SQL, and a fake

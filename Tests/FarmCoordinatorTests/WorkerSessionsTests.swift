@@ -1,11 +1,10 @@
+import FarmCoordinator
 import FarmCore
 import FarmStore
 import FarmWire
 import Foundation
 import Logging
 import Testing
-
-@testable import FarmCoordinator
 
 /// The dispatcher's rules without a socket or a database: every free slot filled by one claim,
 /// slots freed by uploads refilled, stale and draining work taken back.

@@ -1,7 +1,6 @@
+import FarmCore
 import Foundation
 import Testing
-
-@testable import FarmCore
 
 /// What a chunk's key is hashed from: one value, one set of bytes; two values, two.
 @Suite struct CanonicalEncoderTests {

@@ -1,6 +1,5 @@
+import FarmCore
 import Testing
-
-@testable import FarmCore
 
 @Suite struct ChunkLengthTests {
     /// The projects of BENCHMARKS.md: fewer, longer chunks where the rounds still come out

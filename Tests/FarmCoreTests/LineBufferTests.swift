@@ -1,7 +1,6 @@
+import FarmCore
 import Foundation
 import Testing
-
-@testable import FarmCore
 
 /// A helper child's answer is read a line at a time, in linear time however long the line.
 @Suite struct LineBufferTests {

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmHTTP
+import FarmStore
 import Foundation
 import Testing
-
-@testable import FarmHTTP
-@testable import FarmStore
 
 /// Values the API answers with, without a server: store errors as statuses, several problems
 /// as one 400, template JSON written back as it was read, and tokens.

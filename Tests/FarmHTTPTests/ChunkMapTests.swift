@@ -1,8 +1,7 @@
 import FarmCore
+import FarmHTTP
+import FarmStore
 import Testing
-
-@testable import FarmHTTP
-@testable import FarmStore
 
 /// The dashboard's chunk map: a cancelled or failed job's unrendered chunks are stopped, not
 /// queued, and a loudness target's measuring passes are a row of their own, never counted as

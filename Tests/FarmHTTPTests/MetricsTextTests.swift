@@ -1,8 +1,7 @@
 import FarmCore
+import FarmHTTP
+import FarmStore
 import Testing
-
-@testable import FarmHTTP
-@testable import FarmStore
 
 /// `GET /metrics` as Prometheus's text format (0.0.4) reads it: every family with its HELP and
 /// TYPE before its samples, label values quoted as the format escapes them, counts as whole

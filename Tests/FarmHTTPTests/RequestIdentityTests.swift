@@ -1,11 +1,10 @@
 import FarmCore
+import FarmHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import Testing
-
-@testable import FarmHTTP
 
 /// How the API tells one request from another without a server: an Idempotency-Key's bounds
 /// and the digest that ties it to one call, and a body of the wrong shape named by its JSON path.

@@ -1,11 +1,10 @@
 import FarmCore
+import FarmHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import Testing
-
-@testable import FarmHTTP
 
 /// What the API reads from a request and writes in its answers, without a server: query
 /// parameters refused by name, JSON bodies told by their type, pages linked to the next.

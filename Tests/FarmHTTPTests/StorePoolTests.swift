@@ -1,11 +1,10 @@
 import FarmCore
+import FarmHTTP
+import FarmPostgres
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmHTTP
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// The HTTP API's database connections (`StorePool`) against a real PostgreSQL: a call never
 /// queues behind a busy connection while the pool has room, no more than its limit are opened,

@@ -1,7 +1,6 @@
 import FarmCore
+import FarmMedia
 import Testing
-
-@testable import FarmMedia
 
 /// A block's digest is computed once per process and file version: the trust the docs state.
 @Suite struct BlockDigestsTests {

@@ -1,10 +1,9 @@
 import FarmCore
+import FarmMedia
+import FarmRender
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmMedia
-@testable import FarmRender
 
 /// Compositing on a thread of its own, ahead of the encoder: the same pictures in the same
 /// order as compositing frame by frame, and a thread that always ends.

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmMedia
+import FarmRender
 import Foundation
 import Testing
-
-@testable import FarmMedia
-@testable import FarmRender
 
 /// The master playlist's text and the codec names it carries, without a render.
 @Suite struct HLSPlaylistTests {

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// `farm status` reads per-job counts kept by a trigger (migration 9) instead of counting
 /// every chunk: after every kind of change they equal a count made the slow way.

@@ -1,10 +1,9 @@
 import FarmCore
+import FarmPostgres
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// Migration 18 moves audio blocks' samples out of the frame columns, on a database that is
 /// rendering: a job submitted, claimed and half accepted by a farm of schema 17 goes on to the

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// `farm status`, `watch`, `wait` and `workers` say "no coordinator since …" instead of showing
 /// a job queued for ever: the leading coordinator records itself every few seconds and says

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// The coordinator drops what it measured early for jobs that ended with no join to take it
 /// (`SoundPremeasures.forgetEnded`): the store names those among the jobs it asks about.

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// What operators read while a job renders: speeds now rather than lifetime averages, no ETA
 /// where nothing would finish the job, and an ended job's chunks never shown as queued.

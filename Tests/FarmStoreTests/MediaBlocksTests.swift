@@ -1,10 +1,9 @@
 import FarmCore
+import FarmPostgres
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// The first render to read a block of a version records its digest; every later one must
 /// match it, in any job; another version of the file is another set of blocks. A copy's

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// Pools and kinds of render node in the claim (migration 19): a job's chunks go only to
 /// workers whose tags cover its requirements, and all to workers of one kind.

@@ -1,9 +1,8 @@
+import FarmPostgres
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// The private server's start and stop, which watch `postmaster.pid` rather than wait for
 /// `pg_ctl`'s 100 ms polls: a server is used only once it answers, is stopped only by whoever

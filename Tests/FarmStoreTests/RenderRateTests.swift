@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// The dashboard's plot of a job's frames per second: each attempt's frames are spread over the
 /// time it rendered them, and the spans together hold every frame.

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// `farm prune` asks, the coordinator removes: only finished jobs' segments go, inside the
 /// job's lock, and a retried job's folder is measured again when it ends.

@@ -1,10 +1,9 @@
 import FarmCore
+import FarmPostgres
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// Cells are read by column name into types, against a real PostgreSQL: NULL goes only into an
 /// Optional, and text that is no value of the type is an error naming the column, the row and

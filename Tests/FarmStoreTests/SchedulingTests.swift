@@ -1,10 +1,9 @@
 import FarmCore
+import FarmPostgres
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// The store's scheduling rules against a real PostgreSQL: claims, the attempt fence, lease
 /// expiry and the per-worker blocklist, without a coordinator in between.

@@ -1,9 +1,8 @@
 import FarmCore
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmStore
 
 /// `farm render` plans again the chunks an edit changed (`JobSubmission.spreadUncached`): split
 /// on the export's GOP so every slot takes a part, the cached chunks kept with their keys.

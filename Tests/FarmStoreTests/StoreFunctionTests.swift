@@ -1,9 +1,8 @@
+import FarmPostgres
+import FarmStore
 import Foundation
 import TestSupport
 import Testing
-
-@testable import FarmPostgres
-@testable import FarmStore
 
 /// Each SQL function has one live text (`StoreFunction`): whatever step a database was left
 /// at, and whatever text of a function it holds, opening it with this farm leaves exactly the

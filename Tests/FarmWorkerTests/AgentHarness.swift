@@ -1,9 +1,8 @@
 import FarmCore
 import FarmWire
+import FarmWorker
 import Foundation
 import Logging
-
-@testable import FarmWorker
 
 /// A worker agent on stand-ins, its loop turned by the test: a scripted coordinator, a clock
 /// moved by the agent's own waits, and renders that end where the test runs them. One

@@ -1,10 +1,9 @@
 import Dispatch
 import FarmCore
 import FarmWire
+import FarmWorker
 import Foundation
 import Testing
-
-@testable import FarmWorker
 
 /// An assignment from its arrival to its verdict: rendered in a free slot, uploaded in pieces
 /// each after the last was acknowledged, then `done` with the size and SHA-256 of what went.

@@ -1,8 +1,7 @@
 import FarmCore
 import FarmWire
+import FarmWorker
 import Testing
-
-@testable import FarmWorker
 
 /// A cancel (the job stopped, or the attempt went stale) stops the attempt wherever it is, and
 /// the worker says nothing more of it: no progress, piece, `done` or `failed`.

@@ -1,8 +1,7 @@
 import FarmCore
 import FarmWire
+import FarmWorker
 import Testing
-
-@testable import FarmWorker
 
 /// The worker connects once; ZeroMQ reconnects it whenever the coordinator comes back. What the
 /// agent itself does about a lost coordinator: it keeps rendering and heartbeating, and after a

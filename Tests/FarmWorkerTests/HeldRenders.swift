@@ -1,4 +1,4 @@
-@testable import FarmWorker
+import FarmWorker
 
 /// Render threads that wait for the test: a chunk renders for as long as the test likes, and its
 /// render ends (on the test's thread) exactly where the test runs it.

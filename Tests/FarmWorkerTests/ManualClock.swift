@@ -1,6 +1,5 @@
 import FarmCore
-
-@testable import FarmWorker
+import FarmWorker
 
 /// A clock that moves only when told: in these tests time passes while the agent waits for a
 /// message that is not there (`ScriptedCoordinator`), never by the wall clock.

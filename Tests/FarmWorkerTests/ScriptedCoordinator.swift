@@ -1,7 +1,6 @@
 import FarmWire
+import FarmWorker
 import Testing
-
-@testable import FarmWorker
 
 /// The agent's socket in unit tests: what the agent sends is decoded and kept in order, and what
 /// the test delivers is what the agent receives next. A wait with nothing to receive moves the

@@ -2,9 +2,8 @@ import Dispatch
 import FarmCore
 import FarmRender
 import FarmWire
+import FarmWorker
 import Foundation
-
-@testable import FarmWorker
 
 /// Renders without FFmpeg: writes a file of known bytes for each attempt, reports every frame,
 /// and fails where told. Keeps what it was asked, for the tests to check.

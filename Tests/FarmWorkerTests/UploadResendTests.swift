@@ -1,8 +1,7 @@
 import FarmCore
 import FarmWire
+import FarmWorker
 import Testing
-
-@testable import FarmWorker
 
 /// What gets no answer is sent again after the patience (three heartbeats): a piece from where
 /// the coordinator last acknowledged, and a `done` without a verdict by starting the upload

@@ -215,14 +215,9 @@ public func probe(_ file: URL, _ arguments: [String]) throws -> [String: Any] {
     return json
 }
 
-/// The directory holding the `farm` and `farm-worker` the tests run: `FARM_TEST_PROGRAMS` when
-/// set (`ops/test.sh` points the end-to-end suites at the release build, the programs that
-/// ship), else the build beside the test bundle.
+/// The directory holding the built `farm` executable (beside the test bundle).
 public var productsDirectory: URL {
-    if let programs = ProcessInfo.processInfo.environment["FARM_TEST_PROGRAMS"], !programs.isEmpty {
-        return URL(fileURLWithPath: programs, isDirectory: true)
-    }
-    return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 }
 
 /// The built `farm` program's path.

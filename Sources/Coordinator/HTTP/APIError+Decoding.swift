@@ -4,7 +4,7 @@ extension APIError {
     /// A body that is JSON but not what the call takes, in the API's words: the field's JSON
     /// path and the kind of value it takes (`priority`: "expected an integer, got a string").
     /// Swift's own decoding text never reaches the caller.
-    init(_ error: DecodingError, in body: JSONValue) {
+    package init(_ error: DecodingError, in body: JSONValue) {
         switch error {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let found = body.value(at: context.codingPath)

@@ -2,5 +2,5 @@ import HTTPTypes
 
 extension HTTPField.Name {
     /// RFC 8288: where the next page of a list is (`rel="next"`).
-    static let link = HTTPField.Name("Link")!
+    package static let link = HTTPField.Name("Link")!
 }

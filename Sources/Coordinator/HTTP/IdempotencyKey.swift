@@ -8,15 +8,15 @@ import Hummingbird
 /// it): a client that lost the answer sends the request again under the same key and gets the
 /// job it made, not a second one. The key is kept with its job and a digest of what was asked
 /// (the call's path and body); the same key with another request is refused.
-struct IdempotencyKey: Sendable {
-    static let header = HTTPField.Name("Idempotency-Key")!
+package struct IdempotencyKey: Sendable {
+    package static let header = HTTPField.Name("Idempotency-Key")!
     static let replayed = HTTPField.Name("Idempotent-Replayed")!
 
-    let key: String
-    let digest: String
+    package let key: String
+    package let digest: String
 
     /// Nil when the request carries none.
-    init?(request: Request, body: [UInt8]) throws {
+    package init?(request: Request, body: [UInt8]) throws {
         guard let key = request.headers[Self.header] else { return nil }
         guard (1...255).contains(key.utf8.count), key.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) })
         else {

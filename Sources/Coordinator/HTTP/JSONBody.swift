@@ -7,7 +7,7 @@ import NIOCore
 /// JSON bodies in and out. A request's body is JSON sent as JSON (`Content-Type:
 /// application/json`, in UTF-8); whatever is wrong with it answers in the API's error shape,
 /// naming the field and what it takes, never in Swift's own decoding text.
-enum JSONBody {
+package enum JSONBody {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -41,7 +41,7 @@ enum JSONBody {
 
     /// A body the call needs, parsed: 400 when there is none, 415 when it is not sent as JSON,
     /// 400 with the line and column of its first syntax error.
-    static func parse(_ bytes: [UInt8], of request: Request) throws -> JSONValue {
+    package static func parse(_ bytes: [UInt8], of request: Request) throws -> JSONValue {
         guard !bytes.isEmpty else { throw APIError(.badRequest, "a JSON body is required") }
         let type = request.headers[.contentType]
         guard let type, isJSON(type) else {
@@ -57,7 +57,7 @@ enum JSONBody {
     }
 
     /// `application/json`, alone or with `charset=utf-8`: the parser reads UTF-8 only.
-    static func isJSON(_ contentType: String) -> Bool {
+    package static func isJSON(_ contentType: String) -> Bool {
         let parts = contentType.split(separator: ";", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }

@@ -3,10 +3,10 @@ import FarmCore
 /// A JSON value from a document (a template's project, a field's default) inside an API
 /// answer, written as the value itself: numbers as numbers (integers stay integers), objects as
 /// objects, their keys in the order the answer's encoder gives them (the API's sorts them).
-struct JSONText: Encodable, Sendable {
+package struct JSONText: Encodable, Sendable {
     let value: JSONValue
 
-    init(_ value: JSONValue) {
+    package init(_ value: JSONValue) {
         self.value = value
     }
 
@@ -17,7 +17,7 @@ struct JSONText: Encodable, Sendable {
         init?(intValue: Int) { nil }
     }
 
-    func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         switch value {
         case .null:
             var container = encoder.singleValueContainer()

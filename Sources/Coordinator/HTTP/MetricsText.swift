@@ -2,8 +2,8 @@ import FarmCore
 import FarmStore
 
 /// `FarmMetrics` in Prometheus's text exposition format (version 0.0.4).
-enum MetricsText {
-    static func render(_ metrics: FarmMetrics) -> String {
+package enum MetricsText {
+    package static func render(_ metrics: FarmMetrics) -> String {
         var out = ""
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"

@@ -5,7 +5,7 @@ import FarmStore
 /// takes an idle connection, or opens one more while fewer than `limit` are open, and waits only
 /// when all are busy; so a token check or a read never queues behind another call's work (a
 /// submission's insert of 100,000 chunks) while the pool has room.
-final class StorePool: Sendable {
+package final class StorePool: Sendable {
     private struct State {
         var idle: [StoreConnection] = []
         var opened = 0
@@ -17,17 +17,17 @@ final class StorePool: Sendable {
     private let state = Locked(State())
 
     /// Four: the API's calls are short, and every connection is one more backend for PostgreSQL.
-    init(database: String, limit: Int = 4) {
+    package init(database: String, limit: Int = 4) {
         precondition(limit > 0, "a pool needs at least one connection")
         self.database = database
         self.limit = limit
     }
 
     /// How many calls wait for a connection now.
-    var waitingCalls: Int { state.withLock { $0.waiting.count } }
+    package var waitingCalls: Int { state.withLock { $0.waiting.count } }
 
     /// Runs `body` on a connection of the pool and returns what it returns.
-    func run<T: Sendable>(_ body: @escaping @Sendable (FarmStore) throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable (FarmStore) throws -> T) async throws -> T {
         let connection = await borrow()
         // `run` returns only once `body` has finished on the connection's queue, even when this
         // task is cancelled: a connection goes back to the pool idle.

@@ -99,7 +99,7 @@ public final class CoordinatorServer {
     }
 
     /// A coordinator on a given store and socket: `farm serve`'s, or a test's scripted workers.
-    init(
+    package init(
         configuration: Configuration, logger: Logger, store: FarmStore, socket: any RouterSocket, endpoint: String,
         keyGate: KeyGate?, wakeup: LoopWakeup? = nil
     ) throws {
@@ -173,7 +173,7 @@ public final class CoordinatorServer {
         keyGate?.stop()
     }
 
-    func serve(lastTick: inout ContinuousClock.Instant) throws {
+    package func serve(lastTick: inout ContinuousClock.Instant) throws {
         // Whatever is waiting, up to a bound, then one claim for every slot those messages
         // freed: a busy farm's assignments cost a round trip per batch, not per message.
         var timeout = 0.05
@@ -205,7 +205,7 @@ public final class CoordinatorServer {
     /// Takes the database's lead (one coordinator per farm database: two would re-queue each
     /// other's work), then gives every running attempt a lease from now: chunks rendered or
     /// uploading while no coordinator listened are accepted, not thrown away.
-    func lead() throws {
+    package func lead() throws {
         var announced = false
         while try !store.tryLead() {
             guard configuration.waitsForLeadership else {
@@ -343,7 +343,7 @@ public final class CoordinatorServer {
 
     // MARK: Periodic work
 
-    func tick() throws {
+    package func tick() throws {
         ticks += 1
         // Each statement that changes chunks adds a row of counts for its job; every five
         // seconds they are folded, so `farm status` sums a handful of rows per job.

@@ -9,7 +9,7 @@ import Logging
 /// output on a thread behind the loop and the renders, so the job's end is a flush and a
 /// rename per frame. A chunk not staged (from the segment cache, or a write that failed) is
 /// written by the join as before; the join waits for the writes under way.
-final class FrameStaging: @unchecked Sendable {
+package final class FrameStaging: @unchecked Sendable {
     private struct Queue {
         var work: [() -> Void] = []
         var draining = false

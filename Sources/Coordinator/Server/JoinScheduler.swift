@@ -8,7 +8,7 @@ import Logging
 
 /// Joins every job whose chunks are all accepted into its output file, each join on a thread
 /// of its own, and records how it ended.
-final class JoinScheduler {
+package final class JoinScheduler {
     private let store: FarmStore
     private let logger: Logger
     private let dataDirectory: URL
@@ -29,7 +29,7 @@ final class JoinScheduler {
     /// Numbered frames written as their chunks were accepted.
     private let frames: FrameStaging?
 
-    init(
+    package init(
         store: FarmStore, logger: Logger, dataDirectory: URL, removeSegmentsWhenDone: Bool, outputRoot: OutputRoot?,
         keepsMeasures: Bool = true, premeasures: SoundPremeasures? = nil, frames: FrameStaging? = nil,
         wakeup: LoopWakeup? = nil
@@ -45,17 +45,17 @@ final class JoinScheduler {
         self.removeSegmentsWhenDone = removeSegmentsWhenDone
     }
 
-    var isJoining: Bool { !joining.isEmpty }
+    package var isJoining: Bool { !joining.isEmpty }
 
     private func folder(_ job: Int64) -> JobFolder {
         JobFolder(dataDirectory: dataDirectory, job: job)
     }
 
     /// Whether a join has ended and waits for `finishJoins`.
-    var hasFinished: Bool { results.withLock { !$0.isEmpty } }
+    package var hasFinished: Bool { results.withLock { !$0.isEmpty } }
 
     /// Starts the joins of every job ready, or of those among `jobs`.
-    func startJoins(of jobs: Set<Int64>? = nil) throws {
+    package func startJoins(of jobs: Set<Int64>? = nil) throws {
         for job in try store.jobsReadyToJoin(among: jobs.map(Array.init)) where !joining.contains(job.id) {
             guard try store.markJoining(job: job.id) else { continue }
             // Checked again here, whatever the submitter checked: a job in the database could
@@ -283,7 +283,7 @@ final class JoinScheduler {
         return true
     }
 
-    func finishJoins() throws {
+    package func finishJoins() throws {
         let finished = results.withLock { results in
             defer { results.removeAll() }
             return results

@@ -75,7 +75,7 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether `address` (4 or 16 bytes) is inside.
-    func contains(_ address: [UInt8]) -> Bool {
+    package func contains(_ address: [UInt8]) -> Bool {
         guard address.count == bytes.count else { return false }
         var left = prefix
         for (mine, theirs) in zip(bytes, address) where left > 0 {
@@ -87,7 +87,7 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An address's bytes: 4 for IPv4 (and IPv4-mapped IPv6), 16 for IPv6.
-    static func address(_ text: String) -> [UInt8]? {
+    package static func address(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()

@@ -6,7 +6,7 @@ import Foundation
 /// What upload intake asks of a segment before accepting it: throws `SegmentVerifier.Failure`
 /// for a bad segment, `SegmentCheckUnavailable` when no verdict could be reached. A seam, so
 /// intake's rules are tested without a child process.
-protocol SegmentChecking: AnyObject {
+package protocol SegmentChecking: AnyObject {
     func verify(_ url: URL, chunk: ChunkRecord, job: JobRecord) throws
     /// Gets ready for the first check ahead of it; a failure shows at that check.
     func prepare()
@@ -14,8 +14,12 @@ protocol SegmentChecking: AnyObject {
 
 /// The check could not run (the verifier cannot be started, or answers nonsense): the
 /// coordinator's trouble, not the segment's, so no verdict is reached.
-struct SegmentCheckUnavailable: Error, CustomStringConvertible {
-    var description: String
+package struct SegmentCheckUnavailable: Error, CustomStringConvertible {
+    package var description: String
+
+    package init(description: String) {
+        self.description = description
+    }
 }
 
 /// Verifies uploaded segments before they are accepted, in a `HelperCommand.verifySegments` child

@@ -4,7 +4,7 @@ import FarmWire
 
 /// What `WorkerSessions` needs of the farm's database: `FarmStore` on a farm, a table in
 /// memory in unit tests and in the scheduler benchmark's checks.
-protocol SessionStore: AnyObject {
+package protocol SessionStore: AnyObject {
     /// Records that the worker was heard; returns whether it is draining.
     func workerSeen(_ info: WorkerInfo, rendering: Bool) throws -> Bool
     func workerLost(_ id: String) throws
@@ -27,7 +27,7 @@ extension FarmStore: SessionStore {}
 
 /// Sends messages to workers by route: the coordinator's ROUTER socket (`Outbox`), or a
 /// recorder in tests.
-protocol MessageSending: AnyObject {
+package protocol MessageSending: AnyObject {
     func send(_ message: WireMessage, to route: [UInt8])
 }
 

@@ -10,7 +10,7 @@ import Logging
 /// measure if the output's audio packets hash the same (`OutputQC.MeasuredSound`), which takes
 /// the decode of the whole programme's sound off the job's serial tail. Anything else (a block
 /// rendered again, a measure that failed) and the QC measures the output itself, as before.
-final class SoundPremeasures {
+package final class SoundPremeasures {
     private final class Pending: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         var measured: OutputQC.MeasuredSound?

@@ -10,7 +10,7 @@ import Logging
 /// Takes uploads in: pieces into files, then, once the last is in, size and checksum, a
 /// verification of the media and an fsync on a thread of its own (the loop keeps serving
 /// heartbeats meanwhile), then acceptance behind the fence. OpenCue's FrameCompleteHandler.
-final class UploadIntake {
+package final class UploadIntake {
     /// A finished upload checked off the loop's thread.
     private struct Verified {
         var done: ChunkDone
@@ -63,7 +63,7 @@ final class UploadIntake {
     /// Numbered frames written as their chunks are accepted.
     private let frames: FrameStaging?
 
-    init(
+    package init(
         store: FarmStore, outbox: any MessageSending, sessions: WorkerSessions, logger: Logger, dataDirectory: URL,
         check: any SegmentChecking, frames: FrameStaging? = nil, wakeup: LoopWakeup? = nil
     ) {
@@ -91,11 +91,11 @@ final class UploadIntake {
         return identity
     }
 
-    func folder(_ job: Int64) -> JobFolder {
+    package func folder(_ job: Int64) -> JobFolder {
         JobFolder(dataDirectory: dataDirectory, job: job)
     }
 
-    func piece(_ piece: UploadPiece, bytes: [UInt8], from route: [UInt8]) throws {
+    package func piece(_ piece: UploadPiece, bytes: [UInt8], from route: [UInt8]) throws {
         // Only the worker that holds the attempt may upload for it, and a flood of pieces for
         // attempts no one holds costs a dictionary lookup each, not a database query.
         guard !verifying.contains(piece.key), sessions.holds(piece.key, route: route) else { return }
@@ -127,7 +127,7 @@ final class UploadIntake {
 
     /// The last piece is in: check size and checksum, then verify the media on the verifier's
     /// thread. A repeated `done` for an accepted attempt is answered again, not redone.
-    func done(_ done: ChunkDone, from route: [UInt8]) throws {
+    package func done(_ done: ChunkDone, from route: [UInt8]) throws {
         guard !verifying.contains(done.key), sessions.holds(done.key, route: route) else { return }
         guard let chunk = try store.current(done.key) else {
             uploads.discard(done.key)
@@ -218,7 +218,7 @@ final class UploadIntake {
     /// its worker's slot, which the loop's next claim fills. Returns the jobs that had a chunk
     /// accepted: the last one starts the job's join.
     @discardableResult
-    func collectVerified() throws -> Set<Int64> {
+    package func collectVerified() throws -> Set<Int64> {
         let finished = verified.withLock { results in
             defer { results.removeAll() }
             return results
@@ -365,5 +365,5 @@ final class UploadIntake {
     }
 
     /// Whether verifications are still running; the coordinator waits for them before it stops.
-    var isBusy: Bool { !verifying.isEmpty }
+    package var isBusy: Bool { !verifying.isEmpty }
 }

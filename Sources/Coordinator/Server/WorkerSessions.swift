@@ -11,7 +11,7 @@ import Logging
 /// Every lookup is by worker, route or attempt, never a pass over all sessions, and every
 /// free slot of the farm is filled by one claim: a farm of a thousand workers sends thousands
 /// of messages a second, and the cost of each must not grow with the farm.
-final class WorkerSessions {
+package final class WorkerSessions {
     private struct Session {
         var route: [UInt8]
         var info: WorkerInfo
@@ -44,7 +44,7 @@ final class WorkerSessions {
     /// Workers that may have a free slot: the next claim asks for them and no one else.
     private var wanting: Set<String> = []
     /// Something freed a slot since the last claim.
-    private(set) var assignmentsPending = false
+    package private(set) var assignmentsPending = false
     /// When each attempt this coordinator holds was sent (`farm trace`).
     private var sent: [AttemptKey: Date] = [:]
     /// Each worker's latest heartbeat since the last `recordReports`.
@@ -55,16 +55,16 @@ final class WorkerSessions {
     /// A worker not heard for this long is given nothing until it is heard again: half a
     /// lease (heartbeats reach the database, renewing leases, several times a lease, so a lease
     /// expires only on a worker quiet for longer), and never under 2 s of a live one's jitter.
-    var quietSeconds: Double { max(leaseSeconds / 2, 2) }
+    package var quietSeconds: Double { max(leaseSeconds / 2, 2) }
 
-    init(store: SessionStore, outbox: MessageSending, logger: Logger, leaseSeconds: Double) {
+    package init(store: SessionStore, outbox: MessageSending, logger: Logger, leaseSeconds: Double) {
         self.store = store
         self.outbox = outbox
         self.logger = logger
         self.leaseSeconds = leaseSeconds
     }
 
-    func hello(_ info: WorkerInfo, from route: [UInt8]) throws {
+    package func hello(_ info: WorkerInfo, from route: [UInt8]) throws {
         let tags = (info.tags ?? []).isEmpty ? "" : ", tags \(info.tags!.joined(separator: ","))"
         let kind = info.kindSignature
         logger.info(
@@ -85,7 +85,7 @@ final class WorkerSessions {
     /// the database hears it with the tick's other heartbeats (`recordReports`). An attempt it
     /// was not given (this coordinator restarted, or the peer is not what it says) counts only
     /// once the database agrees, so that heartbeat is recorded now.
-    func heartbeat(_ beat: Heartbeat, from route: [UInt8]) throws {
+    package func heartbeat(_ beat: Heartbeat, from route: [UInt8]) throws {
         let id = beat.worker.id
         let back = sessions[id] == nil
         if back { logger.info("worker \(id) is back") }
@@ -121,7 +121,7 @@ final class WorkerSessions {
     }
 
     /// Writes the heartbeats and progress heard since the last call, one statement each.
-    func recordReports() throws {
+    package func recordReports() throws {
         let progress = Array(progressReports.values)
         progressReports.removeAll(keepingCapacity: true)
         try store.recordProgress(progress)
@@ -175,7 +175,7 @@ final class WorkerSessions {
     /// Gives every worker a chunk for each free render slot, with one claim for the whole
     /// farm. A chunk whose render is over and uploads frees its slot, so the next render
     /// overlaps the upload; no chunk ever waits on a busy worker while another could render it.
-    func assignChunks() throws {
+    package func assignChunks() throws {
         assignmentsPending = false
         let quiet = Duration.seconds(quietSeconds)
         let requests = wanting.sorted().compactMap { id in
@@ -204,7 +204,7 @@ final class WorkerSessions {
     /// After the database came back: a claim it committed whose answer was lost with the
     /// connection is sent now, so its chunk does not wait out a lease on a worker that never
     /// heard of it. (A worker ignores an assignment it already holds.)
-    func resendLostClaims() throws {
+    package func resendLostClaims() throws {
         try resendLostClaims(of: nil, besides: [], reason: "the database went away before the claim's answer")
     }
 
@@ -223,7 +223,7 @@ final class WorkerSessions {
     }
 
     /// Claims at the end of the loop's batch of messages if one of them freed a slot.
-    func assignIfPending() throws {
+    package func assignIfPending() throws {
         if assignmentsPending { try assignChunks() }
     }
 
@@ -231,7 +231,7 @@ final class WorkerSessions {
     func sentAt(_ key: AttemptKey) -> Date? { sent[key] }
 
     /// Forgets that any worker holds `key` (it ended, failed or was taken back).
-    func release(_ key: AttemptKey) {
+    package func release(_ key: AttemptKey) {
         labels[key] = nil
         sent[key] = nil
         guard let id = holders.removeValue(forKey: key) else { return }
@@ -241,7 +241,7 @@ final class WorkerSessions {
     }
 
     /// Notes that `key`'s render is over and its result uploads; true if that freed a slot.
-    func uploading(_ key: AttemptKey) -> Bool {
+    package func uploading(_ key: AttemptKey) -> Bool {
         guard let id = holders[key], sessions[id]?.uploading.insert(key).inserted == true else { return false }
         reconsider(id)
         return true
@@ -290,18 +290,18 @@ final class WorkerSessions {
     func label(_ key: AttemptKey) -> String { labels[key] ?? key.description }
 
     /// Whether the worker behind `route` holds `key` (assigned it, or reported it since).
-    func holds(_ key: AttemptKey, route: [UInt8]) -> Bool {
+    package func holds(_ key: AttemptKey, route: [UInt8]) -> Bool {
         guard let worker = worker(at: route) else { return false }
         return holders[key] == worker
     }
 
     /// The worker whose session `route` is, once it said hello or sent a heartbeat.
-    func worker(at route: [UInt8]) -> String? {
+    package func worker(at route: [UInt8]) -> String? {
         workersByRoute[route]
     }
 
     /// The worker's id for messages, or the route in hex if no session has it.
-    func name(of route: [UInt8]) -> String {
+    package func name(of route: [UInt8]) -> String {
         worker(at: route) ?? "connection " + route.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 

@@ -7,7 +7,7 @@ import FarmCore
 /// coordinator records it once per farm. A change that keeps the stamp (inside one ctime tick,
 /// or behind a network file system's attribute cache) is then seen by the first process to
 /// hash the block, not by every read.
-enum BlockDigests {
+package enum BlockDigests {
     private static let known = Locked<[Key: String]>([:])
     /// About 10 MB of digests; when full, the table starts over.
     private static let limit = 65_536
@@ -21,7 +21,7 @@ enum BlockDigests {
     /// The SHA-256 of `bytes`, block `block` of `path` at `version`; from the table if this
     /// process hashed it before. A pin from before stamps (size only) names no version: its
     /// blocks are hashed every time.
-    static func digest(path: String, version: String?, block: Int64, of bytes: [UInt8]) -> String {
+    package static func digest(path: String, version: String?, block: Int64, of bytes: [UInt8]) -> String {
         let key = version.map { Key(path: path, version: $0, block: block) }
         if let key, let digest = known.withLock({ $0[key] }) { return digest }
         let hasher = SHA256()

@@ -23,7 +23,7 @@ extension DemuxedStream {
     }
 
     /// avcC: profile, constraint flags and level, the bytes after its version.
-    static func avcString(_ record: [UInt8]) -> String? {
+    package static func avcString(_ record: [UInt8]) -> String? {
         if record.count >= 4, record[0] == 1 {
             return String(format: "avc1.%02x%02x%02x", record[1], record[2], record[3])
         }
@@ -37,7 +37,7 @@ extension DemuxedStream {
 
     /// hvcC: profile space and idc, compatibility flags (bits reversed), tier and level, and
     /// the constraint bytes without their trailing zeros (ISO/IEC 14496-15, annex E).
-    static func hevcString(_ record: [UInt8]) -> String? {
+    package static func hevcString(_ record: [UInt8]) -> String? {
         guard record.count >= 13, record[0] == 1 else { return nil }
         let space = ["", "A", "B", "C"][Int(record[1] >> 6)]
         let tier = (record[1] >> 5) & 1 == 1 ? "H" : "L"
@@ -52,7 +52,7 @@ extension DemuxedStream {
     }
 
     /// av1C: profile, level and tier, and bit depth.
-    static func av1String(_ record: [UInt8]) -> String? {
+    package static func av1String(_ record: [UInt8]) -> String? {
         guard record.count >= 4, record[0] & 0x7f == 1 else { return nil }
         let profile = record[1] >> 5
         let level = record[1] & 0x1f

@@ -67,7 +67,8 @@ public final class Picture {
     }
 
     /// The planes from pixel (x, y) on, as samples of the picture's depth; x and y must be even.
-    func view<Sample: PlaneSample>(x: Int = 0, y: Int = 0, as _: Sample.Type = Sample.self) -> PlaneSet<Sample> {
+    package func view<Sample: PlaneSample>(x: Int = 0, y: Int = 0, as _: Sample.Type = Sample.self) -> PlaneSet<Sample>
+    {
         precondition(Sample.depth == depth, "a \(depth)-bit picture read as \(Sample.depth)-bit samples")
         func plane(_ index: Int, _ column: Int, _ row: Int) -> UnsafeMutablePointer<Sample> {
             UnsafeMutableRawPointer(planes[index]!).advanced(by: row * Int(strides[index]))

@@ -1,6 +1,6 @@
 /// A sample of a picture's plane: 8 bits in a byte, or 10 bits in a 16-bit word. Alpha planes
 /// hold samples of the same depth; blending weighs in 0...255 whatever the depth.
-protocol PlaneSample: FixedWidthInteger & UnsignedInteger {
+package protocol PlaneSample: FixedWidthInteger & UnsignedInteger {
     static var depth: Int { get }
     /// Fully opaque alpha: 255 or 1023.
     static var opaque: Self { get }
@@ -11,41 +11,41 @@ protocol PlaneSample: FixedWidthInteger & UnsignedInteger {
 }
 
 extension UInt8: PlaneSample {
-    static var depth: Int { 8 }
-    static var opaque: UInt8 { 255 }
+    package static var depth: Int { 8 }
+    package static var opaque: UInt8 { 255 }
 
     @inline(__always)
-    static func weight(_ alpha: UInt8) -> UInt32 { UInt32(alpha) }
+    package static func weight(_ alpha: UInt8) -> UInt32 { UInt32(alpha) }
 
     @inline(__always)
-    static func mix(_ top: UInt32, _ bottom: UInt32, _ alpha: UInt32) -> UInt8 {
+    package static func mix(_ top: UInt32, _ bottom: UInt32, _ alpha: UInt32) -> UInt8 {
         let x = top * alpha + bottom * (255 - alpha) + 128
         return UInt8(truncatingIfNeeded: (x + (x >> 8)) >> 8)
     }
 }
 
 extension UInt16: PlaneSample {
-    static var depth: Int { 10 }
-    static var opaque: UInt16 { 1023 }
+    package static var depth: Int { 10 }
+    package static var opaque: UInt16 { 1023 }
 
     @inline(__always)
-    static func weight(_ alpha: UInt16) -> UInt32 { (UInt32(alpha) * 255 + 511) / 1023 }
+    package static func weight(_ alpha: UInt16) -> UInt32 { (UInt32(alpha) * 255 + 511) / 1023 }
 
     @inline(__always)
-    static func mix(_ top: UInt32, _ bottom: UInt32, _ alpha: UInt32) -> UInt16 {
+    package static func mix(_ top: UInt32, _ bottom: UInt32, _ alpha: UInt32) -> UInt16 {
         UInt16(truncatingIfNeeded: (top * alpha + bottom * (255 - alpha) + 127) / 255)
     }
 }
 
 /// Pointers to the top-left pixel of a YUV 4:2:0 region (plus optional alpha) and the row
 /// strides, in samples. A view: it owns nothing.
-struct PlaneSet<Sample: PlaneSample> {
-    var y: UnsafeMutablePointer<Sample>
-    var u: UnsafeMutablePointer<Sample>
-    var v: UnsafeMutablePointer<Sample>
+package struct PlaneSet<Sample: PlaneSample> {
+    package var y: UnsafeMutablePointer<Sample>
+    package var u: UnsafeMutablePointer<Sample>
+    package var v: UnsafeMutablePointer<Sample>
     var a: UnsafeMutablePointer<Sample>?
-    var lumaStride: Int
-    var chromaStride: Int
+    package var lumaStride: Int
+    package var chromaStride: Int
     var alphaStride: Int
 
     /// Paints `color` at `alpha` (0...255) over the region; `opaque` also sets the region's alpha

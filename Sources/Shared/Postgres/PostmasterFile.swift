@@ -6,12 +6,17 @@ import Foundation
 
 /// A server's `postmaster.pid` as `pg_ctl` reads it: the postmaster's process id and, from
 /// PostgreSQL 10 on, its state ("starting", "ready", "stopping", "standby").
-struct PostmasterFile: Equatable {
-    let pid: pid_t
-    let status: String?
+package struct PostmasterFile: Equatable {
+    package let pid: pid_t
+    package let status: String?
+
+    package init(pid: pid_t, status: String?) {
+        self.pid = pid
+        self.status = status
+    }
 
     /// The file in `directory`, or nil while none is there (or it is half-written).
-    static func read(in directory: URL) -> PostmasterFile? {
+    package static func read(in directory: URL) -> PostmasterFile? {
         guard let text = try? String(contentsOf: directory.appendingPathComponent("postmaster.pid"), encoding: .utf8)
         else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -25,7 +30,7 @@ struct PostmasterFile: Equatable {
 
     /// Whether the process still runs (a pid file outlives a server that crashed). A zombie
     /// counts as ended: whoever adopted it may take a second to reap it.
-    var isAlive: Bool {
+    package var isAlive: Bool {
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")"), stat.distance(from: close, to: stat.endIndex) > 2

@@ -111,7 +111,7 @@ public final class PrivatePostgres {
 
     /// Left in a copied cluster until its server has drawn the values each database draws for
     /// itself (`ClusterSchema.drawnPerDatabase`): a copy holds the template's until then.
-    static let copyMark = "farm-template-copy"
+    package static let copyMark = "farm-template-copy"
 
     /// Draws a copied cluster's own identity and secrets, once, after its server started.
     private func drawOwnValues() throws {

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The pictures are those `Compositor.render(frame:)` returns, in frame order, so the output is
 /// the same as compositing and encoding one frame after the other.
-final class CompositedFrames: @unchecked Sendable {
+package final class CompositedFrames: @unchecked Sendable {
     private let condition = NSCondition()
     /// Composited pictures not yet taken, oldest first.
     private var ready: [Picture] = []
@@ -20,7 +20,7 @@ final class CompositedFrames: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts compositing `frames` with `compositor`, which nothing else may use until `stop()`.
-    init(compositor: Compositor, frames: Range<Int64>, cancellation: StopFlag?, depth: Int = 3) {
+    package init(compositor: Compositor, frames: Range<Int64>, cancellation: StopFlag?, depth: Int = 3) {
         spare = (0..<depth).map { _ in
             Picture(width: compositor.width, height: compositor.height, depth: compositor.depth)
         }
@@ -34,7 +34,7 @@ final class CompositedFrames: @unchecked Sendable {
 
     /// The next frame's picture, nil after the last; rethrows what compositing threw. Give the
     /// picture back with `recycle` once encoded.
-    func next() throws -> Picture? {
+    package func next() throws -> Picture? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty && producing { condition.wait() }
@@ -43,7 +43,7 @@ final class CompositedFrames: @unchecked Sendable {
         return nil
     }
 
-    func recycle(_ picture: Picture) {
+    package func recycle(_ picture: Picture) {
         condition.withLock {
             spare.append(picture)
             condition.broadcast()
@@ -52,7 +52,7 @@ final class CompositedFrames: @unchecked Sendable {
 
     /// Ends the compositing thread (at once, if frames are left) and waits for it: afterwards
     /// the compositor is the caller's again. Call exactly once.
-    func stop() {
+    package func stop() {
         condition.withLock {
             stopped = true
             condition.broadcast()

@@ -189,6 +189,15 @@ public struct HLSMasterPlaylist: Sendable {
         public var width: Int
         public var height: Int
         public var fps: Rational
+
+        package init(uri: String, rates: HLSSegmentRates, codec: String, width: Int, height: Int, fps: Rational) {
+            self.uri = uri
+            self.rates = rates
+            self.codec = codec
+            self.width = width
+            self.height = height
+            self.fps = fps
+        }
     }
 
     public struct Sound: Sendable {
@@ -196,6 +205,13 @@ public struct HLSMasterPlaylist: Sendable {
         public var rates: HLSSegmentRates
         public var codec: String
         public var channels: Int
+
+        package init(uri: String, rates: HLSSegmentRates, codec: String, channels: Int) {
+            self.uri = uri
+            self.rates = rates
+            self.codec = codec
+            self.channels = channels
+        }
     }
 
     /// A soft caption track as a WebVTT subtitles rendition (`HLSWebVTT`).
@@ -208,6 +224,12 @@ public struct HLSMasterPlaylist: Sendable {
     public var variants: [Variant]
     public var sound: Sound?
     public var captions: [Captions] = []
+
+    package init(variants: [Variant], sound: Sound?, captions: [Captions] = []) {
+        self.variants = variants
+        self.sound = sound
+        self.captions = captions
+    }
 
     public var text: String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]

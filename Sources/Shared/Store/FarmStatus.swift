@@ -69,6 +69,11 @@ public struct ChunkCounts: Codable, Sendable, Equatable {
     /// Of a failed or cancelled job, the chunks it never finished (then none is queued,
     /// running or failed: nothing will render them).
     public var unfinished: Int = 0
+
+    package init(queued: Int, running: Int, done: Int, failed: Int, total: Int, unfinished: Int = 0) {
+        (self.queued, self.running, self.done, self.failed, self.total) = (queued, running, done, failed, total)
+        self.unfinished = unfinished
+    }
 }
 
 /// One chunk of a job.
@@ -102,6 +107,27 @@ public struct ChunkStatus: Codable, Sendable, Equatable {
     public var seconds: Double?
     /// The newest error of any attempt of this chunk.
     public var error: String?
+
+    package init(
+        index: Int, kind: ChunkKind, start: Int64, end: Int64, state: State, worker: String? = nil, attempt: Int,
+        framesDone: Int64? = nil, samplesDone: Int64? = nil, soundSeconds: Double? = nil, sampleRate: Int? = nil,
+        fps: Double? = nil, seconds: Double? = nil, error: String? = nil
+    ) {
+        self.index = index
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.state = state
+        self.worker = worker
+        self.attempt = attempt
+        self.framesDone = framesDone
+        self.samplesDone = samplesDone
+        self.soundSeconds = soundSeconds
+        self.sampleRate = sampleRate
+        self.fps = fps
+        self.seconds = seconds
+        self.error = error
+    }
 }
 
 extension ChunkStatus {

@@ -29,6 +29,12 @@ public struct HistogramValues: Sendable, Equatable {
     public var sum: Double
     public var count: Double
 
+    package init(buckets: [(le: Double, count: Double)], sum: Double, count: Double) {
+        self.buckets = buckets
+        self.sum = sum
+        self.count = count
+    }
+
     public static func == (a: Self, b: Self) -> Bool {
         a.sum == b.sum && a.count == b.count && a.buckets.map(\.le) == b.buckets.map(\.le)
             && a.buckets.map(\.count) == b.buckets.map(\.count)

@@ -17,6 +17,23 @@ public struct FarmMetrics: Sendable {
     public var databaseSeconds: Double
     public var counters: [FarmCounter: Double]
     public var histograms: [FarmHistogram: HistogramValues]
+
+    package init(
+        coordinatorUp: Bool, jobs: [JobState: Int],
+        chunks: (queued: Int64, running: Int64, done: Int64, failed: Int64, unfinished: Int64), workers: [String: Int],
+        workerFps: [(worker: String, fps: Double)], segmentBytes: Int64, databaseSeconds: Double,
+        counters: [FarmCounter: Double], histograms: [FarmHistogram: HistogramValues]
+    ) {
+        self.coordinatorUp = coordinatorUp
+        self.jobs = jobs
+        self.chunks = chunks
+        self.workers = workers
+        self.workerFps = workerFps
+        self.segmentBytes = segmentBytes
+        self.databaseSeconds = databaseSeconds
+        self.counters = counters
+        self.histograms = histograms
+    }
 }
 
 extension FarmStore {

@@ -10,7 +10,7 @@ import Foundation
 /// accepted only while its attempt is still the chunk's current one: that number is the fence.
 public final class FarmStore {
     /// The store's own: nothing outside it runs SQL (LISTEN too is an API: FarmStore+Listen).
-    let connection: PostgresConnection
+    package let connection: PostgresConnection
 
     /// Failed attempts of one chunk that fail its job.
     public static let failuresPerChunk = 3

@@ -40,7 +40,7 @@ public struct JobSubmission: Sendable {
     public var idempotency: (key: String, digest: String)?
     /// The project its keys were made from, when it was read here: chunks planned again
     /// (`spreadUncached`) are keyed from it.
-    var project: Project?
+    package var project: Project?
 
     public init(
         name: String, projectFile: String, projectText: String, mediaRoot: String, outputPath: String,

@@ -16,7 +16,7 @@ extension Migrations {
     /// Step 16: frames rendered and chunks reused become counters, added to where the work is
     /// accepted or taken from the cache (frames of reused chunks had counted as rendered); they
     /// start from what the farm did before (a chunk rendered twice before it counts once).
-    static let workCounters = """
+    package static let workCounters = """
         INSERT INTO farm_counters (name, value)
         SELECT 'farm_frames_rendered_total', coalesce(sum(c.end_frame - c.start_frame), 0)
         FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt

@@ -52,7 +52,7 @@ public struct JobRecord: Sendable {
 /// A chunk row.
 public struct ChunkRecord: Sendable {
     /// What `init(row:)` reads, by these names.
-    static let columns = "id, job_id, \(WorkItem.columns()), state, attempt, worker_id, content_key"
+    package static let columns = "id, job_id, \(WorkItem.columns()), state, attempt, worker_id, content_key"
 
     public var id: Int64
     public var job: Int64
@@ -63,6 +63,19 @@ public struct ChunkRecord: Sendable {
     public var worker: String?
     /// Its key in the segment cache (`ChunkKeys`); nil for chunks queued before 0.9.
     public var contentKey: String?
+
+    package init(
+        id: Int64, job: Int64, work: WorkItem, state: ChunkState, attempt: Int, worker: String? = nil,
+        contentKey: String? = nil
+    ) {
+        self.id = id
+        self.job = job
+        self.work = work
+        self.state = state
+        self.attempt = attempt
+        self.worker = worker
+        self.contentKey = contentKey
+    }
 
     public var kind: ChunkKind { work.kind }
     public var index: Int { work.index }
@@ -76,7 +89,7 @@ public struct ChunkRecord: Sendable {
         }
     }
 
-    init(row: PostgresRow) throws {
+    package init(row: PostgresRow) throws {
         id = try row.decode("id")
         job = try row.decode("job_id")
         work = try WorkItem(row: row)

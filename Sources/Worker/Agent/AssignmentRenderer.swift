@@ -26,6 +26,20 @@ public final class AssignmentRenderer: @unchecked Sendable {
         public var black: [FrameRun]?
         /// The output's stills in a video chunk (`OutputStills`).
         public var stills: [StillTile] = []
+
+        package init(
+            url: URL, made: WorkMade, sampleRate: Int, mediaBlocks: [MediaReads.Block], mediaCost: MediaReads.Cost,
+            thumbnail: [UInt8]? = nil, black: [FrameRun]? = nil, stills: [StillTile] = []
+        ) {
+            self.url = url
+            self.made = made
+            self.sampleRate = sampleRate
+            self.mediaBlocks = mediaBlocks
+            self.mediaCost = mediaCost
+            self.thumbnail = thumbnail
+            self.black = black
+            self.stills = stills
+        }
     }
 
     private let mediaRoot: URL?

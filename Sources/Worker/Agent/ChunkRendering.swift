@@ -4,7 +4,7 @@ import FarmWire
 
 /// What the agent asks of its renderer: `AssignmentRenderer` (the compositor and FFmpeg) on a
 /// farm, a stand-in that writes known bytes in unit tests. Called on render threads.
-protocol ChunkRendering: Sendable {
+package protocol ChunkRendering: Sendable {
     /// Renders `assignment` into a file, reporting each frame; stops with an error once
     /// `cancellation` is raised.
     func render(

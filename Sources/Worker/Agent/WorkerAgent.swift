@@ -83,7 +83,7 @@ public final class WorkerAgent {
 
     /// The agent on its seams: a farm's worker gets the DEALER socket, the compositor, the
     /// continuous clock and a thread per render; unit tests give it stand-ins for all four.
-    init(
+    package init(
         configuration: Configuration, socket: CoordinatorLink, renderer: ChunkRendering, clock: WorkerClock,
         threads: RenderThreads, logger: Logger, wakeup: LoopWakeup? = nil
     ) throws {
@@ -120,7 +120,7 @@ public final class WorkerAgent {
     }
 
     /// Says hello: the coordinator learns of this worker before anything else.
-    func begin() {
+    package func begin() {
         let tags = info.tags.map { $0.isEmpty ? "" : ", tags \($0.joined(separator: ","))" } ?? ""
         logger.info(
             """
@@ -131,7 +131,7 @@ public final class WorkerAgent {
     }
 
     /// One turn of the loop: a message if one comes in time, then the periodic work.
-    func turn() throws {
+    package func turn() throws {
         // A render may finish any moment: look often while one runs, so its upload starts at once.
         let rendering = tasks.values.contains { $0.isRendering }
         if let frames = try socket.receive(timeout: rendering ? 0.005 : 0.05) {

@@ -3,29 +3,29 @@ import FarmStore
 /// Every chunk of a job in a compact shape, for the dashboard's chunk map: one letter of state
 /// per chunk and columns of numbers, about 20 bytes a chunk where `GET /api/jobs/{id}?all=true`
 /// takes 200, so a job of 100,000 chunks is a map of 2 MB.
-struct ChunkMap: Codable, Sendable {
-    struct Chunks: Codable, Sendable {
+package struct ChunkMap: Codable, Sendable {
+    package struct Chunks: Codable, Sendable {
         /// A letter per chunk, in index order: q(ueued), r(unning), d(one), f(ailed), c (reused
         /// from the cache) or x (stopped: its job was cancelled or failed before it rendered).
-        var states: String = ""
+        package var states: String = ""
         var start: [Int64] = []
         var end: [Int64] = []
         /// Index into `workers` of the latest attempt's worker, -1 for none.
-        var worker: [Int] = []
+        package var worker: [Int] = []
         var attempt: [Int] = []
         /// Seconds the latest attempt took (or has taken so far), -1 before the first.
         var seconds: [Double] = []
     }
 
-    var workers: [String] = []
-    var video = Chunks()
-    var audio = Chunks()
+    package var workers: [String] = []
+    package var video = Chunks()
+    package var audio = Chunks()
     /// The measuring passes of a job with a loudness target, one per audio block: their own
     /// row, never drawn as audio blocks.
-    var loudness = Chunks()
+    package var loudness = Chunks()
 
     /// `ended`: the job was cancelled or failed, so nothing queued or running will render.
-    init(_ chunks: [ChunkStatus], ended: Bool = false) {
+    package init(_ chunks: [ChunkStatus], ended: Bool = false) {
         var workerIndex: [String: Int] = [:]
         for chunk in chunks {
             let worker = chunk.worker.map { name in

@@ -16,7 +16,7 @@ import Foundation
 public enum ChunkLength {
     /// A chunk's fixed cost in seconds of timeline: on the demo a chunk cost about 0.35 s of
     /// CPU more, where a second of its timeline takes about 0.6 s.
-    static let overhead = 0.5
+    package static let overhead = 0.5
 
     /// Seconds per chunk for a timeline of `duration` seconds on `workers` identical workers.
     public static func choose(duration: Double, workers: Int) -> Int64 {
@@ -39,7 +39,7 @@ public enum ChunkLength {
     /// When the last chunk ends, counting each chunk's fixed cost, with chunks of `length`
     /// seconds (the last one shorter) dealt in order to whichever worker is free: equal chunks
     /// go round the workers, so it takes as many rounds as chunks over workers.
-    static func finish(duration: Double, length: Int64, workers: Int) -> Double {
+    package static func finish(duration: Double, length: Int64, workers: Int) -> Double {
         let count = chunks(duration, length)
         guard count > 0 else { return 0 }
         let rounds = (count + workers - 1) / workers

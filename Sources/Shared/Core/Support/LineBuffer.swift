@@ -1,19 +1,21 @@
 /// Bytes read from a pipe, handed out a line at a time. Each byte is searched for a newline
 /// once, however many reads a long line takes: searching the whole buffer after every read
 /// made a 10 MB answer cost gigabytes of comparisons.
-struct LineBuffer {
+package struct LineBuffer {
     private var bytes: [UInt8] = []
     /// Bytes before this index are known to hold no newline.
     private var searched = 0
     /// Bytes looked at in search of a newline, over the buffer's life (each once).
-    private(set) var examined = 0
+    package private(set) var examined = 0
 
-    var isEmpty: Bool { bytes.isEmpty }
+    package init() {}
 
-    mutating func append(_ chunk: ArraySlice<UInt8>) { bytes += chunk }
+    package var isEmpty: Bool { bytes.isEmpty }
+
+    package mutating func append(_ chunk: ArraySlice<UInt8>) { bytes += chunk }
 
     /// The next complete line without its newline; nil until one has arrived.
-    mutating func nextLine() -> [UInt8]? {
+    package mutating func nextLine() -> [UInt8]? {
         guard let newline = bytes[searched...].firstIndex(of: UInt8(ascii: "\n")) else {
             examined += bytes.count - searched
             searched = bytes.count

@@ -6,20 +6,20 @@ import FarmPostgres
 /// its file is reading what runs. A changed text comes with a new step, even an empty one, so
 /// that an older farm refuses the database (its schema is newer) instead of putting its own
 /// text back.
-struct StoreFunction {
-    let name: String
+package struct StoreFunction {
+    package let name: String
     /// The first schema step whose tables it reads: an older database does not get it.
-    let since: Int
+    package let since: Int
     /// One `CREATE FUNCTION` statement, its body between `$$` quotes.
-    let definition: String
+    package let definition: String
     /// `CREATE TRIGGER` statements that call it, by trigger name.
-    var triggers: [(name: String, sql: String)] = []
+    package var triggers: [(name: String, sql: String)] = []
 
     /// Every function of the schema.
-    static let all = [claim, chunkTally, jobEnded]
+    package static let all = [claim, chunkTally, jobEnded]
 
     /// The text PostgreSQL keeps as the function's source (`pg_proc.prosrc`).
-    var body: String {
+    package var body: String {
         let parts = definition.components(separatedBy: "$$")
         precondition(parts.count == 3, "\(name): one body between $$ quotes")
         return parts[1]
@@ -28,7 +28,7 @@ struct StoreFunction {
     /// Makes each function of a step up to `version` match its file: one that is missing, has
     /// another text, has overloads or lacks one of its triggers is dropped with its triggers
     /// and created again, inside the caller's transaction. Costs one query when all match.
-    static func install(upTo version: Int, on connection: PostgresConnection) throws {
+    package static func install(upTo version: Int, on connection: PostgresConnection) throws {
         let wanted = all.filter { $0.since <= version }
         guard !wanted.isEmpty else { return }
         let rows = try connection.query(
