@@ -66,16 +66,23 @@ let package = Package(
         // The only importer of libzmq: messages and sockets.
         .target(name: "FarmWire", dependencies: ["FarmCore", "CZeroMQ"], path: "Sources/Shared/Wire"),
 
+        // The coordinator's data folder, one job's results and uploads: the coordinator writes it,
+        // the HTTP API reads it.
+        .target(
+            name: "FarmDataFolder", dependencies: ["FarmCore", "FarmRender"], path: "Sources/Coordinator/DataFolder"),
         .target(
             name: "FarmCoordinator",
-            dependencies: ["FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", logging],
+            dependencies: [
+                "FarmCore", "FarmDataFolder", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire",
+                logging,
+            ],
             path: "Sources/Coordinator/Server"
         ),
         // The HTTP API beside the coordinator; the only importer of Hummingbird.
         .target(
             name: "FarmHTTP",
             dependencies: [
-                "FarmCore", "FarmInterchange", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore",
+                "FarmCore", "FarmDataFolder", "FarmInterchange", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), logging,
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -126,8 +133,8 @@ let package = Package(
         .testTarget(
             name: "FarmCoordinatorTests",
             dependencies: [
-                "FarmCore", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", "FarmCoordinator", "TestSupport",
-                logging,
+                "FarmCore", "FarmDataFolder", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", "FarmCoordinator",
+                "TestSupport", logging,
             ]),
         .testTarget(
             name: "FarmHTTPTests",
@@ -145,7 +152,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "FarmCore", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire", "TestSupport",
+                "FarmCore", "FarmDataFolder", "FarmMedia", "FarmRender", "FarmPostgres", "FarmStore", "FarmWire",
+                "TestSupport",
             ]
         ),
     ]

@@ -6,7 +6,8 @@ import TestSupport
 import Testing
 
 /// A database that a newer farm has migrated: an older `farm` refuses it, naming both schema
-/// versions, and writes nothing to it.
+/// versions, and writes nothing to it. One an older farm left: commands refuse it, a
+/// coordinator migrates it.
 @Suite struct NewerSchemaTests {
     @Test func anOlderCLIAndCoordinatorRefuseANewerSchemaNamingBothAndChangeNothing() throws {
         try withTemporaryDirectory { dir in
@@ -31,6 +32,29 @@ import Testing
 
             #expect(try Self.snapshot(connection) == before)
         }
+    }
+
+    /// A command beside a coordinator never migrates: an older schema is refused by name and
+    /// left as it was (an older coordinator may still run on it), until a coordinator of this
+    /// farm brings it up to date; then the same command reads it.
+    @Test func aCommandRefusesAnOlderSchemaAndOnlyACoordinatorMigratesIt() throws {
+        let database = try TestDatabase.create()
+        let connection = try PostgresConnection(url: database)
+        let older = Migrations.latest - 1
+        try Migrations.apply(on: connection, upTo: older)
+        let before = try Self.snapshot(connection)
+
+        let status = try runFarm(["status", "--database", database])
+        #expect(status.status == 1, "\(status.stderr)")
+        #expect(
+            status.stderr.contains(
+                "the database schema is version \(older), older than this farm (\(Migrations.latest)); "
+                    + "only a coordinator migrates it"), "\(status.stderr)")
+        #expect(try Self.snapshot(connection) == before)
+
+        _ = try FarmStore(url: database, role: .coordinator)
+        let after = try runFarm(["status", "--database", database])
+        #expect(after.status == 0, "\(after.stderr)")
     }
 
     /// The schema's versions and every table's row count.

@@ -1,5 +1,6 @@
 import FarmCoordinator
 import FarmCore
+import FarmDataFolder
 import FarmPostgres
 import FarmRender
 import FarmStore

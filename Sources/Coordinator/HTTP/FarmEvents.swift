@@ -63,7 +63,7 @@ final class FarmEvents: @unchecked Sendable {
         var lastEvent = Date()
         while !stopFlag.isRaised {
             do {
-                let connected = try store ?? FarmStore(url: database)
+                let connected = try store ?? FarmStore(url: database, role: .client)
                 if store == nil { try connected.listen(.farm) }
                 store = connected
                 var payloads = try connected.notifications(timeout: .seconds(1))

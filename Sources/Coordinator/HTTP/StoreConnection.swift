@@ -19,7 +19,7 @@ final class StoreConnection: @unchecked Sendable {
     func run<T: Sendable>(_ body: @escaping @Sendable (FarmStore) throws -> T) async throws -> T {
         try await queue.run { [self] in
             do {
-                let store = try self.store ?? FarmStore(url: database)
+                let store = try self.store ?? FarmStore(url: database, role: .client)
                 self.store = store
                 return try body(store)
             } catch let error as PostgresError where error.isConnectionLost {

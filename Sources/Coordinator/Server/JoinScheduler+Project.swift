@@ -1,4 +1,5 @@
 import FarmCore
+import FarmDataFolder
 import FarmMedia
 import FarmRender
 import Foundation

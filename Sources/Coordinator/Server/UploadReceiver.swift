@@ -1,4 +1,5 @@
 import FarmCore
+import FarmDataFolder
 import FarmRender
 import FarmWire
 import Foundation

@@ -20,9 +20,22 @@ public final class FarmStore {
     /// Chunks of one job a worker may fail before that job is kept from it.
     public static let failuresPerWorker = 3
 
-    public init(url: String) throws {
+    /// Who opens the store, which says what it may do to the schema.
+    public enum Role: Sendable {
+        /// The coordinator (`farm serve`, `farm render`'s own): brings an older schema up to date.
+        case coordinator
+        /// A command beside a coordinator (status, submit, control): uses the schema as it is and
+        /// refuses an older or newer one, since migrating under a running older coordinator would
+        /// break it. A database with no farm in it yet is made whole, as a coordinator would.
+        case client
+    }
+
+    public init(url: String, role: Role = .coordinator) throws {
         connection = try PostgresConnection(url: url)
-        try Migrations.apply(on: connection)
+        switch role {
+        case .coordinator: try Migrations.apply(on: connection)
+        case .client: try Migrations.use(on: connection)
+        }
     }
 
     /// Connects once the server is up: a coordinator started beside its database (compose, a

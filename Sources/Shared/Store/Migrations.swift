@@ -186,6 +186,38 @@ public enum Migrations {
             WHERE name IN ('notify', 'links');
         """
 
+    /// The schema's version in the database: 0 where no farm was ever put in it.
+    static func version(on connection: PostgresConnection) throws -> Int {
+        try connection.query(
+            """
+            SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0
+                ELSE (SELECT coalesce(max(version), 0) FROM schema_migrations) END AS version
+            """
+        )[0].decode("version", as: Int.self)
+    }
+
+    /// A client's check (`FarmStore.Role.client`): the database holds exactly this farm's
+    /// schema, or none yet (then it is made, as `apply` makes it). Changes nothing otherwise.
+    public static func use(on connection: PostgresConnection) throws {
+        let current = try version(on: connection)
+        if current == 0 {
+            try apply(on: connection)
+        } else if current > latest {
+            throw newer(current)
+        } else if current < latest {
+            throw PostgresError(
+                message: "the database schema is version \(current), older than this farm (\(latest)); only a "
+                    + "coordinator migrates it: start this farm's `farm serve` on it first",
+                state: nil)
+        }
+    }
+
+    private static func newer(_ current: Int) -> PostgresError {
+        PostgresError(
+            message: "the database schema is version \(current), newer than this farm (\(latest)); upgrade the farm",
+            state: nil)
+    }
+
     /// Applies every step the database has not seen, up to `target` (a test builds an older
     /// farm's database with it, to upgrade); returns the versions applied.
     @discardableResult
@@ -199,12 +231,7 @@ public enum Migrations {
             )
             let current = try connection.query(
                 "SELECT coalesce(max(version), 0) AS version FROM schema_migrations")[0].decode("version", as: Int.self)
-            if current > latest {
-                throw PostgresError(
-                    message:
-                        "the database schema is version \(current), newer than this farm (\(latest)); upgrade the farm",
-                    state: nil)
-            }
+            if current > latest { throw newer(current) }
             var applied: [Int] = []
             for step in steps where step.version > current && step.version <= target {
                 try connection.run(script: step.sql)

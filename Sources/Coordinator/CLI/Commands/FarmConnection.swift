@@ -37,7 +37,8 @@ struct FarmConnection {
             }
         }
         do {
-            store = try FarmExit.guarding { try FarmStore(url: url) }
+            // A command never migrates a farm's schema under its coordinator.
+            store = try FarmExit.guarding { try FarmStore(url: url, role: .client) }
         } catch {
             server?.stop()
             throw error

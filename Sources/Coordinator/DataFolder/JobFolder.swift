@@ -1,4 +1,5 @@
 import FarmCore
+import FarmRender
 import Foundation
 
 /// Where the coordinator keeps one job's accepted results and the uploads still arriving.
