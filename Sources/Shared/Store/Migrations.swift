@@ -187,13 +187,14 @@ public enum Migrations {
         """
 
     /// The schema's version in the database: 0 where no farm was ever put in it.
-    static func version(on connection: PostgresConnection) throws -> Int {
-        try connection.query(
-            """
-            SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0
-                ELSE (SELECT coalesce(max(version), 0) FROM schema_migrations) END AS version
-            """
-        )[0].decode("version", as: Int.self)
+    package static func version(on connection: PostgresConnection) throws -> Int {
+        // Two statements: PostgreSQL resolves every table a statement names before running it,
+        // so one that reads the table in a branch fails where the table is absent.
+        let present = try connection.query(
+            "SELECT to_regclass('schema_migrations') IS NOT NULL AS present")[0].decode("present", as: Bool.self)
+        guard present else { return 0 }
+        return try connection.query("SELECT coalesce(max(version), 0) AS version FROM schema_migrations")[0]
+            .decode("version", as: Int.self)
     }
 
     /// A client's check (`FarmStore.Role.client`): the database holds exactly this farm's
