@@ -24,29 +24,30 @@ DOC = ROOT / "docs/architecture.md"
 TOOLCHAIN = {"Foundation", "Dispatch", "Glibc", "Synchronization", "Testing", "XCTest", "PackagePlugin"}
 
 
+def closing(text, start):
+    """The index of the bracket that closes the one at text[start]."""
+    pairs = {"(": ")", "[": "]"}
+    opening, depth = text[start], 0
+    for index in range(start, len(text)):
+        depth += {opening: 1, pairs[opening]: -1}.get(text[index], 0)
+        if depth == 0:
+            return index
+    return len(text)
+
+
 def targets():
     """{name: (kind, path, [dependency names])} from Package.swift's target list."""
     text = (ROOT / "Package.swift").read_text()
     aliases = dict(re.findall(r'let (\w+) = Target\.Dependency\.product\(name: "(\w+)"', text))
     found = {}
     for match in re.finditer(r"\.(target|testTarget|executableTarget|systemLibrary|plugin)\(", text):
-        depth, end = 0, match.end() - 1
-        for end in range(match.end() - 1, len(text)):
-            depth += {"(": 1, ")": -1}.get(text[end], 0)
-            if depth == 0:
-                break
-        body = text[match.end():end]
+        body = text[match.end():closing(text, match.end() - 1)]
         name = re.search(r'name: "(\w+)"', body).group(1)
         path = re.search(r'path: "([^"]+)"', body)
         deps = []
         listed = re.search(r"dependencies: \[", body)
         if listed:
-            depth, stop = 0, listed.end() - 1
-            for stop in range(listed.end() - 1, len(body)):
-                depth += {"[": 1, "]": -1}.get(body[stop], 0)
-                if depth == 0:
-                    break
-            inner = body[listed.end():stop]
+            inner = body[listed.end():closing(body, listed.end() - 1)]
             deps += re.findall(r'product\(name: "(\w+)"', inner)
             inner = re.sub(r"\.product\([^)]*\)", "", inner)
             deps += re.findall(r'"(\w+)"', inner)

@@ -230,8 +230,7 @@ public enum Migrations {
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
                     + "(version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
             )
-            let current = try connection.query(
-                "SELECT coalesce(max(version), 0) AS version FROM schema_migrations")[0].decode("version", as: Int.self)
+            let current = try version(on: connection)
             if current > latest { throw newer(current) }
             var applied: [Int] = []
             for step in steps where step.version > current && step.version <= target {
