@@ -33,7 +33,9 @@ import Testing
 
     @Test func killedWorkerChunkIsReleasedAndItsLateResultIsFenced() throws {
         try withTemporaryDirectory { dir in
-            let (project, reference) = try Self.slowProject(in: dir)
+            // 720p, so that a release build's chunk of 60 frames takes more than one progress
+            // report (0.4 s) to render: at 640x360 it rendered in one.
+            let (project, reference) = try Self.projectWithReference(in: dir, width: 1280, height: 720, seconds: 8)
             let farm = try TestFarm(directory: dir)
             defer { farm.stopAll() }
             try farm.startCoordinator()
@@ -63,7 +65,14 @@ import Testing
                           AND a.outcome = 'running'
                           AND a.frames_done >= $2 AND a.frames_done < c.end_frame - c.start_frame
                         """, [String(job), String(leastFrames)])
-                    guard let row = rows.first else { return false }
+                    guard let row = rows.first else {
+                        // Past its last chunk the victim can never be caught: say so now.
+                        if try farm.store.job(job)?.isFinished == true {
+                            throw TestError.failed(
+                                "job \(job) finished before the victim was caught mid-chunk\n\(farm.logs)")
+                        }
+                        return false
+                    }
                     candidate = (try row.decode("chunk_id"), try row.decode("attempt"))
                     return true
                 }

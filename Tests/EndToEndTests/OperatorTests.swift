@@ -62,6 +62,7 @@ import Testing
 
             let overall = try Regex(#"([0-9.]+)%  ([0-9]+)/240 frames  [0-9.-]+ fps  ETA"#)
             let chunkBar = try Regex(#"^  chunk [0-9]+ +[0-9]+\.\.[0-9]+ +w[12] +[█░]+ [0-9]+/60  [0-9.]+ fps"#)
+            let exitLine = try Regex(#"watch-exit=[0-9]+ *"#)
             var frames: [Int] = []
             var chunkBars: Set<String> = []
             var finalPane: [String] = []
@@ -73,7 +74,9 @@ import Testing
                 if let bar = bars.first, let count = Int(bar.output[2].substring ?? "") { frames.append(count) }
                 for line in lines where (try? chunkBar.firstMatch(in: line)) != nil { chunkBars.insert(line) }
                 finalPane = lines
-                return lines.contains { $0.hasPrefix("watch-exit=") }
+                // The typed command may wrap so that a line starts "watch-exit=$?": only a
+                // status the shell printed ends the wait.
+                return lines.contains { (try? exitLine.wholeMatch(in: $0)) != nil }
             }
             let text = finalPane.joined(separator: "\n")
             print(
