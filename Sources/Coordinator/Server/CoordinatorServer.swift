@@ -63,6 +63,7 @@ public final class CoordinatorServer {
     /// Numbered frames written as their chunks are accepted.
     private let frames: FrameStaging
     private let retention: SegmentRetention
+    private let progress: ProgressWriter
     private let notifier: JobNotifier
     private let logger: Logger
     private let stopFlag = StopFlag()
@@ -113,8 +114,10 @@ public final class CoordinatorServer {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         try DataFolderClaim.claim(configuration.dataDirectory, identity: store.identity())
         outbox = Outbox(socket: socket, logger: logger)
+        progress = ProgressWriter(database: configuration.database, logger: logger)
         sessions = WorkerSessions(
-            store: store, outbox: outbox, logger: logger, leaseSeconds: configuration.leaseSeconds)
+            store: store, outbox: outbox, logger: logger, leaseSeconds: configuration.leaseSeconds,
+            progress: progress)
         frames = FrameStaging(
             store: store, logger: logger, dataDirectory: configuration.dataDirectory,
             outputRoot: configuration.outputRoot)
@@ -162,6 +165,7 @@ public final class CoordinatorServer {
             try joins.finishJoins()
         }
         retention.finish()
+        progress.finish()
         // A job that just ended is told of now, not by the next coordinator.
         notifier.poke()
         notifier.finish()

@@ -30,6 +30,8 @@ package final class WorkerSessions {
     }
 
     private let store: SessionStore
+    /// Progress off the loop on a farm; nil writes it to `store` in `recordReports`.
+    private let progressSink: ProgressSink?
     private let outbox: MessageSending
     private let logger: Logger
     private let leaseSeconds: Double
@@ -57,8 +59,12 @@ package final class WorkerSessions {
     /// expires only on a worker quiet for longer), and never under 2 s of a live one's jitter.
     package var quietSeconds: Double { max(leaseSeconds / 2, 2) }
 
-    package init(store: SessionStore, outbox: MessageSending, logger: Logger, leaseSeconds: Double) {
+    package init(
+        store: SessionStore, outbox: MessageSending, logger: Logger, leaseSeconds: Double,
+        progress: ProgressSink? = nil
+    ) {
         self.store = store
+        progressSink = progress
         self.outbox = outbox
         self.logger = logger
         self.leaseSeconds = leaseSeconds
@@ -124,7 +130,7 @@ package final class WorkerSessions {
     package func recordReports() throws {
         let progress = Array(progressReports.values)
         progressReports.removeAll(keepingCapacity: true)
-        try store.recordProgress(progress)
+        if let progressSink { progressSink.write(progress) } else { try store.recordProgress(progress) }
         let beats = heartbeats
         heartbeats.removeAll(keepingCapacity: true)
         try record(beats)
