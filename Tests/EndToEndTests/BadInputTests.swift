@@ -140,6 +140,39 @@ import Testing
         }
     }
 
+    /// On a farm the workers and the database start while the project is read: a project that
+    /// fails to load stops them, leaving no process of the farm's running and nothing written.
+    @Test func aBadProjectOnAFarmStopsTheWorkersAndDatabaseStartedBesideIt() throws {
+        try withTemporaryDirectory { dir in
+            try Data(#"{"assets": {}, "tracks": 5}"#.utf8).write(to: dir.appendingPathComponent("project.json"))
+            let data = dir.appendingPathComponent("farm")
+            let result = try runFarm(
+                ["render", "project.json", "-o", "out.mp4", "--data", data.path, "--workers", "2"], in: dir)
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(
+                result.stderr == "project.json: tracks: expected an array of tracks, got a number\n",
+                "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.mp4").path))
+            // They did start: each wrote its log.
+            for index in 1...2 {
+                #expect(
+                    FileManager.default.fileExists(atPath: data.appendingPathComponent("logs/worker-\(index).log").path)
+                )
+            }
+            #expect(Self.processes(mentioning: data.path).isEmpty)
+        }
+    }
+
+    /// The command lines of running processes that contain `text`.
+    static func processes(mentioning text: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { Int($0) != nil }.compactMap { pid in
+            guard let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+            let line = String(decoding: bytes.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            return line.contains(text) ? line : nil
+        }
+    }
+
     /// With --media-root, assets must stay inside it: an absolute path elsewhere, `..` and a link
     /// that leads out are refused before any of them is opened.
     @Test(arguments: ["/SECRET", "../secret.mp4", "link.mp4"])

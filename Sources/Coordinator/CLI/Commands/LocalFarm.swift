@@ -20,6 +20,8 @@ struct LocalFarm {
     let database: DatabaseOptions
     /// The database, opening since the command began.
     let started: DatabaseStart
+    /// Workers started with the database (`earlyWorkers`); nil starts them here.
+    var crew: LocalWorkers? = nil
     let workers: Int
     let encoderThreads: Int
     let verbose: Bool
@@ -49,8 +51,8 @@ struct LocalFarm {
         FarmLogging.bootstrap(level: verbose ? .info : .error)
         // A worker takes about a tenth of a second to start: where the data folder is known
         // without the database, the workers start while the database does.
-        let dataKnown = database.namedDatabase == nil || database.dataChosen
-        var crew = dataKnown ? try startWorkers(data: database.dataDirectory) : nil
+        let dataKnown = Self.dataKnown(database)
+        var crew = dataKnown ? try self.crew ?? startWorkers(data: database.dataDirectory) : nil
         // Should the farm fail to start; once it runs, its teardown below stops them first.
         defer { crew?.stop() }
         let (url, server) = try started.wait()
@@ -146,6 +148,23 @@ struct LocalFarm {
             server.stop()
             _ = try? store.revokeToken(name: token)
         }
+    }
+
+    /// Whether the data folder is known before the database answers (it is not for a named
+    /// database with the default folder: `render` puts one inside it).
+    private static func dataKnown(_ database: DatabaseOptions) -> Bool {
+        database.namedDatabase == nil || database.dataChosen
+    }
+
+    /// `count` workers started before the project is read, where the data folder is already
+    /// known; nil otherwise, or when they fail to start (`render` then starts them itself, and
+    /// says why they failed).
+    static func earlyWorkers(database: DatabaseOptions, count: Int, encoderThreads: Int, verbose: Bool)
+        -> LocalWorkers?
+    {
+        guard dataKnown(database) else { return nil }
+        return try? LocalWorkers(
+            count: count, encoderThreads: encoderThreads, verbose: verbose, data: database.dataDirectory)
     }
 
     private func startWorkers(data: URL) throws -> LocalWorkers {

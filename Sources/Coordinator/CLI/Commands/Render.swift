@@ -91,8 +91,14 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let interruption = Interruption()
-        // The farm's database starts while the project is read and its media probed.
+        // The farm's database and its workers start while the project is read and its media
+        // probed: each takes about a tenth of a second (BENCHMARKS.md).
         let started = local ? nil : DatabaseStart(database)
+        let crew =
+            local
+            ? nil
+            : LocalFarm.earlyWorkers(
+                database: database, count: workerCount, encoderThreads: threads ?? 1, verbose: options.verbose)
         do {
             let loaded: LoadedProject
             let target: OutputTarget
@@ -101,11 +107,12 @@ struct Render: ParsableCommand {
                 target = try OutputTarget(path: output, project: loaded.project, projectFile: options.project)
                 try interruption.check()
             } catch {
+                crew?.stop()
                 started?.abandon()
                 throw error
             }
             if let started {
-                try renderOnFarm(loaded, target: target, database: started, interruption: interruption)
+                try renderOnFarm(loaded, target: target, database: started, crew: crew, interruption: interruption)
             } else {
                 try renderLocally(loaded, target: target, interruption: interruption)
             }
@@ -117,10 +124,12 @@ struct Render: ParsableCommand {
         }
     }
 
+    private var workerCount: Int { workers ?? ProcessInfo.processInfo.activeProcessorCount }
+
     private func renderOnFarm(
-        _ loaded: LoadedProject, target: OutputTarget, database started: DatabaseStart, interruption: Interruption
+        _ loaded: LoadedProject, target: OutputTarget, database started: DatabaseStart, crew: LocalWorkers?,
+        interruption: Interruption
     ) throws {
-        let workerCount = workers ?? ProcessInfo.processInfo.activeProcessorCount
         let size = chunking.size(
             frameCount: loaded.project.frameCount, fps: loaded.project.output.fps, workers: workerCount)
         var submission: JobSubmission
@@ -130,11 +139,12 @@ struct Render: ParsableCommand {
                 output: target.url, container: target.container, chunkSize: size)
             submission.useCache = !noCache
         } catch {
+            crew?.stop()
             started.abandon()
             throw error
         }
         var farm = LocalFarm(
-            database: database, started: started, workers: workerCount,
+            database: database, started: started, crew: crew, workers: workerCount,
             encoderThreads: threads ?? 1, verbose: options.verbose, dashboard: !noDashboard,
             interruption: interruption)
         farm.spreadsUncached = !chunking.isChosen
