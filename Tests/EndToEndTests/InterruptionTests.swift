@@ -8,7 +8,8 @@ import Testing
     import Glibc
 #endif
 
-/// Ctrl-C or SIGTERM stops what a command started and leaves nothing half-written.
+/// Ctrl-C, SIGTERM, a closed terminal or a closed output stops what a command started and leaves
+/// nothing half-written.
 @Suite(.serialized) struct InterruptionTests {
     static func waitFor(_ what: String, timeout: Double = 120, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
@@ -62,30 +63,56 @@ import Testing
         }
     }
 
-    /// `farm render` on a farm of its own, interrupted mid-chunk: the job is cancelled, the
-    /// workers, coordinator and private PostgreSQL are stopped, and no file is left.
-    @Test func interruptedFarmRenderStopsEverythingAndWritesNothing() throws {
+    /// `farm render` on a farm of its own, interrupted mid-chunk by Ctrl-C or by its terminal
+    /// closing (SIGHUP): the job is cancelled, the workers, coordinator and private PostgreSQL
+    /// are stopped, and no file is left.
+    @Test(arguments: [(SIGINT, "Ctrl-C"), (SIGHUP, "the terminal closed")])
+    func interruptedFarmRenderStopsEverythingAndWritesNothing(_ signal: Int32, _ cause: String) throws {
         try withTemporaryDirectory { dir in
             let data = dir.appendingPathComponent("data")
             let render = try Self.startFarmRender(in: dir, data: data)
             Thread.sleep(forTimeInterval: 0.5)
-            kill(render.pid, SIGINT)
+            kill(render.pid, signal)
             let result = try render.finish(timeout: 60)
             print(
                 "render interrupted: exit \(result.status), "
                     + "last line: \(result.stderr.split(separator: "\n").last ?? "")"
             )
-            #expect(result.status == 130, "\(result.stderr)")
-            #expect(result.stderr.hasSuffix("out.mov: interrupted (Ctrl-C); nothing written\n"), "\(result.stderr)")
+            #expect(result.status == 128 + signal, "\(result.stderr)")
+            #expect(result.stderr.hasSuffix("out.mov: interrupted (\(cause)); nothing written\n"), "\(result.stderr)")
             #expect(!result.stderr.contains("rendering failed"), "\(result.stderr)")
-            #expect(try Self.leftovers(in: dir).isEmpty)
-            #expect(
-                !FileManager.default.fileExists(atPath: data.appendingPathComponent("postgres/postmaster.pid").path))
-            #expect(try run("pgrep", ["-f", data.path]).stdout.isEmpty, "processes of this farm still run")
-            let status = try runFarm(["status", "1", "--json", "--data", data.path])
-            let detail = try JSONDecoder().decode(JobDetail.self, from: Data(status.stdout.utf8))
-            #expect(detail.job.state == .cancelled)
+            try Self.expectStopped(data: data, dir: dir)
         }
+    }
+
+    /// `farm render … | head`: the reader leaves, and the render's next line finds its output
+    /// closed. It stops as if interrupted, exiting 141 as for SIGPIPE, after its clean-up: by
+    /// default the signal (or Foundation's trap on the failed write) would kill it first, leaving
+    /// its private PostgreSQL running.
+    @Test func aFarmRenderWhoseOutputClosesStopsEverythingAndWritesNothing() throws {
+        try withTemporaryDirectory { dir in
+            let data = dir.appendingPathComponent("data")
+            let project = try OperatorTests.heavyProject(in: dir, seconds: 16)
+            let result = try run(
+                "bash",
+                [
+                    "-c", #""$0" "$@" 2>&1 | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}""#, farmProgram,
+                    "render", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--workers", "2",
+                    "--chunk-frames", "120", "--data", data.path,
+                ])
+            #expect(result.status == 141, "\(result.stderr)")
+            try Self.expectStopped(data: data, dir: dir)
+        }
+    }
+
+    /// No file written, no process of the farm in `data` running, its job cancelled.
+    static func expectStopped(data: URL, dir: URL) throws {
+        #expect(try leftovers(in: dir).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("postgres/postmaster.pid").path))
+        #expect(try run("pgrep", ["-f", data.path]).stdout.isEmpty, "processes of this farm still run")
+        let status = try runFarm(["status", "1", "--json", "--data", data.path])
+        let detail = try JSONDecoder().decode(JobDetail.self, from: Data(status.stdout.utf8))
+        #expect(detail.job.state == .cancelled)
     }
 
     /// `farm render` killed outright (no clean-up of its own): its workers end with it instead

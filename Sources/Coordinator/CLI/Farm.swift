@@ -51,6 +51,7 @@ struct Farm: ParsableCommand {
 
     static func main() {
         StandardDescriptors.openMissing()
+        ClosedOutput.ignoreBrokenPipes()
         main(nil)
     }
 }

@@ -27,7 +27,7 @@ public enum FFmpegLog {
             if level <= AV_LOG_ERROR { thread[FFmpegLog.key] = line }
             (thread[FFmpegLog.sinkKey] as? AttemptLog)?.append(
                 "ffmpeg: " + line, level: level <= AV_LOG_ERROR ? "error" : "warning")
-            if FFmpegLog.verbose { FileHandle.standardError.write(Data(("ffmpeg: " + line + "\n").utf8)) }
+            if FFmpegLog.verbose { FileHandle.standardError.writeUnlessClosed(Data(("ffmpeg: " + line + "\n").utf8)) }
         }
     }
 

@@ -75,10 +75,10 @@ struct Batch: ParsableCommand {
             started.abandon()
             throw error
         }
-        for refusal in planned.refusals { FileHandle.standardError.write(Data("\(refusal)\n".utf8)) }
+        for refusal in planned.refusals { FileHandle.standardError.writeUnlessClosed(Data("\(refusal)\n".utf8)) }
         guard !planned.rows.isEmpty else {
             started.abandon()
-            FileHandle.standardError.write(Data("\(rows): no row can render; nothing written\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(Data("\(rows): no row can render; nothing written\n".utf8))
             throw FarmExit.badInput
         }
         let farm = LocalFarm(
@@ -93,10 +93,11 @@ struct Batch: ParsableCommand {
                     .follow(store, check: check)
             }
         } catch let interrupted as Interrupted {
-            FileHandle.standardError.write(Data("\(rows): \(interrupted); the batch's jobs are cancelled\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(
+                Data("\(rows): \(interrupted); the batch's jobs are cancelled\n".utf8))
             throw ExitCode(128 + interrupted.signal)
         } catch {
-            FileHandle.standardError.write(Data("\(rows): rendering failed: \(error)\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(Data("\(rows): rendering failed: \(error)\n".utf8))
             throw FarmExit.failed
         }
         let done = outcomes.filter { $0 == .done }.count

@@ -44,6 +44,6 @@ enum FarmExit {
     }
 
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data("farm: \(text)\n".utf8))
+        FileHandle.standardError.writeUnlessClosed(Data("farm: \(text)\n".utf8))
     }
 }

@@ -29,7 +29,7 @@ struct Import: ParsableCommand {
 
     func run() throws {
         guard OTIOImport.handles(options.project) else {
-            FileHandle.standardError.write(Data("\(options.project): farm import reads .otio files\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(Data("\(options.project): farm import reads .otio files\n".utf8))
             throw FarmExit.badInput
         }
         // Relative media paths stay relative where the project lands beside the timeline (or
@@ -46,7 +46,8 @@ struct Import: ParsableCommand {
             try file.commit()
         } catch {
             file.discard()
-            FileHandle.standardError.write(Data("\(output): cannot write: \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(
+                Data("\(output): cannot write: \(error.localizedDescription)\n".utf8))
             throw FarmExit.failed
         }
         print("\(options.project) -> \(output)")

@@ -48,6 +48,6 @@ struct InterchangeOptions: ParsableArguments {
     /// Prints each note (or, with --strict, fails with them as problems).
     func report(_ notes: [Diagnostic], file: String) throws {
         if strict && !notes.isEmpty { throw ProjectError(file: file, diagnostics: notes) }
-        for note in notes { FileHandle.standardError.write(Data("\(file): note: \(note)\n".utf8)) }
+        for note in notes { FileHandle.standardError.writeUnlessClosed(Data("\(file): note: \(note)\n".utf8)) }
     }
 }

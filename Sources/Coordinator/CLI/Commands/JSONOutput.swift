@@ -8,6 +8,6 @@ enum JSONOutput {
             lines ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         data.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.writeUnlessClosed(data)
     }
 }

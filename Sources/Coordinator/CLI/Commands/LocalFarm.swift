@@ -107,7 +107,7 @@ struct LocalFarm {
                 // What the job's page plays while it renders; any HLS player takes it with the
                 // token. Numbered frames have no stream to play.
                 let line = "live preview: \(api.server.url)/api/jobs/\(id)/preview.m3u8 (its job page: #/jobs/\(id))"
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                FileHandle.standardError.writeUnlessClosed(Data((line + "\n").utf8))
             }
         }
         do {
@@ -135,7 +135,7 @@ struct LocalFarm {
         let server = try FarmHTTPServer(
             database: database, host: "127.0.0.1", port: 0, mediaRoot: nil, dataDirectory: data,
             logger: Logger(label: "farm.http"))
-        FileHandle.standardError.write(Data("dashboard: \(server.url)/#token=\(token)\n".utf8))
+        FileHandle.standardError.writeUnlessClosed(Data("dashboard: \(server.url)/#token=\(token)\n".utf8))
         return DashboardServer(server: server, store: store, token: name)
     }
 

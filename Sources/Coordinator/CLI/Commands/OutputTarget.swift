@@ -10,9 +10,9 @@ struct OutputTarget {
     /// Prints every problem naming the project or output and exits 2 when there is one.
     init(path: String, project: Project, projectFile: String) throws {
         let check = OutputCheck(path: path, project: project, projectFile: projectFile)
-        if let note = check.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        if let note = check.note { FileHandle.standardError.writeUnlessClosed(Data("note: \(note)\n".utf8)) }
         guard check.problems.isEmpty, let container = check.container else {
-            FileHandle.standardError.write(Data((check.problems.joined(separator: "\n") + "\n").utf8))
+            FileHandle.standardError.writeUnlessClosed(Data((check.problems.joined(separator: "\n") + "\n").utf8))
             throw FarmExit.badInput
         }
         url = check.url
@@ -33,7 +33,7 @@ struct OutputTarget {
     }
 
     private func refuse(_ problem: String) throws -> Never {
-        FileHandle.standardError.write(Data((problem + "\n").utf8))
+        FileHandle.standardError.writeUnlessClosed(Data((problem + "\n").utf8))
         throw FarmExit.badInput
     }
 }

@@ -34,7 +34,7 @@ struct Probe: ParsableCommand {
             do {
                 described.append(try MediaDescription(path: path))
             } catch let error as FFmpegError {
-                FileHandle.standardError.write(Data("\(error.operation): \(error.message)\n".utf8))
+                FileHandle.standardError.writeUnlessClosed(Data("\(error.operation): \(error.message)\n".utf8))
                 failed = true
             }
         }

@@ -27,16 +27,16 @@ final class ProgressMeter {
             "\(progress.framesDone)/\(progress.frameCount) frames  \(Format.rate(fps)) fps  "
             + "ETA \(Format.clock(remaining))"
         if isTerminal {
-            FileHandle.standardError.write(
+            FileHandle.standardError.writeUnlessClosed(
                 Data("\r\u{1B}[2K\(Format.bar(fraction, width: 30)) \(Int(fraction * 100))%  \(figures)".utf8))
             drewBar = true
         } else {
-            FileHandle.standardError.write(Data("render: \(Int(fraction * 100))%  \(figures)\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(Data("render: \(Int(fraction * 100))%  \(figures)\n".utf8))
         }
     }
 
     func finish() {
-        if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
+        if drewBar { FileHandle.standardError.writeUnlessClosed(Data("\n".utf8)) }
         drewBar = false
     }
 }

@@ -53,11 +53,11 @@ struct ProjectOptions: ParsableArguments {
             let loaded = try loader.load(file: project)
             if let imported = loaded.imported { try interchange.report(imported.notes, file: project) }
             for warning in loaded.warnings {
-                FileHandle.standardError.write(Data("\(project): warning: \(warning)\n".utf8))
+                FileHandle.standardError.writeUnlessClosed(Data("\(project): warning: \(warning)\n".utf8))
             }
             return loaded
         } catch let error as ProjectError {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            FileHandle.standardError.writeUnlessClosed(Data((error.description + "\n").utf8))
             throw FarmExit.badInput
         }
     }

@@ -118,7 +118,7 @@ struct Render: ParsableCommand {
             }
         } catch  where interruption.signal != nil {
             // Whatever the render threw on the way out, the cause is the signal.
-            FileHandle.standardError.write(
+            FileHandle.standardError.writeUnlessClosed(
                 Data("\(output): \(Interrupted(signal: interruption.signal!)); nothing written\n".utf8))
             throw ExitCode(128 + interruption.signal!)
         }
@@ -157,7 +157,7 @@ struct Render: ParsableCommand {
                 return try JobWatcher(store: store, job: job, check: check).follow(on: &display)
             }
         } catch let error where !(error is Interrupted) {
-            FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(Data("\(output): rendering failed: \(error)\n".utf8))
             throw FarmExit.failed
         }
         guard detail.job.state == .done else { throw FarmExit.of(jobState: detail.job.state) }
@@ -174,7 +174,7 @@ struct Render: ParsableCommand {
         let total = project.frameCount
         let range = frames.map { $0.start..<$0.end } ?? 0..<total
         if range.lowerBound < 0 || range.upperBound > total || range.isEmpty {
-            FileHandle.standardError.write(
+            FileHandle.standardError.writeUnlessClosed(
                 Data("--frames \(range.lowerBound)..\(range.upperBound) is outside the timeline's 0..\(total)\n".utf8))
             throw FarmExit.badInput
         }
@@ -202,7 +202,7 @@ struct Render: ParsableCommand {
             return (try body(meter), meter.elapsed)
         } catch let error where !(error is RenderCancelled) {
             meter.finish()
-            FileHandle.standardError.write(Data("\(output): rendering failed: \(error)\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(Data("\(output): rendering failed: \(error)\n".utf8))
             throw ExitCode(1)
         }
     }

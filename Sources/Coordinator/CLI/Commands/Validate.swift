@@ -24,7 +24,7 @@ struct Validate: ParsableCommand {
         for (id, info) in loaded.media.sorted(by: { $0.key < $1.key }) {
             for note in MediaConversions.notes(info, output: project.output) {
                 let path = project.assets[id].map { " (\($0.path))" } ?? ""
-                FileHandle.standardError.write(
+                FileHandle.standardError.writeUnlessClosed(
                     Data("\(options.project): warning: assets.\(id)\(path): \(note)\n".utf8))
             }
         }

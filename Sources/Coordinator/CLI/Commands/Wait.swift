@@ -39,7 +39,7 @@ struct QuietJobDisplay: JobDisplay {
         guard detail.job.warning != lastWarning else { return }
         lastWarning = detail.job.warning
         if let warning = lastWarning {
-            FileHandle.standardError.write(Data("job \(detail.job.id) warning: \(warning)\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(Data("job \(detail.job.id) warning: \(warning)\n".utf8))
         }
     }
 

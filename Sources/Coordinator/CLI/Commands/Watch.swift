@@ -45,7 +45,7 @@ struct Watch: ParsableCommand {
             // and its dashboard's job page plays it.
             if !json, try store.job(job) != nil {
                 let line = "live preview: /api/jobs/\(job)/preview.m3u8 on the farm's HTTP API"
-                FileHandle.standardError.write(Data((line + " (its job page: #/jobs/\(job))\n").utf8))
+                FileHandle.standardError.writeUnlessClosed(Data((line + " (its job page: #/jobs/\(job))\n").utf8))
             }
             return try JobWatcher(store: store, job: job).follow(on: &display)
         }

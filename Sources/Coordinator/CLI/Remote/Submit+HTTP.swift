@@ -44,7 +44,7 @@ extension Submit {
             if asset.isCaptions { fields.append(("type", .string("captions"))) }
             assets[index] = (member.key, .object(fields))
             let sent = kept.sent == 0 ? "the farm had it" : "\(Format.bytes(Int(kept.sent))) sent"
-            FileHandle.standardError.write(Data("assets.\(member.key): \(kept.path) (\(sent))\n".utf8))
+            FileHandle.standardError.writeUnlessClosed(Data("assets.\(member.key): \(kept.path) (\(sent))\n".utf8))
         }
         root[assetsIndex] = ("assets", .object(assets))
         // Merged here already: declarations sent on would merge a value holding {{ X }} twice.

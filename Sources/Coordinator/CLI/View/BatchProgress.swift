@@ -31,7 +31,8 @@ struct BatchProgress {
             }
             if ended.count != lastCount, ended.count < jobs.count {
                 lastCount = ended.count
-                FileHandle.standardError.write(Data("batch: \(ended.count) of \(jobs.count) jobs ended\n".utf8))
+                FileHandle.standardError.writeUnlessClosed(
+                    Data("batch: \(ended.count) of \(jobs.count) jobs ended\n".utf8))
             }
             if ended.count < jobs.count { Thread.sleep(forTimeInterval: 0.25) }
         }

@@ -48,7 +48,7 @@ struct TerminalJobDisplay: JobDisplay {
 
     mutating func finish(_ detail: JobDetail, reused: Int) {
         draw(lines(detail, reused: reused, fps: detail.job.fps, eta: nil))
-        handle.write(Data((StatusText.summary(detail, reused: reused) + "\n").utf8))
+        handle.writeUnlessClosed(Data((StatusText.summary(detail, reused: reused) + "\n").utf8))
     }
 
     private mutating func draw(_ lines: [String]) {
@@ -61,7 +61,7 @@ struct TerminalJobDisplay: JobDisplay {
         }
         var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r\u{1B}[J" : ""
         for line in shown { text += line + "\n" }
-        handle.write(Data(text.utf8))
+        handle.writeUnlessClosed(Data(text.utf8))
         drawnLines = shown.count
     }
 
@@ -156,7 +156,7 @@ struct PlainJobDisplay: JobDisplay {
         write(StatusText.summary(detail, reused: reused))
     }
 
-    private func write(_ line: String) { handle.write(Data((line + "\n").utf8)) }
+    private func write(_ line: String) { handle.writeUnlessClosed(Data((line + "\n").utf8)) }
 }
 
 /// `--json`: one JobDetail object per line at every refresh, the last one the finished job.

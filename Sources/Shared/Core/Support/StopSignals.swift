@@ -9,8 +9,12 @@ import Dispatch
 public final class StopSignals {
     private let sources: [DispatchSourceSignal]
 
-    public init(_ stop: @escaping (Int32) -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
+    private let numbers: [Int32]
+
+    /// `signals`: SIGINT and SIGTERM unless told; a command run from a terminal adds SIGHUP.
+    public init(_ signals: [Int32] = [SIGINT, SIGTERM], _ stop: @escaping (Int32) -> Void) {
+        numbers = signals
+        sources = signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { stop(number) }
@@ -21,7 +25,6 @@ public final class StopSignals {
 
     deinit {
         for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for number in numbers { signal(number, SIG_DFL) }
     }
 }
