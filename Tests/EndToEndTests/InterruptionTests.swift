@@ -36,16 +36,22 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("out.mov") }
     }
 
+    /// A farm in `dir`/data with job 1 queued and no coordinator: a watch of it sees no change.
+    static func queueJob(in dir: URL) throws -> URL {
+        let project = try FarmTests.seamProject(in: dir)
+        let data = dir.appendingPathComponent("data")
+        let submitted = try runFarm([
+            "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--data", data.path,
+            "--queue-only",
+        ])
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+        return data
+    }
+
     /// Ctrl-C on a command that started the farm's private PostgreSQL stops that server too.
     @Test func interruptedWatchStopsThePrivateServer() throws {
         try withTemporaryDirectory { dir in
-            let project = try FarmTests.seamProject(in: dir)
-            let data = dir.appendingPathComponent("data")
-            let submitted = try runFarm([
-                "submit", project.path, "-o", dir.appendingPathComponent("out.mov").path, "--data", data.path,
-                "--queue-only",
-            ])
-            #expect(submitted.status == 0, "\(submitted.stderr)")
+            let data = try Self.queueJob(in: dir)
             let pidFile = data.appendingPathComponent("postgres/postmaster.pid")
             #expect(!FileManager.default.fileExists(atPath: pidFile.path), "submit left its private server running")
 
@@ -60,6 +66,24 @@ import Testing
             let result = try watch.finish(timeout: 60)
             #expect(result.status == 130, "\(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: pidFile.path), "the private server still runs after Ctrl-C")
+        }
+    }
+
+    /// `farm watch 1 | head -c 1`: the reader leaves after the view's first line, and the job
+    /// never changes (no coordinator), so no later line would find the pipe closed. The watch
+    /// still ends (exit 141, as for SIGPIPE) and stops the private server it started.
+    @Test func aWatchWhoseReaderLeavesEndsAndStopsThePrivateServer() throws {
+        try withTemporaryDirectory { dir in
+            let data = try Self.queueJob(in: dir)
+            let result = try run(
+                "bash",
+                [
+                    "-c", #""$0" "$@" | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}""#, farmProgram, "watch", "1",
+                    "--data", data.path,
+                ], timeout: 60)
+            #expect(result.status == 141, "\(result.stderr)")
+            #expect(
+                !FileManager.default.fileExists(atPath: data.appendingPathComponent("postgres/postmaster.pid").path))
         }
     }
 

@@ -3,6 +3,10 @@ import FarmCore
 import FarmStore
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Follow a job live until it ends.",
@@ -22,7 +26,8 @@ struct Watch: ParsableCommand {
             docs/cli.md; its fps and etaSeconds use the whole run's rate, not the 15 s window).
 
             Exit codes: 0 the job is done, 1 it failed or the farm is unreachable, 3 no such job, \
-            4 it was cancelled, 64 a wrong command line; interrupted (Ctrl-C), 130.
+            4 it was cancelled, 64 a wrong command line; interrupted (Ctrl-C), 130; its output \
+            closed (a pipe's reader left), 141.
 
             Examples:
               farm watch 12
@@ -47,7 +52,7 @@ struct Watch: ParsableCommand {
                 let line = "live preview: /api/jobs/\(job)/preview.m3u8 on the farm's HTTP API"
                 FileHandle.standardError.writeUnlessClosed(Data((line + " (its job page: #/jobs/\(job))\n").utf8))
             }
-            return try JobWatcher(store: store, job: job).follow(on: &display)
+            return try JobWatcher(store: store, job: job, output: STDOUT_FILENO).follow(on: &display)
         }
         throw FarmExit.of(jobState: detail.job.state)
     }

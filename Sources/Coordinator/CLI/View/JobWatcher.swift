@@ -1,3 +1,4 @@
+import ArgumentParser
 import FarmCore
 import FarmPostgres
 import FarmStore
@@ -12,6 +13,16 @@ struct JobWatcher {
     let job: Int64
     /// Runs between refreshes; throwing stops the watch (`farm render` checks its own farm).
     var check: () throws -> Void = {}
+
+    /// The descriptor the view prints on, when its reader leaving should end the watch.
+    var output: Int32? = nil
+
+    /// `check`, then whether the view's output is gone (`ClosedOutput`: `farm watch 12 | head`):
+    /// the watch ends, exiting 141 as for SIGPIPE, through its clean-up (a private server stops).
+    private func checkAll() throws {
+        try check()
+        if ClosedOutput.flag.isRaised || output.map(ClosedOutput.readerGone) == true { throw ExitCode(141) }
+    }
 
     /// Shows every refresh on `display` and returns the finished job.
     func follow(on display: inout some JobDisplay) throws -> JobDetail {
@@ -62,7 +73,7 @@ struct JobWatcher {
             } catch let error as PostgresError where error.isConnectionLost {
                 if !told { FarmExit.printError("\(error); reconnecting") }
                 told = true
-                try check()
+                try checkAll()
                 backoff.pause()
                 do {
                     try store.reconnect()
@@ -80,7 +91,7 @@ struct JobWatcher {
     ) throws {
         while true {
             let payloads = try store.notifications(timeout: .seconds(1))
-            try check()
+            try checkAll()
             let mentioned = payloads.contains(String(job))
             guard mentioned || clock.now - lastRefresh > .seconds(5) else { continue }
             if mentioned && gathering {

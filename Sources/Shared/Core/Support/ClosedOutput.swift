@@ -27,6 +27,15 @@ public enum ClosedOutput {
 
     /// Takes a closed pipe as a failed write rather than a signal (`farm` calls it first).
     public static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
+
+    /// Whether `descriptor`'s reader is gone, found without writing: a pipe whose reader closed
+    /// polls as an error, a hung-up terminal as a hang-up (coreutils' `tail -f` asks the same).
+    /// A view that prints only on a change would otherwise learn it at its next change.
+    public static func readerGone(_ descriptor: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: 0, revents: 0)
+        guard poll(&entry, 1, 0) == 1 else { return false }
+        return entry.revents & Int16(POLLERR | POLLHUP) != 0
+    }
 }
 
 extension FileHandle {
