@@ -77,12 +77,51 @@ enum SchedulerBench {
         // Until every worker has said hello and had its first chunks.
         try workers.run(until: clock.now + .seconds(3))
 
+        try measure(
+            workers, seconds: options.seconds, options: options, coordinator: coordinator, statistics: statistics)
+        // `farm status` reads the chunks rendering or waiting after a failure one by one: the
+        // simulated workers free their slots without an upload, so theirs stay "running".
+        let running: Int64 = try statistics.query(
+            "SELECT count(*) AS running FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]
+        )[0].decode("running")
+        print("chunks left running  \(running) (the simulated workers never upload)")
+        try timeStatus(database: database.connectionString, job: job)
+        // Autovacuum gathers the tables' statistics within a minute or so of a change this large;
+        // until then the planner guesses the rows of each state, as above. The same again with them.
+        try statistics.query("ANALYZE chunks, attempts")
+        try timeStatus(database: database.connectionString, job: job, label: ", with statistics (ANALYZE)")
+        // The claims again with those statistics, as a farm runs once autovacuum has read its
+        // tables (a shorter window: what chunks the job has left).
+        print("with statistics (ANALYZE):")
+        // Served again first: what their renders ended meanwhile is answered outside the window.
+        try workers.run(until: ContinuousClock.now + .seconds(2))
+        try measure(
+            workers, seconds: options.seconds / 2, options: options, coordinator: coordinator, statistics: statistics)
+        // The simulated workers all gone at once, as a rack lost: every lease they held runs out.
+        kill(coordinator, SIGTERM)
+        _ = Subprocess.wait(coordinator, timeout: 30)
+        coordinatorRunning = false
+        try statistics.query("UPDATE chunks SET lease_expires = now() - interval '1 second' WHERE state = 'running'")
+        started = clock.now
+        let expired = try store.expireLeases().count
+        print("lease expiry         \(expired) leases put back in \(milliseconds(clock.now - started))")
+    }
+
+    /// Longer than the run, so that no lease of an attempt the simulated workers stopped naming
+    /// (its upload would be over) expires while it is measured; heartbeats reach the database a
+    /// few times a lease, so this is a longer lease than the default 10 s, stated in the output.
+    /// One measured window: assignments, latency, statements, CPU, then the slowest statements.
+    static func measure(
+        _ workers: SimulatedWorkers, seconds: Double, options: Options, coordinator: pid_t,
+        statistics: PostgresConnection
+    ) throws {
+        let clock = ContinuousClock()
         try statistics.query("SELECT pg_stat_statements_reset()")
         let cpuBefore = cpuSeconds(coordinator)
         let simulatorBefore = cpuSeconds(getpid())
         workers.startCounting()
-        started = clock.now
-        try workers.run(until: clock.now + .seconds(options.seconds))
+        let started = clock.now
+        try workers.run(until: clock.now + .seconds(seconds))
         let window = (clock.now - started) / .seconds(1)
         let cpu = cpuSeconds(coordinator) - cpuBefore
         let simulatorCPU = cpuSeconds(getpid()) - simulatorBefore
@@ -110,30 +149,8 @@ enum SchedulerBench {
             simulated workers    \(String(format: "%.2f", simulatorCPU / window)) cores (on the same machine)
             """)
         try printSlowestStatements(statistics)
-        // `farm status` reads the chunks rendering or waiting after a failure one by one: the
-        // simulated workers free their slots without an upload, so theirs stay "running".
-        let running: Int64 = try statistics.query(
-            "SELECT count(*) AS running FROM chunks WHERE job_id = $1 AND state = 'running'", [String(job)]
-        )[0].decode("running")
-        print("chunks left running  \(running) (the simulated workers never upload)")
-        try timeStatus(database: database.connectionString, job: job)
-        // Autovacuum gathers the tables' statistics within a minute or so of a change this large;
-        // until then the planner guesses the rows of each state, as above. The same again with them.
-        try statistics.query("ANALYZE chunks, attempts")
-        try timeStatus(database: database.connectionString, job: job, label: ", with statistics (ANALYZE)")
-        // The simulated workers all gone at once, as a rack lost: every lease they held runs out.
-        kill(coordinator, SIGTERM)
-        _ = Subprocess.wait(coordinator, timeout: 30)
-        coordinatorRunning = false
-        try statistics.query("UPDATE chunks SET lease_expires = now() - interval '1 second' WHERE state = 'running'")
-        started = clock.now
-        let expired = try store.expireLeases().count
-        print("lease expiry         \(expired) leases put back in \(milliseconds(clock.now - started))")
     }
 
-    /// Longer than the run, so that no lease of an attempt the simulated workers stopped naming
-    /// (its upload would be over) expires while it is measured; heartbeats reach the database a
-    /// few times a lease, so this is a longer lease than the default 10 s, stated in the output.
     static let leaseSeconds = 30
 
     /// The load the workers offer, when their renders take time.

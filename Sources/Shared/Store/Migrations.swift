@@ -171,6 +171,7 @@ public enum Migrations {
         (24, after),
         (25, links),
         (26, views),
+        (27, claimLimit),
     ]
 
     /// The newest schema version this build knows.

@@ -32,6 +32,7 @@ extension StoreFunction {
                 combos text[];
                 w integer;
                 got integer;
+                wanted integer;
                 claimed record;
             BEGIN
                 -- Each claimant's tags (comma-joined: a tag holds no comma) and kind, and nothing for
@@ -75,7 +76,8 @@ extension StoreFunction {
                     INTO allowed
                     FROM unnest(claimant_tags, claimant_kinds, remaining)
                          WITH ORDINALITY AS t(tags, kind, want, position);
-                    CONTINUE WHEN coalesce((SELECT sum(a) FROM unnest(allowed) a), 0) = 0;
+                    wanted := coalesce((SELECT sum(a) FROM unnest(allowed) a), 0);
+                    CONTINUE WHEN wanted = 0;
                     -- Through `attempts_failed`: failed and lost attempts are few.
                     IF NOT EXISTS (SELECT 1 FROM attempts a JOIN chunks c ON c.id = a.chunk_id
                                    WHERE a.worker_id = ANY (claimants) AND a.outcome IN ('failed', 'lost')
@@ -90,7 +92,10 @@ extension StoreFunction {
                                 FROM (SELECT c.id, c.kind = 'audio' AS audio, c.idx FROM chunks c
                                       WHERE c.job_id = job AND c.state = 'queued' AND NOT (held AND c.kind = 'audio')
                                       ORDER BY (c.kind = 'audio') DESC, c.idx
-                                      LIMIT (SELECT count(*) FROM slots)
+                                      -- A number the planner sees (not a count of `slots`, which it
+                                      -- guesses at a tenth of the job): with the tables' statistics
+                                      -- it otherwise joins `taken` by reading every chunk.
+                                      LIMIT wanted
                                       FOR UPDATE OF c SKIP LOCKED) q),
                             taken AS (
                                 UPDATE chunks c SET state = 'running', attempt = c.attempt + 1, worker_id = s.worker,
