@@ -107,9 +107,6 @@ enum SchedulerBench {
         print("lease expiry         \(expired) leases put back in \(milliseconds(clock.now - started))")
     }
 
-    /// Longer than the run, so that no lease of an attempt the simulated workers stopped naming
-    /// (its upload would be over) expires while it is measured; heartbeats reach the database a
-    /// few times a lease, so this is a longer lease than the default 10 s, stated in the output.
     /// One measured window: assignments, latency, statements, CPU, then the slowest statements.
     static func measure(
         _ workers: SimulatedWorkers, seconds: Double, options: Options, coordinator: pid_t,
@@ -151,6 +148,9 @@ enum SchedulerBench {
         try printSlowestStatements(statistics)
     }
 
+    /// Longer than the run, so that no lease of an attempt the simulated workers stopped naming
+    /// (its upload would be over) expires while it is measured; heartbeats reach the database a
+    /// few times a lease, so this is a longer lease than the default 10 s, stated in the output.
     static let leaseSeconds = 30
 
     /// The load the workers offer, when their renders take time.

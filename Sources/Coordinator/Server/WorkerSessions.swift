@@ -126,7 +126,8 @@ package final class WorkerSessions {
             key: report.key, worker: worker, frames: report.frames, fps: report.fps)
     }
 
-    /// Writes the heartbeats and progress heard since the last call, one statement each.
+    /// Writes the heartbeats heard since the last call in one statement, and hands the progress
+    /// to `progressSink` (written off the loop), or writes it in one statement without one.
     package func recordReports() throws {
         let progress = Array(progressReports.values)
         progressReports.removeAll(keepingCapacity: true)

@@ -21,7 +21,7 @@ struct JobWatcher {
     /// the watch ends, exiting 141 as for SIGPIPE, through its clean-up (a private server stops).
     private func checkAll() throws {
         try check()
-        if ClosedOutput.flag.isRaised || output.map(ClosedOutput.readerGone) == true { throw ExitCode(141) }
+        if ClosedOutput.flag.isRaised || output.map(ClosedOutput.readerGone) == true { throw ExitCode(128 + SIGPIPE) }
     }
 
     /// Shows every refresh on `display` and returns the finished job.
