@@ -43,13 +43,15 @@ import Testing
         ).map { try $0.decode("chunk") }
     }
 
-    /// `farm render` choosing its own chunks (8 s for a minute on 2 workers): the one chunk a
-    /// title edit changed is split in two, one part a worker, and the file is the same frames and
+    /// `farm render` choosing its own chunks (8 s for a minute on 2 workers): of the one chunk a
+    /// title edit changed, the GOPs it left alone are cut from the cached segment and the two
+    /// seconds it changed are split in two, one part a worker; the file is the same frames and
     /// sound as a render of the edit from nothing in 8 chunks; submitted again, nothing renders.
     @Test func farmRenderSpreadsTheChunkAnEditChangedOverItsWorkers() throws {
         try withTemporaryDirectory { dir in
             let first = try Self.project(in: dir, title: "Chapter one", name: "v1.json")
             let edited = try Self.project(in: dir, title: "Chapter 1", name: "v2.json")
+            var newestJob = 0
             func render(_ project: URL, _ name: String, _ extra: [String] = []) throws -> (String, [String]) {
                 let result = try runFarm(
                     ["render", project.path, "-o", name, "--data", "farm", "--workers", "2", "--no-dashboard"] + extra,
@@ -58,6 +60,7 @@ import Testing
                 let jobs = try runFarm(["status", "--data", "farm", "--json"], in: dir).stdout
                 let newest = try #require(
                     (try JSONSerialization.jsonObject(with: Data(jobs.utf8)) as? [[String: Any]])?.first?["id"] as? Int)
+                newestJob = newest
                 let logs = try runFarm(["logs", String(newest), "--data", "farm", "--json"], in: dir).stdout
                 let attempts = try JSONSerialization.jsonObject(with: Data(logs.utf8)) as? [[String: Any]] ?? []
                 let rendered = attempts.filter { $0["outcome"] as? String == "done" }.map {
@@ -67,15 +70,26 @@ import Testing
             }
             let (full, all) = try render(first, "v1.mov")
             #expect(all.count == 8 + 6, "8 video chunks and 6 audio blocks: \(all)\n\(full)")
-            // The title (28-32 s) is in chunk 3 (24-32 s): rendered as 24-28 s and 28-32 s.
+            // The title (28-32 s) is in chunk 3 (24-32 s), GOPs of 1 s: the four GOPs of 24-28 s
+            // come from its cached segment (chunks 3-6), 28-32 s is rendered as 28-30 s and 30-32 s.
             let (edit, rendered) = try render(edited, "v2.mov")
-            #expect(rendered == ["video 3", "video 4"], "\(rendered)\n\(edit)")
-            #expect(edit.contains("rendered 9 video chunks and 6 audio blocks (13 of them reused"), "\(edit)")
+            #expect(rendered == ["video 7", "video 8"], "\(rendered)\n\(edit)")
+            let editJob = newestJob
+            #expect(edit.contains("rendered 13 video chunks and 6 audio blocks (17 of them reused"), "\(edit)")
             // The parts are in the cache under keys of their own: the same project finds them.
             let (_, again) = try render(edited, "v2-again.mov")
             #expect(again.isEmpty, "\(again)")
             let (_, fresh) = try render(edited, "v2-full.mov", ["--no-cache"])
             #expect(fresh.count == 8 + 6, "\(fresh)")
+            // Its QC too: the black frames of the GOPs cut from the cache are theirs (its seams
+            // are its own chunks').
+            func qc(_ job: Int) throws -> QCReport {
+                let text = try runFarm(["qc", String(job), "--data", "farm", "--json"], in: dir).stdout
+                return try JSONDecoder().decode(QCReport.self, from: Data(text.utf8))
+            }
+            let (editQC, freshQC) = (try qc(editJob), try qc(newestJob))
+            #expect(editQC.video?.blacks == freshQC.video?.blacks && editQC.audio == freshQC.audio)
+            #expect(editQC.video?.frames == 1800)
             let spread = dir.appendingPathComponent("v2.mov")
             let whole = dir.appendingPathComponent("v2-full.mov")
             #expect(try frameHashes(spread) == frameHashes(whole) && frameHashes(spread).count == 1800)

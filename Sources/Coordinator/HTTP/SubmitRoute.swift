@@ -46,6 +46,9 @@ struct SubmitRoute: Sendable {
         }
         do {
             let job = try await store.run { store -> JobStatus in
+                var submission = submission
+                // An edit inside a long chunk renders only the GOPs it changed.
+                if submission.useCache { _ = try store.reuseCachedGrains(&submission) }
                 let id = try store.submit(submission)
                 guard let status = try store.jobStatuses(id: id).first else { throw FarmControlError.noSuchJob(id) }
                 return status

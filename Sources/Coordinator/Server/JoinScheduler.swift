@@ -99,7 +99,7 @@ package final class JoinScheduler {
                 let started = clock.now
                 let startedAt = Date()
                 let damaged = Self.take(
-                    cached, from: cache, into: folder,
+                    cached, from: cache, into: folder, fps: job.fps,
                     chunkStarts: Dictionary(uniqueKeysWithValues: segments.map { ($0.span.index, $0.span.start) }))
                 guard damaged.isEmpty else {
                     results.withLock { $0.append(JoinResult(job: job.id, damaged: damaged)) }
@@ -251,17 +251,27 @@ package final class JoinScheduler {
     /// Puts a job's chunks done by the cache in its folder, each checked against its
     /// checksum; returns those missing or damaged (dropped from the cache's folder).
     private static func take(
-        _ entries: [CachedSegment], from cache: SegmentCache, into folder: JobFolder, chunkStarts: [Int: Int64]
+        _ entries: [CachedSegment], from cache: SegmentCache, into folder: JobFolder, fps: Rational,
+        chunkStarts: [Int: Int64]
     ) -> [CachedSegment] {
         guard !entries.isEmpty else { return [] }
         try? folder.create()
+        var checked: Set<String> = []
         return entries.filter { entry in
             let result = folder.result(kind: entry.kind, index: entry.index)
             if FileManager.default.fileExists(atPath: result.path) { return false }
-            let thumbnail = entry.kind == .video ? folder.thumbnail(chunk: entry.index) : nil
-            guard cache.take(entry, to: result, thumbnail: thumbnail) else { return true }
+            let runs: [FrameRun]?
+            if let within = entry.within {
+                // A GOP of a cached segment (`ChunkGrains`): cut from it, with no thumbnail.
+                guard cache.take(part: entry, to: result, fps: fps, checked: &checked) else { return true }
+                runs = cache.keptBlackFrames(part: within)
+            } else {
+                let thumbnail = entry.kind == .video ? folder.thumbnail(chunk: entry.index) : nil
+                guard cache.take(entry, to: result, thumbnail: thumbnail) else { return true }
+                runs = entry.kind == .video ? cache.keptBlackFrames(entry.key) : nil
+            }
             // The worker's black frames come too, at this job's place of the chunk.
-            if entry.kind == .video, let start = chunkStarts[entry.index], let runs = cache.keptBlackFrames(entry.key) {
+            if let runs, let start = chunkStarts[entry.index] {
                 folder.keepBlackFrames(FrameRun.shifted(runs, by: start), chunk: entry.index)
             }
             return false
@@ -295,7 +305,8 @@ package final class JoinScheduler {
                 // Rendered again, never joined: forgotten by the cache, queued with fresh tries.
                 logger.warning(
                     "job \(job): \(damaged.count) cached segment(s) missing or damaged; rendering them again")
-                try store.forgetCachedSegments(damaged.map(\.key))
+                // A GOP's segment goes too: its GOPs are the segment's bytes.
+                try store.forgetCachedSegments(damaged.map(\.key) + damaged.compactMap(\.within?.key))
                 try store.requeue(job: job, chunks: damaged.map { ($0.kind, $0.index) })
                 joining.remove(job)
                 continue

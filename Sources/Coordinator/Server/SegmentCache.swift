@@ -1,4 +1,5 @@
 import FarmCore
+import FarmRender
 import FarmStore
 import Foundation
 
@@ -71,6 +72,35 @@ struct SegmentCache {
         }
         if let thumbnail { try? Self.link(self.thumbnail(entry.key), to: thumbnail) }
         return true
+    }
+
+    /// Puts a GOP's entry (`CachedSegment.within`) in a job's folder: its frames cut from the
+    /// cached segment that holds them once that segment's bytes check against `sha256`
+    /// (`checked` keeps the segments checked already, as the GOPs of one edit share a few).
+    /// False when the segment is missing, damaged or cannot be cut (the GOP is then rendered).
+    func take(
+        part entry: CachedSegment, to result: URL, fps: Rational, checked: inout Set<String>
+    ) -> Bool {
+        guard let within = entry.within else { return false }
+        let source = file(within.key)
+        if !checked.contains(within.key) {
+            guard (try? SHA256.file(source.path)) == entry.sha256 else {
+                remove([within.key])
+                return false
+            }
+            checked.insert(within.key)
+        }
+        do {
+            try SegmentCut.write(from: source, frames: within.frames, fps: fps, to: result)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// A GOP's black frames, counted from its first frame, from those of the segment holding it.
+    func keptBlackFrames(part within: CachedSegment.Within) -> [FrameRun]? {
+        keptBlackFrames(within.key).map { FrameRun.runs(of: FrameRun.flags($0, over: within.frames), from: 0) }
     }
 
     func remove(_ keys: [String]) {

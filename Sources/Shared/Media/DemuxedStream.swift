@@ -59,6 +59,9 @@ public final class DemuxedStream {
         return (types.filter { $0 == AVMEDIA_TYPE_VIDEO }.count, types.filter { $0 == AVMEDIA_TYPE_AUDIO }.count)
     }
 
+    /// The stream's codec, as FFmpeg names it ("h264", "av1").
+    public var codecName: String { String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)) }
+
     /// The unit of this stream's timestamps, in seconds.
     public var timeBase: Rational { Rational(stream.pointee.time_base) }
 

@@ -90,15 +90,19 @@ public struct ChunkedRender {
         return url
     }
 
+    /// The container of a chunk's file: MOV carries every export codec with exact timestamps
+    /// (image frames too), except AV1, which FFmpeg writes only in MP4's flavour of the format.
+    public static func segmentContainer(holdingAV1: Bool) -> ExportSettings.Container {
+        holdingAV1 ? .mp4 : .mov
+    }
+
     private func configuration(video: Bool) -> TimelineRenderer.Configuration {
         var configuration = TimelineRenderer.Configuration()
         configuration.includeVideo = video
         configuration.includeAudio = !video
-        // MOV carries every export codec with exact timestamps (image frames too), except AV1,
-        // which FFmpeg writes only in MP4's flavour of the same format.
         let export = loaded.project.export
-        configuration.container =
-            video && export.encodes(of: loaded.project.output).contains { $0.video.codec == .av1 } ? .mp4 : .mov
+        configuration.container = Self.segmentContainer(
+            holdingAV1: video && export.encodes(of: loaded.project.output).contains { $0.video.codec == .av1 })
         configuration.encoderThreads = encoderThreads
         configuration.decoderThreads = decoderThreads
         configuration.cancellation = cancellation

@@ -4,10 +4,18 @@ import FarmPostgres
 /// The segment cache's index (migration 15). The files are the coordinator's, in `DATA/cache`;
 /// these rows say which keys it holds, so that any machine that submits can look them up.
 public struct CachedSegment: Sendable, Equatable {
+    /// A GOP's entry (`ChunkGrains`): frames `frames` of the cached segment `key`.
+    public struct Within: Sendable, Equatable {
+        public var key: String
+        public var frames: Range<Int64>
+    }
+
     public var kind: ChunkKind
     public var index: Int
     public var key: String
+    /// The bytes' checksum: for a GOP's entry, of the segment it is cut from.
     public var sha256: String
+    public var within: Within? = nil
 }
 
 extension FarmStore {
@@ -24,7 +32,11 @@ extension FarmStore {
                 WHERE c.job_id = $1 AND c.content_key = s.key AND s.kind = c.kind AND s.node_kind = $2
                 RETURNING c.id, c.kind, c.end_frame - c.start_frame AS frames, c.end_sample - c.start_sample AS samples,
                           s.key),
-            used AS (UPDATE segment_cache SET last_used_at = now() WHERE key IN (SELECT key FROM hits)),
+            -- A GOP's entry uses the segment it is cut from, which must stay as long.
+            used AS (
+                UPDATE segment_cache SET last_used_at = now()
+                WHERE key IN (SELECT key FROM hits)
+                   OR key IN (SELECT within FROM segment_cache WHERE key IN (SELECT key FROM hits))),
             -- Frames no worker renders: the job's fps and ETA count what this run renders.
             kept AS (
                 UPDATE jobs SET frames_kept = frames_kept
@@ -76,16 +88,22 @@ extension FarmStore {
     public func reusedChunks(job id: Int64) throws -> [CachedSegment] {
         try connection.query(
             """
-            SELECT c.kind, c.idx, s.key, s.sha256
+            SELECT c.kind, c.idx, s.key, s.sha256, s.within, s.first_frame, s.frames
             FROM chunks c JOIN attempts a ON a.chunk_id = c.id AND a.attempt = c.attempt
                  JOIN segment_cache s ON s.key = c.content_key
             WHERE c.job_id = $1 AND c.state = 'done' AND a.outcome = 'reused'
             ORDER BY c.kind, c.idx
             """, [String(id)]
         ).map { row in
-            CachedSegment(
+            let within: CachedSegment.Within? =
+                if let key: String = try row.decode("within") {
+                    CachedSegment.Within(
+                        key: key,
+                        frames: try row.decode("first_frame")..<(try row.decode("first_frame") + row.decode("frames")))
+                } else { nil }
+            return CachedSegment(
                 kind: try row.decode("kind"), index: try row.decode("idx"), key: try row.decode("key"),
-                sha256: try row.decode("sha256"))
+                sha256: try row.decode("sha256"), within: within)
         }
     }
 
@@ -99,17 +117,28 @@ extension FarmStore {
     }
 
     /// Records an accepted segment under its key, held in data folder `folder`, made by the
-    /// kind of render node of attempt `made` (its bytes are that kind's).
+    /// kind of render node of attempt `made` (its bytes are that kind's); and each of its GOPs
+    /// the chunk records (`ChunkGrains`) as an entry within it, unless the key is held already.
     public func cacheSegment(
         key: String, folder: String, kind: ChunkKind, bytes: Int64, sha256: String, made: AttemptKey
     ) throws {
         try connection.query(
             """
-            INSERT INTO segment_cache (key, folder, kind, bytes, sha256, node_kind)
-            VALUES ($1, $2, $3, $4, $5,
-                    (SELECT node_kind FROM attempts WHERE chunk_id = $6 AND attempt = $7))
-            ON CONFLICT (key) DO UPDATE SET folder = EXCLUDED.folder, bytes = EXCLUDED.bytes,
-                sha256 = EXCLUDED.sha256, node_kind = EXCLUDED.node_kind, last_used_at = now()
+            WITH whole AS (
+                INSERT INTO segment_cache (key, folder, kind, bytes, sha256, node_kind)
+                VALUES ($1, $2, $3, $4, $5,
+                        (SELECT node_kind FROM attempts WHERE chunk_id = $6 AND attempt = $7))
+                ON CONFLICT (key) DO UPDATE SET folder = EXCLUDED.folder, bytes = EXCLUDED.bytes,
+                    sha256 = EXCLUDED.sha256, node_kind = EXCLUDED.node_kind, last_used_at = now(),
+                    within = NULL, first_frame = NULL, frames = NULL
+                RETURNING key, node_kind)
+            INSERT INTO segment_cache (key, folder, kind, bytes, sha256, node_kind, within, first_frame, frames)
+            SELECT g.key, $2, $3, 0, $5, whole.node_kind, whole.key,
+                   coalesce(c.grain_ends[g.n - 1], c.start_frame) - c.start_frame,
+                   g.ends - coalesce(c.grain_ends[g.n - 1], c.start_frame)
+            FROM whole, chunks c, unnest(c.grain_keys, c.grain_ends) WITH ORDINALITY AS g(key, ends, n)
+            WHERE c.id = $6 AND c.content_key = whole.key AND g.key <> whole.key
+            ON CONFLICT (key) DO NOTHING
             """, [key, folder, kind.rawValue, String(bytes), sha256, String(made.chunk), String(made.attempt)])
     }
 
@@ -127,8 +156,12 @@ extension FarmStore {
 
     /// What the cache holds.
     public func cacheUsage() throws -> (bytes: Int64, segments: Int) {
+        // A GOP's entry is a part of a segment counted already.
         let row = try connection.query(
-            "SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS segments FROM segment_cache")[0]
+            """
+            SELECT coalesce(sum(bytes), 0) AS bytes, count(*) FILTER (WHERE within IS NULL) AS segments
+            FROM segment_cache
+            """)[0]
         return (try row.decode("bytes"), try row.decode("segments"))
     }
 
@@ -161,5 +194,21 @@ extension FarmStore {
     /// Takes the request to empty the cache folder, if there is one.
     public func takeCacheClearRequest() throws -> Bool {
         !(try connection.query("DELETE FROM farm_flags WHERE name = 'clear-cache' RETURNING name").isEmpty)
+    }
+}
+
+extension FarmStore {
+    /// The keys of `submission`'s video chunks the cache holds; and where it holds some but not
+    /// all, also the GOPs' keys it holds of the chunks it lacks, the submission then cut at those
+    /// GOPs (`JobSubmission.reuseCachedGrains`). A job none of whose chunks is cached (a first
+    /// render) looks up no GOPs: the cost follows the re-render, not the job's length.
+    public func reuseCachedGrains(_ submission: inout JobSubmission) throws -> Set<String> {
+        var cached = try cachedKeys(among: submission.videoKeys, kind: .video)
+        guard !cached.isEmpty else { return cached }
+        let grains = submission.grainKeys(uncachedIn: cached)
+        guard !grains.isEmpty else { return cached }
+        cached.formUnion(try cachedKeys(among: grains, kind: .video))
+        submission.reuseCachedGrains(cached: cached)
+        return cached
     }
 }

@@ -26,7 +26,7 @@ extension FarmStore {
                 ])[0].decode("id", as: Int64.self)
             // One statement per kind: a job of 100,000 chunks is two round trips, not 100,000.
             try insertChunks(job: id, job.audioBlocks, keys: job.audioKeys)
-            try insertChunks(job: id, job.chunks, keys: job.videoKeys)
+            try insertChunks(job: id, job.chunks, keys: job.videoKeys, grains: Self.grainColumns(of: job))
             try insertLoudnessRows(job: id, job.loudnessBlocks)
             if job.useCache { try reuseCachedSegments(job: id) }
             // Last, so that the jobs waited on are held only until this commits: one that
@@ -104,21 +104,42 @@ extension FarmStore {
         ).map(WorkItem.init(row:))
     }
 
-    /// Inserts `spans` with their keys, each span in its unit's pair of columns.
-    private func insertChunks<Span: WorkSpan>(job id: Int64, _ spans: [Span], keys: [String]) throws {
+    /// Inserts `spans` with their keys, each span in its unit's pair of columns, and for video
+    /// chunks of more than one GOP their GOPs' keys and ends (`grains`, each a comma-separated
+    /// list per span, empty for none).
+    private func insertChunks<Span: WorkSpan>(
+        job id: Int64, _ spans: [Span], keys: [String], grains: (keys: [String], ends: [String])? = nil
+    ) throws {
         guard !spans.isEmpty else { return }
         let columns = Span.kind == .video ? "start_frame, end_frame" : "start_sample, end_sample"
+        let none = spans.map { _ in "" }
+        let grains = grains.flatMap { $0.keys.count == spans.count ? $0 : nil } ?? (keys: none, ends: none)
         try connection.query(
             """
-            INSERT INTO chunks (job_id, kind, idx, \(columns), content_key)
-            SELECT $1, $2, i, s, e, nullif(k, '')
-            FROM unnest($3::integer[], $4::bigint[], $5::bigint[], $6::text[]) AS u(i, s, e, k)
+            INSERT INTO chunks (job_id, kind, idx, \(columns), content_key, grain_keys, grain_ends)
+            SELECT $1, $2, i, s, e, nullif(k, ''), string_to_array(nullif(gk, ''), ','),
+                   string_to_array(nullif(ge, ''), ',')::bigint[]
+            FROM unnest($3::integer[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[])
+                 AS u(i, s, e, k, gk, ge)
             """,
             [
                 String(id), Span.kind.rawValue, PostgresArray.integers(spans.map(\.index)),
                 PostgresArray.integers(spans.map(\.start)), PostgresArray.integers(spans.map(\.end)),
-                keys.count == spans.count ? PostgresArray.text(keys) : PostgresArray.text(spans.map { _ in "" }),
+                keys.count == spans.count ? PostgresArray.text(keys) : PostgresArray.text(none),
+                PostgresArray.text(grains.keys), PostgresArray.text(grains.ends),
             ])
+    }
+
+    /// A job's GOP keys and ends as `insertChunks` takes them; nil where the cache is not used
+    /// or keeps chunks whole.
+    private static func grainColumns(of job: JobSubmission) -> (keys: [String], ends: [String])? {
+        guard job.useCache, let length = job.grainLength, job.grainKeys.count == job.chunks.count,
+            job.grainKeys.contains(where: { !$0.isEmpty })
+        else { return nil }
+        return (
+            job.grainKeys.map { $0.joined(separator: ",") },
+            job.chunks.map { ChunkGrains.grains(of: $0, length: length).map { String($0.end) }.joined(separator: ",") }
+        )
     }
 
     /// Unfinished jobs whose every chunk is done: they are waiting to be joined. A job waiting

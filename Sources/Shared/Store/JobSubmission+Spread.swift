@@ -12,28 +12,27 @@ extension JobSubmission {
         let uncached = videoKeys.filter { !cached.contains($0) }.count
         guard uncached > 0, uncached < slots else { return }
         let parts = (slots + uncached - 1) / uncached
-        var spread: [Chunk] = []
-        // A kept chunk's key, or nil for a part, keyed below: only the parts are keyed again (a
-        // key does not depend on the chunk's place), not the job's other 100,000 chunks.
-        var keys: [String?] = []
-        for (chunk, key) in zip(chunks, videoKeys) {
+        let grains = grainKeys.count == chunks.count ? grainKeys : chunks.map { _ in [] }
+        var planned: [(chunk: Chunk, key: String?, grains: [String])] = []
+        for (chunk, (key, chunkGrains)) in zip(chunks, zip(videoKeys, grains)) {
             guard !cached.contains(key) else {
-                spread.append(chunk)
-                keys.append(key)
+                planned.append((chunk, key, chunkGrains))
                 continue
             }
             // Chunks start on the frame multiple, so parts planned from the chunk's start do too.
             let pieces = ChunkPlanner.plan(
                 frameCount: chunk.end - chunk.start, fps: fps, size: .count(parts),
                 alignment: project.export.chunkAlignment)
-            spread += pieces.map { Chunk(index: 0, start: chunk.start + $0.start, end: chunk.start + $0.end) }
-            keys += Array(repeating: nil, count: pieces.count)
+            // The export's frame multiple is its GOP where GOPs are keyed: each part holds whole
+            // GOPs of the chunk, and keeps their keys.
+            let spans = grainLength.map { ChunkGrains.grains(of: chunk, length: $0) } ?? []
+            for piece in pieces {
+                let part = Chunk(index: 0, start: chunk.start + piece.start, end: chunk.start + piece.end)
+                let inside = zip(spans, chunkGrains).filter { $0.0.start >= part.start && $0.0.end <= part.end }
+                planned.append((part, nil, inside.count > 1 ? inside.map(\.1) : []))
+            }
         }
-        guard spread.count > chunks.count else { return }
-        chunks = spread.enumerated().map { Chunk(index: $0.offset, start: $0.element.start, end: $0.element.end) }
-        let newParts = zip(chunks, keys).filter { $0.1 == nil }.map(\.0)
-        var partKeys = ChunkKeys.keys(of: project, work: newParts, container: container, pins: mediaPins)
-            .makeIterator()
-        videoKeys = keys.map { $0 ?? partKeys.next()! }
+        guard planned.count > chunks.count else { return }
+        replan(planned)
     }
 }

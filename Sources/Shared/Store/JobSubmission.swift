@@ -30,6 +30,11 @@ public struct JobSubmission: Sendable {
     /// `audioBlocks`; empty when not computed (then nothing is looked up or kept).
     public var videoKeys: [String] = []
     public var audioKeys: [String] = []
+    /// Frames in a GOP of the segment cache (`ChunkGrains.length`), nil when chunks are cached
+    /// whole only; and each video chunk's GOPs' keys, in the order of `chunks` (empty for a
+    /// chunk of one GOP, or when not computed).
+    public var grainLength: Int64?
+    public var grainKeys: [[String]] = []
     /// Look every chunk up in the segment cache first (`--no-cache`: false).
     public var useCache = true
     /// The tags a worker must have to render it (`farm submit --requires`), checked (`PoolTags`).
@@ -93,6 +98,8 @@ public struct JobSubmission: Sendable {
         mediaPins = try MediaPin.pins(of: project)
         videoKeys = ChunkKeys.keys(of: project, work: chunks, container: container, pins: mediaPins)
         audioKeys = ChunkKeys.keys(of: project, work: audioBlocks, container: container, pins: mediaPins)
+        grainLength = ChunkGrains.length(of: project.export, container: container)
+        grainKeys = ChunkGrains.keys(of: project, chunks: chunks, container: container, pins: mediaPins)
         if let target = project.export.audio.loudness {
             loudnessBlocks = audioBlocks
             // One gain for the whole programme: a block's sound depends on every block's, so

@@ -172,6 +172,7 @@ public enum Migrations {
         (25, links),
         (26, views),
         (27, claimLimit),
+        (28, grains),
     ]
 
     /// The newest schema version this build knows.

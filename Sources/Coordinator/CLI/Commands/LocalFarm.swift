@@ -98,9 +98,9 @@ struct LocalFarm {
         try store.recordCoordinatorServing()
         var ids: [Int64] = []
         for var submission in submissions {
-            if spreadsUncached && submission.useCache {
-                submission.spreadUncached(
-                    over: workers, cached: try store.cachedKeys(among: submission.videoKeys, kind: .video))
+            if submission.useCache {
+                let cached = try store.reuseCachedGrains(&submission)
+                if spreadsUncached { submission.spreadUncached(over: workers, cached: cached) }
             }
             ids.append(try store.submit(submission))
             if let api, let id = ids.last, submission.container != .frames {

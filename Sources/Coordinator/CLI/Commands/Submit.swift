@@ -135,6 +135,9 @@ struct Submit: ParsableCommand {
                     Self.noCoordinator(database.namedDatabase == nil ? database.dataDirectory.path : nil))
             }
             try target.refuseOutside(store.outputRoot())
+            var submission = submission
+            // An edit inside a long chunk renders only the GOPs it changed.
+            if submission.useCache { _ = try store.reuseCachedGrains(&submission) }
             let id = try store.submit(submission)
             print(id)
             guard watch else { return nil }
