@@ -70,12 +70,12 @@ import Testing
             }
             let (full, all) = try render(first, "v1.mov")
             #expect(all.count == 8 + 6, "8 video chunks and 6 audio blocks: \(all)\n\(full)")
-            // The title (28-32 s) is in chunk 3 (24-32 s), GOPs of 1 s: the four GOPs of 24-28 s
-            // come from its cached segment (chunks 3-6), 28-32 s is rendered as 28-30 s and 30-32 s.
+            // The title (28-32 s) is in chunk 3 (24-32 s), GOPs of 1 s: 24-28 s is cut from its
+            // cached segment (chunk 3), 28-32 s is rendered as 28-30 s and 30-32 s.
             let (edit, rendered) = try render(edited, "v2.mov")
-            #expect(rendered == ["video 7", "video 8"], "\(rendered)\n\(edit)")
+            #expect(rendered == ["video 4", "video 5"], "\(rendered)\n\(edit)")
             let editJob = newestJob
-            #expect(edit.contains("rendered 13 video chunks and 6 audio blocks (17 of them reused"), "\(edit)")
+            #expect(edit.contains("rendered 10 video chunks and 6 audio blocks (14 of them reused"), "\(edit)")
             // The parts are in the cache under keys of their own: the same project finds them.
             let (_, again) = try render(edited, "v2-again.mov")
             #expect(again.isEmpty, "\(again)")

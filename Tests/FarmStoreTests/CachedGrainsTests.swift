@@ -74,6 +74,24 @@ import Testing
         #expect(job.videoKeys[3] == whole.grainKeys[1][2] && job.videoKeys[4] == whole.grainKeys[1][3])
     }
 
+    @Test func cachedGOPsThatFollowEachOtherInOneSegmentAreOneChunkCutFromIt() throws {
+        let whole = try Self.submission()
+        let gops = whole.grainKeys[1]
+        // GOPs 0-1 of chunk 1 lie in segment "old" from its frame 30; GOP 2 in another segment.
+        let places = [
+            gops[0]: JobSubmission.CachedGrain(segment: "old", first: 30),
+            gops[1]: JobSubmission.CachedGrain(segment: "old", first: 60),
+            gops[2]: JobSubmission.CachedGrain(segment: "other", first: 90),
+        ]
+        var job = whole
+        let cuts = job.reuseCachedGrains(
+            cached: Set([whole.videoKeys[0], whole.videoKeys[2]] + gops.prefix(3)), places: places)
+        #expect(SpreadUncachedTests.spans(job) == ["0:0-120", "1:120-180", "2:180-210", "3:210-240", "4:240-360"])
+        #expect(cuts.map { "\($0.chunk) \($0.segment) \($0.frames)" } == ["1 old 30..<90"])
+        #expect(job.grainKeys[1] == Array(gops.prefix(2)) && job.videoKeys[2] == gops[2] && job.videoKeys[3] == gops[3])
+        try Self.expectKeyedAsAlone(job)
+    }
+
     @Test func nothingIsCutWhereNoGOPIsCachedOrTheChunkIs() throws {
         let whole = try Self.submission()
         var none = whole

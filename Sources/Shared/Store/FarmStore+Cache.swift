@@ -200,15 +200,48 @@ extension FarmStore {
 extension FarmStore {
     /// The keys of `submission`'s video chunks the cache holds; and where it holds some but not
     /// all, also the GOPs' keys it holds of the chunks it lacks, the submission then cut at those
-    /// GOPs (`JobSubmission.reuseCachedGrains`). A job none of whose chunks is cached (a first
+    /// GOPs (`JobSubmission.reuseCachedGrains`) and the cache told of each chunk made of GOPs
+    /// that follow each other in one segment. A job none of whose chunks is cached (a first
     /// render) looks up no GOPs: the cost follows the re-render, not the job's length.
     public func reuseCachedGrains(_ submission: inout JobSubmission) throws -> Set<String> {
         var cached = try cachedKeys(among: submission.videoKeys, kind: .video)
         guard !cached.isEmpty else { return cached }
         let grains = submission.grainKeys(uncachedIn: cached)
         guard !grains.isEmpty else { return cached }
-        cached.formUnion(try cachedKeys(among: grains, kind: .video))
-        submission.reuseCachedGrains(cached: cached)
-        return cached
+        let places = try cachedGrains(among: grains)
+        cached.formUnion(places.keys)
+        let cuts = submission.reuseCachedGrains(cached: cached, places: places)
+        guard !cuts.isEmpty else { return cached }
+        let keys = cuts.map { submission.videoKeys[$0.chunk] }
+        // A chunk cached whole under the same key keeps its entry.
+        try connection.query(
+            """
+            INSERT INTO segment_cache (key, folder, kind, bytes, sha256, node_kind, within, first_frame, frames)
+            SELECT u.key, s.folder, 'video', 0, s.sha256, s.node_kind, s.key, u.first, u.frames
+            FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS u(key, segment, first, frames)
+                 JOIN segment_cache s ON s.key = u.segment AND s.within IS NULL
+            ON CONFLICT (key) DO NOTHING
+            """,
+            [
+                PostgresArray.text(keys), PostgresArray.text(cuts.map(\.segment)),
+                PostgresArray.integers(cuts.map(\.frames.lowerBound)),
+                PostgresArray.integers(cuts.map { Int64($0.frames.count) }),
+            ])
+        return cached.union(keys)
+    }
+
+    /// Where the cache holds each of `keys` it holds (video): within a segment, or a segment itself.
+    func cachedGrains(among keys: [String]) throws -> [String: JobSubmission.CachedGrain] {
+        var places: [String: JobSubmission.CachedGrain] = [:]
+        for row in try connection.query(
+            """
+            SELECT key, coalesce(within, key) AS segment, coalesce(first_frame, 0) AS first FROM segment_cache
+            WHERE key = ANY($1::text[]) AND kind = 'video'
+            """, [PostgresArray.text(keys)])
+        {
+            places[try row.decode("key")] = JobSubmission.CachedGrain(
+                segment: try row.decode("segment"), first: try row.decode("first"))
+        }
+        return places
     }
 }

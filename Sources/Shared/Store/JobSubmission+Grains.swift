@@ -8,16 +8,38 @@ extension JobSubmission {
         return zip(videoKeys, grainKeys).flatMap { cached.contains($0) ? [] : $1 }
     }
 
+    /// Where the cache holds a GOP: in the segment `segment` (cached whole), from its frame `first`.
+    public struct CachedGrain: Sendable, Equatable {
+        public var segment: String
+        public var first: Int64
+
+        public init(segment: String, first: Int64) {
+            self.segment = segment
+            self.first = first
+        }
+    }
+
+    /// A chunk planned from cached GOPs that lie one after another in one segment: the cache is
+    /// to hold its key as those frames of that segment.
+    public struct GrainCut: Sendable, Equatable {
+        public var chunk: Int
+        public var segment: String
+        public var frames: Range<Int64>
+    }
+
     /// Every video chunk whose key `cached` lacks but some of whose GOPs' keys it holds is cut
-    /// at its GOPs: each cached GOP becomes a chunk of its own, under its GOP's key, which the
-    /// coordinator cuts from the cached segment holding it (`SegmentCut`); each run of GOPs
-    /// between them, a chunk to render. An edit inside a long chunk then renders only the GOPs
-    /// it changed: the output is the same however it is chunked.
-    public mutating func reuseCachedGrains(cached: Set<String>) {
+    /// at its GOPs: the cached GOPs become chunks that the coordinator cuts from the cached
+    /// segments holding them (`SegmentCut`), one chunk for GOPs that follow each other in one
+    /// segment (`places`), returned as cuts for the cache to hold; each run of GOPs between
+    /// them is a chunk to render. An edit inside a long chunk then renders only the GOPs it
+    /// changed: the output is the same however it is chunked.
+    @discardableResult
+    public mutating func reuseCachedGrains(cached: Set<String>, places: [String: CachedGrain] = [:]) -> [GrainCut] {
         guard project != nil, let length = grainLength, videoKeys.count == chunks.count,
             grainKeys.count == chunks.count
-        else { return }
+        else { return [] }
         var planned: [(chunk: Chunk, key: String?, grains: [String])] = []
+        var cuts: [GrainCut] = []
         var changed = false
         for (chunk, (key, grains)) in zip(chunks, zip(videoKeys, grainKeys)) {
             guard !cached.contains(key), grains.contains(where: cached.contains) else {
@@ -26,21 +48,38 @@ extension JobSubmission {
             }
             changed = true
             let spans = ChunkGrains.grains(of: chunk, length: length)
+            // Whether GOP `next` follows GOP `next - 1` in the segment holding it.
+            func follows(_ next: Int) -> Bool {
+                guard let before = places[grains[next - 1]], let place = places[grains[next]] else { return false }
+                return place.segment == before.segment && place.first == before.first + spans[next - 1].frameCount
+            }
             var first = 0
             while first < spans.count {
+                let isCached = cached.contains(grains[first])
                 var last = first + 1
-                // A cached GOP alone; the GOPs to render, as one run.
-                if !cached.contains(grains[first]) {
-                    while last < spans.count && !cached.contains(grains[last]) { last += 1 }
+                while last < spans.count && cached.contains(grains[last]) == isCached && (!isCached || follows(last)) {
+                    last += 1
                 }
                 let run = Chunk(index: 0, start: spans[first].start, end: spans[last - 1].end)
-                // A run of one GOP is keyed by it; a longer one is keyed below, its GOPs kept.
-                planned.append(last - first == 1 ? (run, grains[first], []) : (run, nil, Array(grains[first..<last])))
+                if last - first == 1 {
+                    // One GOP is keyed by it.
+                    planned.append((run, grains[first], []))
+                } else {
+                    // Keyed below, its GOPs kept.
+                    if isCached, let place = places[grains[first]] {
+                        cuts.append(
+                            GrainCut(
+                                chunk: planned.count, segment: place.segment,
+                                frames: place.first..<(place.first + run.frameCount)))
+                    }
+                    planned.append((run, nil, Array(grains[first..<last])))
+                }
                 first = last
             }
         }
-        guard changed else { return }
+        guard changed else { return [] }
         replan(planned)
+        return cuts
     }
 
     /// Takes `planned` (in timeline order) as the job's video chunks, numbered again; those
